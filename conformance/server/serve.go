@@ -1,0 +1,109 @@
+package server
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+
+	"github.com/convspec/convspec/conformance/protocol"
+)
+
+// Serve answers newline-delimited JSON-RPC requests read from r, one
+// response line each on w, until r ends or a shutdown request has been
+// answered (spec/protocol.md, "Lifecycle"). Malformed input gets an error
+// response, never a crash.
+func Serve(ctx context.Context, h *Handler, r io.Reader, w io.Writer) error {
+	in := bufio.NewReaderSize(r, 1<<16)
+	out := bufio.NewWriter(w)
+	for {
+		line, readErr := in.ReadBytes('\n')
+		if len(bytes.TrimSpace(line)) > 0 {
+			resp, shutdown := answer(ctx, h, line)
+			if resp != nil {
+				if err := writeLine(out, resp); err != nil {
+					return err
+				}
+			}
+			if shutdown {
+				return nil
+			}
+		}
+		if readErr != nil {
+			if errors.Is(readErr, io.EOF) {
+				return nil
+			}
+			return readErr
+		}
+	}
+}
+
+func writeLine(out *bufio.Writer, resp *protocol.Response) error {
+	b, err := marshal(resp)
+	if err != nil {
+		b, _ = marshal(protocol.Response{JSONRPC: "2.0", ID: resp.ID,
+			Error: protocol.NewError(protocol.KindInternalError, "cannot encode result: %v", err)})
+	}
+	out.Write(b)
+	out.WriteByte('\n')
+	return out.Flush()
+}
+
+// answer handles one line; it returns nil for a notification.
+func answer(ctx context.Context, h *Handler, line []byte) (resp *protocol.Response, shutdown bool) {
+	null := json.RawMessage("null")
+	var req protocol.Request
+	if err := json.Unmarshal(line, &req); err != nil {
+		if !json.Valid(bytes.TrimSpace(line)) {
+			return &protocol.Response{JSONRPC: "2.0", ID: null, Error: protocol.NewError(protocol.KindParseError, "line is not JSON: %v", err)}, false
+		}
+		return &protocol.Response{JSONRPC: "2.0", ID: null, Error: protocol.NewError(protocol.KindInvalidRequest, "a request must be a JSON-RPC 2.0 object: %v", err)}, false
+	}
+	id := req.ID
+	if len(id) == 0 {
+		id = null
+	} else if id[0] != '"' && !isNumber(id) {
+		return &protocol.Response{JSONRPC: "2.0", ID: null, Error: protocol.NewError(protocol.KindInvalidRequest, "id must be a number or a string, got %s", id)}, false
+	}
+	if req.JSONRPC != "2.0" {
+		return &protocol.Response{JSONRPC: "2.0", ID: id, Error: protocol.NewError(protocol.KindInvalidRequest, `"jsonrpc" must be "2.0"`)}, false
+	}
+	if req.Method == "" {
+		return &protocol.Response{JSONRPC: "2.0", ID: id, Error: protocol.NewError(protocol.KindInvalidRequest, `"method" is missing`)}, false
+	}
+	result, err := h.Handle(ctx, req.Method, req.Params)
+	shutdown = req.Method == protocol.MethodShutdown
+	if len(req.ID) == 0 {
+		return nil, shutdown // a notification gets no response
+	}
+	if err != nil {
+		var pe *protocol.Error
+		if !errors.As(err, &pe) {
+			pe = protocol.NewError(protocol.KindInternalError, "%v", err)
+		}
+		return &protocol.Response{JSONRPC: "2.0", ID: id, Error: pe}, shutdown
+	}
+	raw, err := marshal(result)
+	if err != nil {
+		return &protocol.Response{JSONRPC: "2.0", ID: id, Error: protocol.NewError(protocol.KindInternalError, "cannot encode result: %v", err)}, shutdown
+	}
+	return &protocol.Response{JSONRPC: "2.0", ID: id, Result: raw}, shutdown
+}
+
+func isNumber(raw json.RawMessage) bool {
+	var f float64
+	return json.Unmarshal(raw, &f) == nil
+}
+
+// marshal encodes without HTML escaping, so strings travel as sent.
+func marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+}

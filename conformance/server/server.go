@@ -1,0 +1,251 @@
+// Package server puts an Engine — the reference implementation, or one of
+// the faulty variants in package mutants — behind wire protocol v1. The same
+// Handler answers in-process calls and the stdio loop of `conform serve`, so
+// the in-process target and the wire exercise one code path.
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"strconv"
+	"sync"
+
+	"github.com/convspec/convspec/conformance/protocol"
+	"github.com/convspec/convspec/reference/message"
+	"github.com/convspec/convspec/reference/window"
+)
+
+// Engine is the behaviour a server exposes.
+type Engine interface {
+	// Name identifies the engine in the handshake.
+	Name() string
+	// Capabilities are declared in the handshake.
+	Capabilities() []string
+	// NewWindow creates a window from a ConversationHistoryConfig document
+	// (nil when absent) and returns its effective config and warnings.
+	NewWindow(config json.RawMessage) (Window, window.Config, []window.Warning, error)
+	// EstimateTokens is the window's token estimate.
+	EstimateTokens(msgs []message.Message) int
+}
+
+// Window is a stateful window addressed by a handle.
+type Window interface {
+	Trim(msgs []message.Message) window.Result
+}
+
+// Reference is the reference implementation as an Engine.
+type Reference struct{}
+
+// Name implements Engine.
+func (Reference) Name() string { return "convspec-reference" }
+
+// Capabilities implements Engine.
+func (Reference) Capabilities() []string { return []string{protocol.CapWindow} }
+
+// NewWindow implements Engine.
+func (Reference) NewWindow(config json.RawMessage) (Window, window.Config, []window.Warning, error) {
+	cfg, err := window.ParseConfig(config)
+	if err != nil {
+		return nil, window.Config{}, nil, err
+	}
+	w, err := window.New(cfg)
+	if err != nil {
+		return nil, window.Config{}, nil, err
+	}
+	return w, cfg, cfg.Warnings(), nil
+}
+
+// EstimateTokens implements Engine.
+func (Reference) EstimateTokens(msgs []message.Message) int { return window.EstimateTokens(msgs) }
+
+// Version is reported in the handshake.
+const Version = "0.1.0"
+
+// Handler dispatches protocol requests to an Engine. It is safe for
+// concurrent use; window handles live as long as the Handler.
+type Handler struct {
+	engine Engine
+
+	mu      sync.Mutex
+	windows map[string]Window
+	nextID  int
+}
+
+// NewHandler serves engine.
+func NewHandler(engine Engine) *Handler {
+	return &Handler{engine: engine, windows: map[string]Window{}}
+}
+
+// Handle answers one request; the error, when not nil, is a *protocol.Error.
+// A panic in the engine becomes an internal_error: a server never crashes
+// on its input.
+func (h *Handler) Handle(ctx context.Context, method string, params json.RawMessage) (result any, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			result, err = nil, protocol.NewError(protocol.KindInternalError, "panic in %s: %v\n%s", method, p, debug.Stack())
+		}
+	}()
+	switch method {
+	case protocol.MethodInitialize:
+		return h.initialize(params)
+	case protocol.MethodShutdown:
+		return nil, nil
+	case protocol.MethodWindowCreate:
+		return h.windowCreate(params)
+	case protocol.MethodWindowTrim:
+		return h.windowTrim(params)
+	case protocol.MethodWindowEstimate:
+		return h.windowEstimate(params)
+	default:
+		return nil, protocol.NewError(protocol.KindMethodNotFound, "unknown method %q", method)
+	}
+}
+
+func (h *Handler) initialize(params json.RawMessage) (any, error) {
+	var p protocol.InitializeParams
+	if err := decodeParams(params, &p, "protocol"); err != nil {
+		return nil, err
+	}
+	if p.Protocol != protocol.Version {
+		return nil, protocol.NewError(protocol.KindInvalidParams, "protocol %d is not supported; this implementation speaks protocol %d", p.Protocol, protocol.Version)
+	}
+	return protocol.InitializeResult{
+		Protocol:       protocol.Version,
+		Implementation: protocol.Implementation{Name: h.engine.Name(), Version: Version},
+		Capabilities:   h.engine.Capabilities(),
+	}, nil
+}
+
+func (h *Handler) windowCreate(params json.RawMessage) (any, error) {
+	var p protocol.WindowCreateParams
+	if err := decodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	w, cfg, warnings, err := h.engine.NewWindow(p.Config)
+	if err != nil {
+		return nil, asProtocolError(err)
+	}
+	h.mu.Lock()
+	h.nextID++
+	id := "w" + strconv.Itoa(h.nextID)
+	h.windows[id] = w
+	h.mu.Unlock()
+	return protocol.WindowCreateResult{
+		Window:   id,
+		Config:   protocol.WindowConfig(cfg),
+		Warnings: wireWarnings(warnings),
+	}, nil
+}
+
+func (h *Handler) windowTrim(params json.RawMessage) (any, error) {
+	var p protocol.WindowTrimParams
+	if err := decodeParams(params, &p, "window", "messages"); err != nil {
+		return nil, err
+	}
+	h.mu.Lock()
+	w, ok := h.windows[p.Window]
+	h.mu.Unlock()
+	if !ok {
+		return nil, protocol.NewError(protocol.KindInvalidParams, "params.window: no window %q (create one with %s)", p.Window, protocol.MethodWindowCreate)
+	}
+	msgs, err := message.FromRaw(p.Messages)
+	if err != nil {
+		return nil, asProtocolError(err)
+	}
+	res := w.Trim(msgs)
+	return protocol.WindowTrimResult{
+		Trimmed:  rawMessages(res.Trimmed),
+		Evicted:  rawMessages(res.Evicted),
+		Metrics:  protocol.Metrics(res.Metrics),
+		Warnings: wireWarnings(res.Warnings),
+	}, nil
+}
+
+func (h *Handler) windowEstimate(params json.RawMessage) (any, error) {
+	var p protocol.WindowEstimateParams
+	if err := decodeParams(params, &p, "messages"); err != nil {
+		return nil, err
+	}
+	msgs, err := message.FromRaw(p.Messages)
+	if err != nil {
+		return nil, asProtocolError(err)
+	}
+	return protocol.WindowEstimateResult{Tokens: h.engine.EstimateTokens(msgs)}, nil
+}
+
+// decodeParams decodes params into v, requiring the named members.
+func decodeParams(params json.RawMessage, v any, requiredMembers ...string) error {
+	if len(params) == 0 || string(params) == "null" {
+		params = json.RawMessage("{}")
+	}
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(params, &members); err != nil {
+		return protocol.NewError(protocol.KindInvalidParams, "params must be an object")
+	}
+	for _, m := range requiredMembers {
+		if v, ok := members[m]; !ok || string(v) == "null" {
+			return protocol.NewError(protocol.KindInvalidParams, "params.%s is missing", m)
+		}
+	}
+	if err := json.Unmarshal(params, v); err != nil {
+		var typeErr *json.UnmarshalTypeError
+		if errors.As(err, &typeErr) {
+			return protocol.NewError(protocol.KindInvalidParams, "params.%s must be %s, got %s", typeErr.Field, jsonTypeName(typeErr.Type.String()), typeErr.Value)
+		}
+		return protocol.NewError(protocol.KindInvalidParams, "params: %v", err)
+	}
+	return nil
+}
+
+func jsonTypeName(goType string) string {
+	switch goType {
+	case "string":
+		return "a string"
+	case "int", "int64", "float64":
+		return "a number"
+	case "bool":
+		return "a boolean"
+	case "[]json.RawMessage":
+		return "an array"
+	default:
+		return "an object"
+	}
+}
+
+// asProtocolError maps the reference's typed errors to error kinds.
+func asProtocolError(err error) error {
+	switch {
+	case errors.Is(err, message.ErrInvalid):
+		return protocol.NewError(protocol.KindInvalidMessage, "%v", err)
+	case errors.Is(err, window.ErrInvalidConfig):
+		return protocol.NewError(protocol.KindInvalidConfig, "%v", err)
+	default:
+		var pe *protocol.Error
+		if errors.As(err, &pe) {
+			return pe
+		}
+		return protocol.NewError(protocol.KindInternalError, "%v", err)
+	}
+}
+
+func rawMessages(msgs []message.Message) []json.RawMessage {
+	out := make([]json.RawMessage, len(msgs))
+	for i, m := range msgs {
+		out[i] = m.Raw()
+	}
+	return out
+}
+
+func wireWarnings(ws []window.Warning) []protocol.Warning {
+	out := make([]protocol.Warning, len(ws))
+	for i, w := range ws {
+		out[i] = protocol.Warning(w)
+	}
+	return out
+}
+
+// String describes the handler for logs.
+func (h *Handler) String() string { return fmt.Sprintf("server(%s)", h.engine.Name()) }

@@ -1,0 +1,48 @@
+package target
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/convspec/convspec/conformance/protocol"
+)
+
+// CreateWindow calls window.create; config nil leaves it out (all defaults).
+func CreateWindow(ctx context.Context, t Target, config json.RawMessage) (protocol.WindowCreateResult, error) {
+	var r protocol.WindowCreateResult
+	err := invoke(ctx, t, protocol.MethodWindowCreate, protocol.WindowCreateParams{Config: config}, &r)
+	return r, err
+}
+
+// Trim calls window.trim.
+func Trim(ctx context.Context, t Target, window string, msgs []json.RawMessage) (protocol.WindowTrimResult, error) {
+	if msgs == nil {
+		msgs = []json.RawMessage{}
+	}
+	var r protocol.WindowTrimResult
+	err := invoke(ctx, t, protocol.MethodWindowTrim, protocol.WindowTrimParams{Window: window, Messages: msgs}, &r)
+	return r, err
+}
+
+// Estimate calls window.estimate.
+func Estimate(ctx context.Context, t Target, msgs []json.RawMessage) (int, error) {
+	if msgs == nil {
+		msgs = []json.RawMessage{}
+	}
+	var r protocol.WindowEstimateResult
+	err := invoke(ctx, t, protocol.MethodWindowEstimate, protocol.WindowEstimateParams{Messages: msgs}, &r)
+	return r.Tokens, err
+}
+
+// invoke calls method and decodes its result, turning a result that breaks
+// the protocol's shapes into a protocol-error Failure.
+func invoke(ctx context.Context, t Target, method string, params, result any) error {
+	raw, err := t.Call(ctx, method, params)
+	if err != nil {
+		return err
+	}
+	if err := protocol.DecodeResult(raw, result); err != nil {
+		return &Failure{Outcome: ProtocolError, Method: method, Detail: err.Error()}
+	}
+	return nil
+}

@@ -1,0 +1,132 @@
+// Package target is the seam between the conformance suite and an
+// implementation under test. Scenarios and properties talk only to a Target;
+// InProcess serves the built-in reference (or a mutant) without a process,
+// and Process supervises an external program speaking protocol v1.
+package target
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/convspec/convspec/conformance/protocol"
+	"github.com/convspec/convspec/conformance/server"
+)
+
+// Target is an implementation under test.
+type Target interface {
+	// Info is what the implementation declared in its handshake.
+	Info() Info
+	// Call sends one request and returns its result. An error is either a
+	// *protocol.Error (the implementation answered with an error) or a
+	// *Failure (it did not answer according to the protocol).
+	Call(ctx context.Context, method string, params any) (json.RawMessage, error)
+	// Close ends the session and releases every resource, child processes
+	// included.
+	Close() error
+}
+
+// Info is an implementation's handshake.
+type Info struct {
+	Name         string
+	Version      string
+	Capabilities []string
+}
+
+// Has reports whether the implementation declared a capability.
+func (i Info) Has(capability string) bool { return slices.Contains(i.Capabilities, capability) }
+
+// Outcome classifies a Failure.
+type Outcome string
+
+// Failure outcomes (spec/protocol.md, "Supervision").
+const (
+	Timeout       Outcome = "timeout"
+	Crash         Outcome = "crash"
+	ProtocolError Outcome = "protocol_error"
+)
+
+// Failure is an implementation that did not answer according to the protocol.
+type Failure struct {
+	Outcome Outcome
+	Method  string
+	Detail  string
+	// StderrTail holds the last lines the implementation wrote to stderr.
+	StderrTail string
+}
+
+func (f *Failure) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s during %s: %s", f.Outcome, f.Method, f.Detail)
+	if f.StderrTail != "" {
+		fmt.Fprintf(&b, "\nlast lines of stderr:\n%s", indent(f.StderrTail))
+	}
+	return b.String()
+}
+
+func indent(s string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = "  | " + l
+	}
+	return strings.Join(lines, "\n")
+}
+
+// InProcess serves a server.Handler without a process. Params and results
+// still travel as JSON, so it decodes exactly what the wire would carry.
+type InProcess struct {
+	handler *server.Handler
+	info    Info
+}
+
+// NewInProcess handshakes with engine in-process.
+func NewInProcess(engine server.Engine) (*InProcess, error) {
+	t := &InProcess{handler: server.NewHandler(engine)}
+	raw, err := t.Call(context.Background(), protocol.MethodInitialize, protocol.InitializeParams{Protocol: protocol.Version, Suite: "convspec"})
+	if err != nil {
+		return nil, err
+	}
+	info, err := decodeHandshake(raw)
+	if err != nil {
+		return nil, err
+	}
+	t.info = info
+	return t, nil
+}
+
+// Info implements Target.
+func (t *InProcess) Info() Info { return t.info }
+
+// Call implements Target.
+func (t *InProcess) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	p, err := json.Marshal(params)
+	if err != nil {
+		return nil, fmt.Errorf("encoding params of %s: %w", method, err)
+	}
+	res, err := t.handler.Handle(ctx, method, p)
+	if err != nil {
+		return nil, err
+	}
+	out, err := json.Marshal(res)
+	if err != nil {
+		return nil, &Failure{Outcome: ProtocolError, Method: method, Detail: "result cannot be encoded: " + err.Error()}
+	}
+	return out, nil
+}
+
+// Close implements Target.
+func (t *InProcess) Close() error { return nil }
+
+func decodeHandshake(raw json.RawMessage) (Info, error) {
+	var r protocol.InitializeResult
+	if err := protocol.DecodeResult(raw, &r); err != nil {
+		return Info{}, &Failure{Outcome: ProtocolError, Method: protocol.MethodInitialize, Detail: err.Error()}
+	}
+	if r.Protocol != protocol.Version {
+		return Info{}, &Failure{Outcome: ProtocolError, Method: protocol.MethodInitialize,
+			Detail: fmt.Sprintf("implementation speaks protocol %d, the suite speaks %d", r.Protocol, protocol.Version)}
+	}
+	return Info{Name: r.Implementation.Name, Version: r.Implementation.Version, Capabilities: r.Capabilities}, nil
+}

@@ -1,0 +1,126 @@
+// Package window is the count-based sliding window of convspec: it keeps a
+// conversation within max_messages by always keeping a preserved head and
+// tail and evicting the oldest messages between them (spec WIN-*), estimates
+// tokens at four characters a token (EST-*) and reports metrics (MET-*).
+package window
+
+import (
+	"fmt"
+
+	"github.com/convspec/convspec/reference/message"
+)
+
+// Warning is a condition worth telling the user about that does not stop the
+// operation. Code is stable; Message is for people.
+type Warning struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// CodePreserveExceedsMax is raised when preserve_first_n + preserve_last_n
+// is at least max_messages (CFG-6, WIN-3).
+const CodePreserveExceedsMax = "preserve_exceeds_max"
+
+func preserveExceedsMax(c Config) Warning {
+	return Warning{
+		Code: CodePreserveExceedsMax,
+		Message: fmt.Sprintf("preserve_first_n (%d) + preserve_last_n (%d) >= max_messages (%d): only the preserved head and tail are kept",
+			c.PreserveFirstN, c.PreserveLastN, c.MaxMessages),
+	}
+}
+
+// Metrics describe one trim (MET-1).
+type Metrics struct {
+	TotalMessages     int `json:"totalMessages"`
+	PreservedMessages int `json:"preservedMessages"`
+	EvictedMessages   int `json:"evictedMessages"`
+	EstimatedTokens   int `json:"estimatedTokens"`
+}
+
+// Result is what Trim returns. Trimmed and Evicted are never nil.
+type Result struct {
+	Trimmed  []message.Message
+	Evicted  []message.Message
+	Metrics  Metrics
+	Warnings []Warning
+}
+
+// Window trims conversations with one configuration.
+type Window struct {
+	cfg Config
+}
+
+// New validates cfg and returns a window using it.
+func New(cfg Config) (*Window, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	return &Window{cfg: cfg}, nil
+}
+
+// Config is the window's effective configuration.
+func (w *Window) Config() Config { return w.cfg }
+
+// Trim applies the sliding window to msgs (WIN-1–WIN-8). It never modifies
+// msgs and shares no backing array with it.
+func (w *Window) Trim(msgs []message.Message) Result {
+	p := w.cfg.Plan(len(msgs))
+	res := Result{
+		Trimmed: make([]message.Message, 0, len(msgs)-p.Evicted()),
+		Evicted: make([]message.Message, 0, p.Evicted()),
+	}
+	res.Trimmed = append(res.Trimmed, msgs[:p.HeadEnd]...)
+	res.Evicted = append(res.Evicted, msgs[p.HeadEnd:p.KeepFrom]...)
+	res.Trimmed = append(res.Trimmed, msgs[p.KeepFrom:]...)
+	if p.HeadOnly {
+		res.Warnings = append(res.Warnings, preserveExceedsMax(w.cfg))
+	}
+	res.Metrics = Metrics{
+		TotalMessages:     len(msgs),
+		PreservedMessages: len(res.Trimmed),
+		EvictedMessages:   len(res.Evicted),
+		EstimatedTokens:   EstimateTokens(res.Trimmed),
+	}
+	return res
+}
+
+// Plan says where a trim of n messages cuts. The kept messages are
+// [0, HeadEnd) and [KeepFrom, n); the evicted ones are [HeadEnd, KeepFrom).
+// The preserved tail is [TailStart, n); [KeepFrom, TailStart) is the kept
+// part of the middle.
+type Plan struct {
+	N, HeadEnd, KeepFrom, TailStart int
+	// HeadOnly is set when the trim took the head-and-tail-only path of WIN-3.
+	HeadOnly bool
+}
+
+// Evicted is the number of messages the plan evicts.
+func (p Plan) Evicted() int { return p.KeepFrom - p.HeadEnd }
+
+// Plan computes the cut points of a trim of n messages.
+func (c Config) Plan(n int) Plan {
+	if c.Disabled() || n <= c.MaxMessages { // CFG-5, WIN-1
+		return Plan{N: n, HeadEnd: n, KeepFrom: n, TailStart: n}
+	}
+	// WIN-2: the head takes what it can, the tail only what the head left,
+	// so no message is in both.
+	head := min(c.PreserveFirstN, n)
+	tail := min(c.PreserveLastN, n-head)
+	tailStart := n - tail
+	keepMiddle := 0
+	headOnly := c.PreserveFirstN+c.PreserveLastN >= c.MaxMessages // WIN-3
+	if !headOnly {
+		keepMiddle = c.MaxMessages - c.PreserveFirstN - c.PreserveLastN // WIN-4
+	}
+	return Plan{N: n, HeadEnd: head, KeepFrom: tailStart - keepMiddle, TailStart: tailStart, HeadOnly: headOnly}
+}
+
+// EstimateTokens is ceil(C / 4) where C is the total character count of the
+// messages' content (EST-1).
+func EstimateTokens(msgs []message.Message) int {
+	chars := 0
+	for _, m := range msgs {
+		chars += m.ContentLength()
+	}
+	return (chars + 3) / 4
+}
