@@ -107,3 +107,18 @@ func marshal(v any) ([]byte, error) {
 	}
 	return bytes.TrimRight(buf.Bytes(), "\n"), nil
 }
+
+// AnswerLine answers one raw request line as Serve would, returning the
+// response line (without newline), or nil for a notification. It lets the
+// in-process target send lines that are not valid requests.
+func AnswerLine(ctx context.Context, h *Handler, line []byte) []byte {
+	resp, _ := answer(ctx, h, line)
+	if resp == nil {
+		return nil
+	}
+	b, err := marshal(resp)
+	if err != nil {
+		return nil
+	}
+	return b
+}

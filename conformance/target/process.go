@@ -56,14 +56,26 @@ var ErrRestartLimit = errors.New("restart limit reached")
 // dies, hangs or breaks the protocol is killed with its whole process group;
 // the next call starts a new one and replays the handshake.
 type Process struct {
-	cfg ProcessConfig
+	cfg  ProcessConfig
+	info Info // set once, by StartProcess
 
 	mu       sync.Mutex
 	sess     *session
-	info     Info
 	restarts int
-	nextID   int64
+	// failed says that the last child ended in a Failure, so starting the
+	// next one is a restart that counts against MaxRestarts. A child the
+	// harness ended (a cancelled call) is not a failed one.
+	failed bool
+	closed bool
+	nextID int64
 }
+
+// errClosed is returned by calls on a closed Process.
+var errClosed = errors.New("the process target is closed")
+
+// closeGrace bounds how long Close waits for the shutdown answer and then
+// for the implementation to exit by itself.
+const closeGrace = 2 * time.Second
 
 // StartProcess starts the implementation and performs the handshake.
 func StartProcess(ctx context.Context, cfg ProcessConfig) (*Process, error) {
@@ -85,16 +97,18 @@ func StartProcess(ctx context.Context, cfg ProcessConfig) (*Process, error) {
 	p := &Process{cfg: cfg}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if err := p.start(ctx); err != nil {
+	info, err := p.start(ctx)
+	if err != nil {
 		return nil, err
 	}
+	p.info = info
 	return p, nil
 }
 
 // Info implements Target.
 func (p *Process) Info() Info { return p.info }
 
-// Restarts is how often the implementation was restarted.
+// Restarts is how often the implementation was restarted after a failure.
 func (p *Process) Restarts() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -103,114 +117,182 @@ func (p *Process) Restarts() int {
 
 // Call implements Target.
 func (p *Process) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	rawParams, err := json.Marshal(params)
+	if err != nil {
+		return nil, fmt.Errorf("encoding params of %s: %w", method, err)
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.sess == nil {
-		if p.restarts >= p.cfg.MaxRestarts {
-			return nil, &Failure{Outcome: Crash, Method: method,
-				Detail: fmt.Sprintf("%v: the implementation died %d times", ErrRestartLimit, p.restarts)}
-		}
-		p.restarts++
-		if err := p.start(ctx); err != nil {
-			return nil, err
-		}
+	s, err := p.session(ctx, method)
+	if err != nil {
+		return nil, err
 	}
-	res, err := p.call(ctx, method, params, p.cfg.CallTimeout)
-	var f *Failure
-	if errors.As(err, &f) {
-		p.sess.kill()
-		p.sess = nil
+	return p.roundTrip(ctx, s, method, rawParams, p.cfg.CallTimeout)
+}
+
+// SendLine implements LineSender: it writes a raw line and returns the
+// response line (without its newline), whatever its id.
+func (p *Process) SendLine(ctx context.Context, line []byte) ([]byte, error) {
+	const method = "(raw line)"
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	s, err := p.session(ctx, method)
+	if err != nil {
+		return nil, err
 	}
-	return res, err
+	out, err := s.exchange(ctx, method, append(append([]byte(nil), line...), '\n'), p.cfg.CallTimeout)
+	if err != nil {
+		return nil, p.end(s, err)
+	}
+	return bytes.TrimRight(out, "\r\n"), nil
 }
 
 // Close asks the implementation to shut down, then makes sure that nothing
-// of its process group is left running.
+// of its process group is left running. A closed Process starts no child
+// again.
 func (p *Process) Close() error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.closed = true
 	if p.sess == nil {
 		return nil
 	}
 	s := p.sess
 	p.sess = nil
-	_, _ = p.callOn(context.Background(), s, protocol.MethodShutdown, nil, 2*time.Second)
+	if line, _, err := p.request(protocol.MethodShutdown, nil); err == nil {
+		_, _ = s.exchange(context.Background(), protocol.MethodShutdown, line, min(p.cfg.CallTimeout, closeGrace))
+	}
 	s.stdin.Close()
 	select {
 	case <-s.exited:
-	case <-time.After(2 * time.Second):
+	case <-time.After(closeGrace):
 	}
 	s.kill()
 	return nil
 }
 
-func (p *Process) start(ctx context.Context) error {
+// session returns the running child, starting one if need be. Called with
+// p.mu held.
+func (p *Process) session(ctx context.Context, method string) (*session, error) {
+	if p.closed {
+		return nil, errClosed
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if p.sess != nil {
+		return p.sess, nil
+	}
+	if p.failed {
+		if p.restarts >= p.cfg.MaxRestarts {
+			return nil, &Failure{Outcome: Crash, Method: method, Err: ErrRestartLimit,
+				Detail: fmt.Sprintf("%v: the implementation failed %d times (it was restarted %d times)", ErrRestartLimit, p.restarts+1, p.restarts)}
+		}
+		p.restarts++
+	}
+	if _, err := p.start(ctx); err != nil {
+		return nil, err
+	}
+	return p.sess, nil
+}
+
+// start starts a child and performs the handshake. Called with p.mu held.
+func (p *Process) start(ctx context.Context) (Info, error) {
 	s, err := startSession(p.cfg)
 	if err != nil {
-		return err
+		p.failed = true
+		return Info{}, err
 	}
 	p.sess = s
-	raw, err := p.call(ctx, protocol.MethodInitialize, protocol.InitializeParams{Protocol: protocol.Version, Suite: "convspec"}, p.cfg.StartTimeout)
-	if err == nil {
-		var info Info
-		info, err = decodeHandshake(raw)
-		if err == nil {
-			if p.info.Name == "" {
-				p.info = info
-			}
-			return nil
-		}
+	params, _ := json.Marshal(protocol.InitializeParams{Protocol: protocol.Version, Suite: "convspec"})
+	raw, err := p.roundTrip(ctx, s, protocol.MethodInitialize, params, p.cfg.StartTimeout)
+	if p.sess != s {
+		return Info{}, err // roundTrip ended the session
 	}
-	s.kill()
-	p.sess = nil
-	var f *Failure
-	if !errors.As(err, &f) {
+	var info Info
+	if err == nil {
+		info, err = decodeHandshake(raw)
+	} else {
 		// An error response to initialize is a failed handshake too.
-		err = &Failure{Outcome: ProtocolError, Method: protocol.MethodInitialize, Detail: "handshake refused: " + err.Error(), StderrTail: s.stderr.tail()}
+		err = &Failure{Outcome: ProtocolError, Method: protocol.MethodInitialize, Detail: "handshake refused: " + err.Error()}
+	}
+	if err != nil {
+		return Info{}, p.end(s, err)
+	}
+	return info, nil
+}
+
+// request encodes a request line with a fresh id. Called with p.mu held.
+func (p *Process) request(method string, params json.RawMessage) ([]byte, int64, error) {
+	p.nextID++
+	id := p.nextID
+	line, err := json.Marshal(protocol.Request{JSONRPC: "2.0", ID: json.RawMessage(strconv.FormatInt(id, 10)), Method: method, Params: params})
+	if err != nil {
+		return nil, 0, fmt.Errorf("encoding request %s: %w", method, err)
+	}
+	return append(line, '\n'), id, nil
+}
+
+// roundTrip sends one request on s and decodes its response. Unless the
+// answer is a result or a *protocol.Error, s is out of step and is ended.
+// Called with p.mu held.
+func (p *Process) roundTrip(ctx context.Context, s *session, method string, params json.RawMessage, timeout time.Duration) (json.RawMessage, error) {
+	line, id, err := p.request(method, params)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.exchange(ctx, method, line, timeout)
+	if err != nil {
+		return nil, p.end(s, err)
+	}
+	res, err := decodeResponse(method, out, id)
+	var f *Failure
+	if errors.As(err, &f) {
+		return nil, p.end(s, err)
+	}
+	return res, err
+}
+
+// end kills s after a failure or an abandoned request and completes a
+// failure with the last lines of stderr. Called with p.mu held.
+func (p *Process) end(s *session, err error) error {
+	s.kill()
+	var f *Failure
+	failed := errors.As(err, &f)
+	if p.sess == s {
+		p.sess = nil
+		p.failed = failed
+	}
+	if failed && f.StderrTail == "" {
+		f.StderrTail = s.stderr.tail()
 	}
 	return err
 }
 
-func (p *Process) call(ctx context.Context, method string, params any, timeout time.Duration) (json.RawMessage, error) {
-	return p.callOn(ctx, p.sess, method, params, timeout)
-}
-
-func (p *Process) callOn(ctx context.Context, s *session, method string, params any, timeout time.Duration) (json.RawMessage, error) {
-	p.nextID++
-	id := p.nextID
-	rawParams, err := json.Marshal(params)
-	if err != nil {
-		return nil, fmt.Errorf("encoding params of %s: %w", method, err)
-	}
-	line, err := json.Marshal(protocol.Request{JSONRPC: "2.0", ID: json.RawMessage(strconv.FormatInt(id, 10)), Method: method, Params: rawParams})
-	if err != nil {
-		return nil, fmt.Errorf("encoding request %s: %w", method, err)
-	}
-	line = append(line, '\n')
-
+// exchange writes line and waits for the next output line, within timeout.
+// An error is a *Failure (without the stderr tail) or the context's error;
+// either way s is out of step.
+func (s *session) exchange(ctx context.Context, method string, line []byte, timeout time.Duration) ([]byte, error) {
 	fail := func(o Outcome, format string, args ...any) error {
-		return &Failure{Outcome: o, Method: method, Detail: fmt.Sprintf(format, args...), StderrTail: s.stderr.tail()}
+		return &Failure{Outcome: o, Method: method, Detail: fmt.Sprintf(format, args...)}
 	}
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 
+	// The write may block on a full pipe when the child does not read; the
+	// goroutine ends once kill closes stdin.
 	written := make(chan error, 1)
 	go func() { _, err := s.stdin.Write(line); written <- err }()
-	for written != nil {
-		select {
-		case err := <-written:
-			if err != nil {
-				<-waitBriefly(s.exited)
-				return nil, fail(Crash, "could not send the request (%v); %s", err, s.exitStatus())
-			}
-			written = nil
-		case <-s.exited:
-			return nil, fail(Crash, "the implementation exited before reading the request; %s", s.exitStatus())
-		case <-timer.C:
-			return nil, fail(Timeout, "the request was not read within %v", timeout)
-		case <-ctx.Done():
-			return nil, ctx.Err()
+	select {
+	case err := <-written:
+		if err != nil {
+			<-waitBriefly(s.exited)
+			return nil, fail(Crash, "could not send the request (%v); %s", err, s.exitStatus())
 		}
+	case <-timer.C:
+		return nil, fail(Timeout, "the request was not read within %v", timeout)
+	case <-ctx.Done():
+		return nil, ctx.Err()
 	}
 	select {
 	case out, ok := <-s.lines:
@@ -221,7 +303,7 @@ func (p *Process) callOn(ctx context.Context, s *session, method string, params 
 		if out.err != nil {
 			return nil, fail(ProtocolError, "%v", out.err)
 		}
-		return decodeResponse(out.line, id, fail)
+		return out.line, nil
 	case <-timer.C:
 		return nil, fail(Timeout, "no response within %v", timeout)
 	case <-ctx.Done():
@@ -229,27 +311,30 @@ func (p *Process) callOn(ctx context.Context, s *session, method string, params 
 	}
 }
 
-func decodeResponse(line []byte, id int64, fail func(Outcome, string, ...any) error) (json.RawMessage, error) {
+func decodeResponse(method string, line []byte, id int64) (json.RawMessage, error) {
+	fail := func(format string, args ...any) error {
+		return &Failure{Outcome: ProtocolError, Method: method, Detail: fmt.Sprintf(format, args...)}
+	}
 	var resp protocol.Response
 	if err := json.Unmarshal(line, &resp); err != nil {
-		return nil, fail(ProtocolError, "stdout line is not a JSON-RPC response (%v): %s", err, abbreviate(line))
+		return nil, fail("stdout line is not a JSON-RPC response (%v): %s", err, abbreviate(line))
 	}
 	if resp.JSONRPC != "2.0" {
-		return nil, fail(ProtocolError, `response lacks "jsonrpc": "2.0": %s`, abbreviate(line))
+		return nil, fail(`response lacks "jsonrpc": "2.0": %s`, abbreviate(line))
 	}
 	if got := string(bytes.TrimSpace(resp.ID)); got != strconv.FormatInt(id, 10) {
-		return nil, fail(ProtocolError, "response has id %s, the request had id %d", orNothing(got), id)
+		return nil, fail("response has id %s, the request had id %d", orNothing(got), id)
 	}
 	switch {
 	case resp.Error != nil && resp.Result != nil:
-		return nil, fail(ProtocolError, "response has both result and error: %s", abbreviate(line))
+		return nil, fail("response has both result and error: %s", abbreviate(line))
 	case resp.Error != nil:
 		if resp.Error.Kind() == "" {
-			return nil, fail(ProtocolError, "error response has no known kind (data.kind or code): %s", abbreviate(line))
+			return nil, fail("error response has no known kind (data.kind or code): %s", abbreviate(line))
 		}
 		return nil, resp.Error
 	case resp.Result == nil:
-		return nil, fail(ProtocolError, "response has neither result nor error: %s", abbreviate(line))
+		return nil, fail("response has neither result nor error: %s", abbreviate(line))
 	}
 	return resp.Result, nil
 }
@@ -290,8 +375,12 @@ type session struct {
 	exited  chan struct{}
 	waitErr error
 	stderr  *tailBuffer
-	dead    chan struct{} // closed by kill
-	once    sync.Once
+	// stderrR is the read end of stderr; stderrDone is closed once
+	// everything written to it has been copied.
+	stderrR    *os.File
+	stderrDone chan struct{}
+	dead       chan struct{} // closed by kill
+	once       sync.Once
 }
 
 type lineResult struct {
@@ -307,24 +396,38 @@ func startSession(cfg ProcessConfig) (*session, error) {
 	// everything it started.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 
-	stdinR, stdinW, err := os.Pipe()
-	if err != nil {
-		return nil, err
+	var files []*os.File // all six ends, for closing on failure
+	pipe := func() (r, w *os.File, err error) {
+		r, w, err = os.Pipe()
+		if err == nil {
+			files = append(files, r, w)
+		}
+		return r, w, err
 	}
-	stdoutR, stdoutW, err := os.Pipe()
-	if err != nil {
-		return nil, err
-	}
-	stderrR, stderrW, err := os.Pipe()
-	if err != nil {
-		return nil, err
-	}
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdinR, stdoutW, stderrW
-	s := &session{cmd: cmd, stdin: stdinW, stdout: stdoutR, lines: make(chan lineResult, 1), exited: make(chan struct{}), dead: make(chan struct{}), stderr: &tailBuffer{}}
-	if err := cmd.Start(); err != nil {
-		for _, f := range []*os.File{stdinR, stdinW, stdoutR, stdoutW, stderrR, stderrW} {
+	closeAll := func() {
+		for _, f := range files {
 			f.Close()
 		}
+	}
+	stdinR, stdinW, err := pipe()
+	if err != nil {
+		return nil, &Failure{Outcome: Crash, Method: protocol.MethodInitialize, Detail: fmt.Sprintf("cannot start %q: %v", cfg.Command[0], err)}
+	}
+	stdoutR, stdoutW, err := pipe()
+	if err != nil {
+		closeAll()
+		return nil, &Failure{Outcome: Crash, Method: protocol.MethodInitialize, Detail: fmt.Sprintf("cannot start %q: %v", cfg.Command[0], err)}
+	}
+	stderrR, stderrW, err := pipe()
+	if err != nil {
+		closeAll()
+		return nil, &Failure{Outcome: Crash, Method: protocol.MethodInitialize, Detail: fmt.Sprintf("cannot start %q: %v", cfg.Command[0], err)}
+	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdinR, stdoutW, stderrW
+	s := &session{cmd: cmd, stdin: stdinW, stdout: stdoutR, lines: make(chan lineResult, 1), exited: make(chan struct{}),
+		dead: make(chan struct{}), stderr: &tailBuffer{}, stderrR: stderrR, stderrDone: make(chan struct{})}
+	if err := cmd.Start(); err != nil {
+		closeAll()
 		return nil, &Failure{Outcome: Crash, Method: protocol.MethodInitialize, Detail: fmt.Sprintf("cannot start %q: %v", cfg.Command[0], err)}
 	}
 	// The child holds its own copies now.
@@ -333,12 +436,14 @@ func startSession(cfg ProcessConfig) (*session, error) {
 	stderrW.Close()
 
 	go func() {
+		defer close(s.stderrDone)
 		var w io.Writer = s.stderr
 		if cfg.Stderr != nil {
-			w = io.MultiWriter(s.stderr, cfg.Stderr)
+			// A failing cfg.Stderr must not stop the copy: the child
+			// would block on a full stderr pipe.
+			w = io.MultiWriter(s.stderr, ignoreErrors{cfg.Stderr})
 		}
 		io.Copy(w, stderrR)
-		stderrR.Close()
 	}()
 	go s.readLines(cfg.MaxLineBytes)
 	go func() {
@@ -391,19 +496,26 @@ func (s *session) deliver(l lineResult) bool {
 	}
 }
 
+// exitStatus says how the child ended, as far as is known yet.
 func (s *session) exitStatus() string {
 	select {
 	case <-s.exited:
-		if s.waitErr == nil {
-			return "it exited with status 0"
-		}
-		return "it " + s.waitErr.Error()
 	default:
 		return "it is still running"
 	}
+	st := s.cmd.ProcessState
+	if st == nil {
+		return fmt.Sprintf("it could not be waited for: %v", s.waitErr)
+	}
+	if ws, ok := st.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return fmt.Sprintf("it was killed by signal %d (%v)", int(ws.Signal()), ws.Signal())
+	}
+	return fmt.Sprintf("it ended with exit status %d", st.ExitCode())
 }
 
-// kill ends the whole process group and releases the pipes.
+// kill ends the whole process group and releases the pipes. Once it has
+// returned, stderr has been read to its end (unless something that escaped
+// the process group still holds it).
 func (s *session) kill() {
 	s.once.Do(func() {
 		close(s.dead)
@@ -415,9 +527,23 @@ func (s *session) kill() {
 		case <-s.exited:
 		case <-time.After(5 * time.Second):
 		}
-		// Unblock the reader even if an escaped grandchild holds stdout.
+		// The last words on stderr come in after the exit.
+		select {
+		case <-s.stderrDone:
+		case <-time.After(time.Second):
+		}
+		// Unblock the readers even if an escaped grandchild holds the pipes.
 		s.stdout.Close()
+		s.stderrR.Close()
 	})
+}
+
+// ignoreErrors is a writer that never fails.
+type ignoreErrors struct{ w io.Writer }
+
+func (w ignoreErrors) Write(p []byte) (int, error) {
+	_, _ = w.w.Write(p)
+	return len(p), nil
 }
 
 // tailBuffer keeps the last bytes written to it.

@@ -55,7 +55,12 @@ type Failure struct {
 	Detail  string
 	// StderrTail holds the last lines the implementation wrote to stderr.
 	StderrTail string
+	// Err is the cause, if any (ErrRestartLimit, say), for errors.Is.
+	Err error
 }
+
+// Unwrap returns the cause.
+func (f *Failure) Unwrap() error { return f.Err }
 
 func (f *Failure) Error() string {
 	var b strings.Builder
@@ -129,4 +134,18 @@ func decodeHandshake(raw json.RawMessage) (Info, error) {
 			Detail: fmt.Sprintf("implementation speaks protocol %d, the suite speaks %d", r.Protocol, protocol.Version)}
 	}
 	return Info{Name: r.Implementation.Name, Version: r.Implementation.Version, Capabilities: r.Capabilities}, nil
+}
+
+// LineSender is implemented by targets that can send a raw line, so that
+// scenarios can check how an implementation answers input that is not a
+// valid request (PROTO-2).
+type LineSender interface {
+	// SendLine writes line (a newline is added) and returns the response
+	// line, or a *Failure.
+	SendLine(ctx context.Context, line []byte) ([]byte, error)
+}
+
+// SendLine implements LineSender.
+func (t *InProcess) SendLine(ctx context.Context, line []byte) ([]byte, error) {
+	return server.AnswerLine(ctx, t.handler, line), nil
 }

@@ -107,8 +107,10 @@ func parse(data []byte, index int) (Message, error) {
 	if !ok {
 		return fail(`"role" is missing`)
 	}
+	// Checked by kind first: encoding/json unmarshals null into a string
+	// without error, which would report a null role as an empty one.
 	var role string
-	if err := json.Unmarshal(rawRole, &role); err != nil {
+	if kindOf(rawRole) != "a string" || json.Unmarshal(rawRole, &role) != nil {
 		return fail(`"role" must be a string, got %s`, kindOf(rawRole))
 	}
 	if role == "" {

@@ -1,6 +1,7 @@
 package message
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -27,21 +28,23 @@ func Length(s string) int {
 // EST-4): 0 when absent or null, the Length of a string's value, and the
 // Length of the compact serialization of any other JSON value.
 func ContentLength(content json.RawMessage) (int, error) {
-	c := strings.TrimSpace(string(content))
+	c := bytes.Trim(content, jsonSpace)
 	switch {
-	case c == "" || c == "null":
+	case len(c) == 0 || string(c) == "null":
 		return 0, nil
 	case c[0] == '"':
-		var s string
-		if err := json.Unmarshal([]byte(c), &s); err != nil {
+		// Compact rejects what encoding/json would silently replace with
+		// U+FFFD: invalid UTF-8 and unpaired surrogate escapes (MSG-1).
+		if _, err := Compact(c); err != nil {
 			return 0, err
 		}
-		if err := checkSurrogates(c); err != nil {
+		var s string
+		if err := json.Unmarshal(c, &s); err != nil {
 			return 0, err
 		}
 		return Length(s), nil
 	default:
-		ser, err := Compact([]byte(c))
+		ser, err := Compact(c)
 		if err != nil {
 			return 0, err
 		}
@@ -49,11 +52,18 @@ func ContentLength(content json.RawMessage) (int, error) {
 	}
 }
 
+// jsonSpace is the insignificant white space of JSON (RFC 8259), which is
+// narrower than Unicode's.
+const jsonSpace = " \t\r\n"
+
 // Compact serializes a JSON text exactly as ECMAScript's
 // JSON.stringify(JSON.parse(text)) does (EST-3): members in their received
 // order, no insignificant white space, strings escaping only '"', '\\' and
 // U+0000–U+001F (\b \t \n \f \r short forms, otherwise \u00xx with lower-case
-// hex), and numbers in ECMAScript's shortest round-trip form.
+// hex), and numbers in ECMAScript's shortest round-trip form. As in
+// JSON.parse, an object keeps one member per name (compared after
+// unescaping): at the position of the name's first occurrence, with the value
+// of its last.
 func Compact(text []byte) (string, error) {
 	c := compactor{src: text}
 	c.skipSpace()
@@ -70,8 +80,14 @@ func Compact(text []byte) (string, error) {
 type compactor struct {
 	src []byte
 	pos int
-	out strings.Builder
+	out bytes.Buffer
+	// members is a stack of the members of the objects being compacted; an
+	// object's members sit above the length the stack had when it opened.
+	members []member
 }
+
+// member locates one compacted object member, "name":value, in out.
+type member struct{ start, nameEnd, end int }
 
 var errTruncated = errors.New("truncated JSON")
 
@@ -111,6 +127,7 @@ func (c *compactor) value() error {
 }
 
 func (c *compactor) container(open, close byte, object bool) error {
+	start, base := c.out.Len(), len(c.members)
 	c.out.WriteByte(open)
 	c.pos++
 	c.skipSpace()
@@ -121,6 +138,7 @@ func (c *compactor) container(open, close byte, object bool) error {
 	}
 	for {
 		c.skipSpace()
+		memberStart, nameEnd := c.out.Len(), 0
 		if object {
 			if c.pos >= len(c.src) || c.src[c.pos] != '"' {
 				return errors.New("object member name must be a string")
@@ -128,6 +146,7 @@ func (c *compactor) container(open, close byte, object bool) error {
 			if err := c.str(); err != nil {
 				return err
 			}
+			nameEnd = c.out.Len()
 			c.skipSpace()
 			if c.pos >= len(c.src) || c.src[c.pos] != ':' {
 				return errors.New("missing ':' after member name")
@@ -138,6 +157,9 @@ func (c *compactor) container(open, close byte, object bool) error {
 		}
 		if err := c.value(); err != nil {
 			return err
+		}
+		if object {
+			c.members = append(c.members, member{memberStart, nameEnd, c.out.Len()})
 		}
 		c.skipSpace()
 		if c.pos >= len(c.src) {
@@ -150,11 +172,65 @@ func (c *compactor) container(open, close byte, object bool) error {
 		case close:
 			c.pos++
 			c.out.WriteByte(close)
+			if object {
+				c.mergeDuplicates(start, c.members[base:])
+				c.members = c.members[:base]
+			}
 			return nil
 		default:
 			return fmt.Errorf("unexpected %q in JSON container", c.src[c.pos])
 		}
 	}
+}
+
+// mergeDuplicates rewrites the compacted object at out[start:], whose members
+// are ms, the way JSON.parse builds an object from it: a repeated name keeps
+// the position of its first occurrence and takes the value of its last.
+// Names are compared in their compacted form, which is canonical: two names
+// are equal exactly when their unescaped values are.
+func (c *compactor) mergeDuplicates(start int, ms []member) {
+	if len(ms) < 2 {
+		return
+	}
+	out := c.out.Bytes()
+	name := func(m member) []byte { return out[m.start:m.nameEnd] }
+	if len(ms) <= 16 { // spare small objects a map
+		dup := false
+		for i := 1; i < len(ms) && !dup; i++ {
+			for j := 0; j < i && !dup; j++ {
+				dup = bytes.Equal(name(ms[i]), name(ms[j]))
+			}
+		}
+		if !dup {
+			return
+		}
+	}
+	// kept lists, in first-occurrence order, the index in ms of the member
+	// whose value each distinct name ends up with.
+	kept := make([]int, 0, len(ms))
+	position := make(map[string]int, len(ms)) // name → index in kept
+	for i, m := range ms {
+		if k, ok := position[string(name(m))]; ok {
+			kept[k] = i
+			continue
+		}
+		position[string(name(m))] = len(kept)
+		kept = append(kept, i)
+	}
+	if len(kept) == len(ms) {
+		return
+	}
+	merged := make([]byte, 0, len(out)-start)
+	merged = append(merged, '{')
+	for k, i := range kept {
+		if k > 0 {
+			merged = append(merged, ',')
+		}
+		merged = append(merged, out[ms[i].start:ms[i].end]...)
+	}
+	merged = append(merged, '}')
+	c.out.Truncate(start)
+	c.out.Write(merged)
 }
 
 func (c *compactor) literal(word string) error {
@@ -166,14 +242,55 @@ func (c *compactor) literal(word string) error {
 	return nil
 }
 
+// number reads a number with JSON's grammar, which is stricter than
+// strconv.ParseFloat's (no leading zeros, no "1." nor ".5", no "+1").
 func (c *compactor) number() error {
 	start := c.pos
-	for c.pos < len(c.src) && strings.IndexByte("+-0123456789.eE", c.src[c.pos]) >= 0 {
+	digits := func() int {
+		n := 0
+		for c.pos < len(c.src) && '0' <= c.src[c.pos] && c.src[c.pos] <= '9' {
+			c.pos++
+			n++
+		}
+		return n
+	}
+	at := func(chars string) bool {
+		return c.pos < len(c.src) && strings.IndexByte(chars, c.src[c.pos]) >= 0
+	}
+	invalid := func() error {
+		end := c.pos
+		for end < len(c.src) && strings.IndexByte("+-0123456789.eE", c.src[end]) >= 0 {
+			end++
+		}
+		return fmt.Errorf("invalid JSON number %q", c.src[start:end])
+	}
+	if at("-") {
 		c.pos++
 	}
+	intStart := c.pos
+	if n := digits(); n == 0 || (n > 1 && c.src[intStart] == '0') {
+		return invalid()
+	}
+	if at(".") {
+		c.pos++
+		if digits() == 0 {
+			return invalid()
+		}
+	}
+	if at("eE") {
+		c.pos++
+		if at("+-") {
+			c.pos++
+		}
+		if digits() == 0 {
+			return invalid()
+		}
+	}
+	// Out of range is not an error: ParseFloat then gives ±Inf, which
+	// FormatNumber writes as null, or ±0, as JSON.parse does.
 	f, err := strconv.ParseFloat(string(c.src[start:c.pos]), 64)
 	if err != nil && !errors.Is(err, strconv.ErrRange) {
-		return fmt.Errorf("invalid JSON number %q", c.src[start:c.pos])
+		return invalid()
 	}
 	c.out.WriteString(FormatNumber(f))
 	return nil
@@ -271,7 +388,7 @@ func (c *compactor) hex4() (rune, error) {
 	return rune(v), nil
 }
 
-func writeEscaped(out *strings.Builder, r rune) {
+func writeEscaped(out *bytes.Buffer, r rune) {
 	switch r {
 	case '"':
 		out.WriteString(`\"`)
@@ -294,16 +411,6 @@ func writeEscaped(out *strings.Builder, r rune) {
 		}
 		out.WriteRune(r)
 	}
-}
-
-// checkSurrogates rejects unpaired surrogate escapes in a JSON string literal,
-// which encoding/json would otherwise silently replace with U+FFFD.
-func checkSurrogates(literal string) error {
-	if !strings.Contains(literal, `\u`) && !strings.Contains(literal, `\U`) {
-		return nil
-	}
-	_, err := Compact([]byte(literal))
-	return err
 }
 
 // FormatNumber renders f as ECMAScript's Number::toString does, which is what

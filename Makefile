@@ -1,0 +1,41 @@
+# convspec — the two commands of the README are `make conform` and `make test`.
+
+GO ?= go
+BIN := bin/conform
+
+.PHONY: all conform test lint bench build mutants golden-characters clean
+
+all: lint test
+
+build:
+	$(GO) build -o $(BIN) ./cmd/conform
+
+## conform: run the whole suite against the built-in reference
+conform: build
+	./$(BIN)
+
+## test: lint, then every Go test (scenarios and properties in-process and over the wire, mutants, CLI)
+test: lint
+	$(GO) test -count=1 ./...
+
+## lint: gofmt and go vet must be clean
+lint:
+	@unformatted="$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))"; \
+	if [ -n "$$unformatted" ]; then echo "gofmt would change:"; echo "$$unformatted"; exit 1; fi
+	$(GO) vet ./...
+
+## bench: benchmarks (compare runs with benchstat, never with timed assertions)
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+## mutants: print the catalogue of faulty variants and prove each is rejected
+mutants: build
+	./$(BIN) mutants
+	$(GO) test -count=1 -run 'TestSuiteKillsEveryMutant' -v ./conformance/mutants/ | grep -E '^(=== RUN|    |--- |ok|FAIL)'
+
+## golden-characters: regenerate testdata/golden/characters.json with Node (not needed by `make test`)
+golden-characters:
+	node testdata/golden/gen/characters.mjs
+
+clean:
+	rm -rf bin

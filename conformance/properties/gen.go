@@ -1,0 +1,741 @@
+package properties
+
+// Generators. Every message is built here as a tree of jv values that knows
+// both the JSON text sent on the wire and the compact serialization
+// ECMAScript's JSON.stringify would write for it, so that the properties
+// know each message's character count (EST-2 – EST-4) without asking any
+// implementation, the reference included.
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+
+	"pgregory.net/rapid"
+)
+
+// ---------------------------------------------------------------------------
+// JSON values with a known serialization
+
+type jkind uint8
+
+const (
+	jNull jkind = iota
+	jBool
+	jNum
+	jStr
+	jArr
+	jObj
+)
+
+// jv is a JSON value.
+type jv struct {
+	kind  jkind
+	b     bool
+	num   numLit
+	str   string // the string's value, not its JSON text
+	esc   bool   // write the string on the wire with \u escapes and \/
+	elems []jv
+	mems  []jmember
+}
+
+type jmember struct {
+	name string
+	val  jv
+}
+
+// numLit is a number as written on the wire and as ECMAScript's
+// Number::toString writes it (EST-3).
+type numLit struct{ wire, js string }
+
+func jnull() jv                  { return jv{kind: jNull} }
+func jbool(b bool) jv            { return jv{kind: jBool, b: b} }
+func jstr(s string) jv           { return jv{kind: jStr, str: s} }
+func jint(i int) jv              { s := strconv.Itoa(i); return jv{kind: jNum, num: numLit{s, s}} }
+func jnum(n numLit) jv           { return jv{kind: jNum, num: n} }
+func jarr(elems ...jv) jv        { return jv{kind: jArr, elems: elems} }
+func jobj(mems ...jmember) jv    { return jv{kind: jObj, mems: mems} }
+func mem(n string, v jv) jmember { return jmember{n, v} }
+
+// compact is JSON.stringify(JSON.parse(wire)): no white space, members in
+// order, strings escaped as ECMAScript does, numbers in Number::toString form.
+func (v jv) compact() string {
+	var b strings.Builder
+	v.write(&b, false, false)
+	return b.String()
+}
+
+// wire is the JSON text sent; spaced puts a space after ',' and ':'.
+func (v jv) wire(spaced bool) string {
+	var b strings.Builder
+	v.write(&b, true, spaced)
+	return b.String()
+}
+
+func (v jv) write(b *strings.Builder, wire, spaced bool) {
+	comma, colon := ",", ":"
+	if spaced {
+		comma, colon = ", ", ": "
+	}
+	switch v.kind {
+	case jNull:
+		b.WriteString("null")
+	case jBool:
+		b.WriteString(strconv.FormatBool(v.b))
+	case jNum:
+		if wire {
+			b.WriteString(v.num.wire)
+		} else {
+			b.WriteString(v.num.js)
+		}
+	case jStr:
+		if wire && v.esc {
+			quoteEscaped(b, v.str)
+		} else {
+			quoteJS(b, v.str)
+		}
+	case jArr:
+		b.WriteByte('[')
+		for i, e := range v.elems {
+			if i > 0 {
+				b.WriteString(comma)
+			}
+			e.write(b, wire, spaced)
+		}
+		b.WriteByte(']')
+	case jObj:
+		b.WriteByte('{')
+		for i, m := range v.mems {
+			if i > 0 {
+				b.WriteString(comma)
+			}
+			quoteJS(b, m.name)
+			b.WriteString(colon)
+			m.val.write(b, wire, spaced)
+		}
+		b.WriteByte('}')
+	}
+}
+
+// quoteJS quotes s as JSON.stringify does: only '"', '\' and U+0000–U+001F
+// are escaped, with the short forms \b \t \n \f \r and otherwise \u00xx in
+// lower case; everything else (U+007F, '/', U+2028, astral characters) is
+// written as itself.
+func quoteJS(b *strings.Builder, s string) {
+	b.WriteByte('"')
+	for _, r := range s {
+		switch r {
+		case '"':
+			b.WriteString(`\"`)
+		case '\\':
+			b.WriteString(`\\`)
+		case '\b':
+			b.WriteString(`\b`)
+		case '\t':
+			b.WriteString(`\t`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\f':
+			b.WriteString(`\f`)
+		case '\r':
+			b.WriteString(`\r`)
+		default:
+			if r < 0x20 {
+				fmt.Fprintf(b, `\u%04x`, r)
+			} else {
+				b.WriteRune(r)
+			}
+		}
+	}
+	b.WriteByte('"')
+}
+
+// quoteEscaped writes s the way an ASCII-only encoder might: every
+// character outside printable ASCII as \uXXXX (upper-case hex, astral
+// characters as surrogate pairs) and '/' as \/. The value is the same;
+// only its spelling differs, which an implementation must see through
+// (EST-2: "\u00e9" is one character, not six).
+func quoteEscaped(b *strings.Builder, s string) {
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"':
+			b.WriteString(`\"`)
+		case r == '\\':
+			b.WriteString(`\\`)
+		case r == '/':
+			b.WriteString(`\/`)
+		case r < 0x20 || r >= 0x7f:
+			for _, u := range utf16.Encode([]rune{r}) {
+				fmt.Fprintf(b, `\u%04X`, u)
+			}
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+}
+
+// utf16Len is the number of UTF-16 code units of s: ECMAScript's
+// String.prototype.length (EST-2).
+func utf16Len(s string) int { return len(utf16.Encode([]rune(s))) }
+
+// ---------------------------------------------------------------------------
+// Messages
+
+// msg is one generated message and what the properties know about it.
+type msg struct {
+	Role string
+	// Seq is the value of its "x_seq" marker member, -1 when it has none.
+	Seq int
+	// Raw is the JSON text sent.
+	Raw json.RawMessage
+	// Kind is the JSON type of its content, or "absent".
+	Kind string
+	// Counted is what EST-2 – EST-4 count for it: the string content's
+	// value, the compact serialization of other content, "" otherwise.
+	Counted string
+	// Chars is the number of characters it contributes to an estimate.
+	Chars int
+	// withoutContent is the message with its content member removed, to
+	// tell apart what an estimate counts.
+	withoutContent json.RawMessage
+}
+
+// GoString keeps rapid's logs of drawn values readable.
+func (m msg) GoString() string { return string(m.Raw) }
+
+// markerName is the member that tells the messages of a conversation apart.
+const markerName = "x_seq"
+
+// build fixes a message's texts and counts.
+func build(role string, obj jv, content *jv, seq int, spaced bool) msg {
+	m := msg{Role: role, Seq: seq, Raw: json.RawMessage(obj.wire(spaced)), Kind: "absent"}
+	if content != nil {
+		switch content.kind {
+		case jNull:
+			m.Kind = "null"
+		case jStr:
+			m.Kind, m.Counted = "string", content.str
+		default:
+			m.Kind = map[jkind]string{jBool: "boolean", jNum: "number", jArr: "array", jObj: "object"}[content.kind]
+			m.Counted = content.compact()
+		}
+	}
+	m.Chars = utf16Len(m.Counted)
+	rest := jv{kind: jObj}
+	for _, mb := range obj.mems {
+		if mb.name != "content" {
+			rest.mems = append(rest.mems, mb)
+		}
+	}
+	m.withoutContent = json.RawMessage(rest.wire(spaced))
+	return m
+}
+
+// fragments are pieces of text chosen for what they do to a character
+// count or a serialization: astral characters count 2 (EST-2), combining
+// marks and ZWJ sequences count each code point, control characters are
+// escaped in compact JSON and '/', U+007F, U+2028 are not (EST-3), and
+// '<', '>', '&' are where Go's encoding/json differs from JSON.stringify.
+var fragments = []string{
+	"Hello", "ok", "", " ",
+	"What's the weather in Paris?", "Sure — here it is.",
+	"😀", "👩‍💻", "🇫🇷", "𝔘𝔫𝔦", "你好，世界", "日本語のテキスト", "한국어",
+	"e\u0301", "ñ", "Ünïcödé", "naïve café", "\u00a0", "\ufeff", "\ufffd",
+	"\n", "\t", "\r\n", "\b\f", "\u0000", "\u0001", "\u001f", "\u007f", "\u2028", "\u2029",
+	`"quoted"`, `back\slash`, "a/b/c", "https://example.com/x?y=1&z=2",
+	"<b>bold</b>", "a < b && c > d", "&amp;", "</script>",
+	"{\"looks\": \"like json\"}", "[1, 2, 3]", "null",
+}
+
+var textGen = rapid.OneOf(
+	rapid.Map(rapid.SliceOfN(rapid.SampledFrom(fragments), 0, 6), func(p []string) string { return strings.Join(p, "") }),
+	rapid.Map(rapid.SliceOfN(rapid.SampledFrom(fragments), 1, 4), func(p []string) string { return strings.Join(p, " ") }),
+	rapid.StringN(0, 16, -1),
+)
+
+// drawStr draws a string value, sometimes spelled with escapes on the wire.
+func drawStr(t *rapid.T, label string) jv {
+	v := jstr(textGen.Draw(t, label))
+	v.esc = rapid.IntRange(0, 4).Draw(t, label+" escaped") == 0
+	return v
+}
+
+// numbers are written in forms that JSON.stringify rewrites (EST-3).
+var numbers = []numLit{
+	{"0", "0"}, {"1", "1"}, {"42", "42"}, {"-7", "-7"},
+	{"1.0", "1"}, {"2.50", "2.5"}, {"1e3", "1000"}, {"1E2", "100"}, {"-2.5E+3", "-2500"},
+	{"-0", "0"}, {"-0.0", "0"}, {"0.1", "0.1"}, {"0.000001", "0.000001"}, {"0.0000001", "1e-7"},
+	{"1e-7", "1e-7"}, {"1.5e-10", "1.5e-10"}, {"1e20", "100000000000000000000"}, {"1e21", "1e+21"},
+	{"123456789012345678901", "123456789012345680000"}, {"12345678901234567890123", "1.2345678901234568e+22"},
+	{"5e-324", "5e-324"}, {"1.7976931348623157e308", "1.7976931348623157e+308"},
+}
+
+// overflowing numbers are not doubles; JSON.stringify writes null for them.
+// They are only sent to window.estimate: MSG-2 compares numbers as
+// doubles, which they are not, so a trim may not be able to return them.
+var overflowing = []numLit{{"1e400", "null"}, {"-1e400", "null"}}
+
+var memberNames = []string{"a", "b", "city", "units", "query", "deep", "list", "n", "flag",
+	"ünï", "emoji😀", "k<>&", "with space", "tab\there", `q"uote`, "x/y"}
+
+// drawAny draws an arbitrary JSON value nested at most depth deep.
+func drawAny(t *rapid.T, depth int, overflow bool) jv {
+	kinds := 4
+	if depth > 0 {
+		kinds = 6
+	}
+	switch rapid.IntRange(0, kinds-1).Draw(t, "kind") {
+	case 0:
+		return jnull()
+	case 1:
+		return jbool(rapid.Bool().Draw(t, "bool"))
+	case 2:
+		pool := numbers
+		if overflow {
+			pool = append(append([]numLit(nil), numbers...), overflowing...)
+		}
+		return jnum(rapid.SampledFrom(pool).Draw(t, "number"))
+	case 3:
+		return drawStr(t, "string")
+	case 4:
+		n := rapid.IntRange(0, 3).Draw(t, "len")
+		a := jarr()
+		for range n {
+			a.elems = append(a.elems, drawAny(t, depth-1, overflow))
+		}
+		return a
+	default:
+		names := rapid.SliceOfNDistinct(rapid.SampledFrom(memberNames), 0, 3, rapid.ID[string]).Draw(t, "names")
+		o := jobj()
+		for _, n := range names {
+			o.mems = append(o.mems, mem(n, drawAny(t, depth-1, overflow)))
+		}
+		return o
+	}
+}
+
+func drawID(t *rapid.T, prefix string) string {
+	return fmt.Sprintf("%s%04d", prefix, rapid.IntRange(0, 9999).Draw(t, prefix))
+}
+
+// Content blocks of Anthropic's Messages API.
+func textBlock(t *rapid.T) jv {
+	return jobj(mem("type", jstr("text")), mem("text", drawStr(t, "text")))
+}
+
+func toolUseBlock(t *rapid.T, overflow bool) jv {
+	input := jobj(mem("city", drawStr(t, "city")))
+	for _, n := range rapid.SliceOfNDistinct(rapid.SampledFrom(memberNames[3:]), 0, 3, rapid.ID[string]).Draw(t, "input names") {
+		input.mems = append(input.mems, mem(n, drawAny(t, 2, overflow)))
+	}
+	return jobj(
+		mem("type", jstr("tool_use")),
+		mem("id", jstr(drawID(t, "toolu_"))),
+		mem("name", jstr(rapid.SampledFrom([]string{"get_weather", "search", "run_code"}).Draw(t, "tool"))),
+		mem("input", input),
+	)
+}
+
+func toolResultBlock(t *rapid.T) jv {
+	b := jobj(mem("type", jstr("tool_result")), mem("tool_use_id", jstr(drawID(t, "toolu_"))))
+	if rapid.Bool().Draw(t, "result as blocks") {
+		blocks := jarr()
+		for range rapid.IntRange(0, 2).Draw(t, "result blocks") {
+			blocks.elems = append(blocks.elems, textBlock(t))
+		}
+		b.mems = append(b.mems, mem("content", blocks))
+	} else {
+		b.mems = append(b.mems, mem("content", drawStr(t, "result")))
+	}
+	if rapid.Bool().Draw(t, "is_error present") {
+		b.mems = append(b.mems, mem("is_error", jbool(rapid.Bool().Draw(t, "is_error"))))
+	}
+	return b
+}
+
+func imageBlock(t *rapid.T) jv {
+	data := rapid.StringOfN(rapid.RuneFrom([]rune("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")), 4, 24, -1).Draw(t, "image data")
+	return jobj(
+		mem("type", jstr("image")),
+		mem("source", jobj(
+			mem("type", jstr("base64")),
+			mem("media_type", jstr("image/png")),
+			mem("data", jstr("iVBORw0KGgo"+data+"==")),
+		)),
+	)
+}
+
+// shapes of message, as the agent loops this suite is for send them.
+var shapes = []string{
+	"user", "assistant", "system", "blocks-assistant", "blocks-tool-result",
+	"blocks-image", "openai-tool-calls", "openai-tool", "no-content", "odd-content",
+}
+
+// msgGen generates one message with marker seq (-1: no marker). overflow
+// lets numbers too large for a double appear (window.estimate only).
+func msgGen(seq int, overflow bool) *rapid.Generator[msg] {
+	return rapid.Custom(func(t *rapid.T) msg {
+		var (
+			role    string
+			content *jv
+			extra   []jmember
+		)
+		set := func(v jv) { content = &v }
+		switch rapid.SampledFrom(shapes).Draw(t, "shape") {
+		case "user":
+			role = "user"
+			set(drawStr(t, "content"))
+		case "assistant":
+			role = "assistant"
+			set(drawStr(t, "content"))
+		case "system":
+			role = "system"
+			set(jstr(rapid.SampledFrom([]string{
+				"You are a helpful assistant.",
+				"You are a coding agent. Use the tools.\nNever guess — ask.",
+				"Réponds en français. 🇫🇷",
+			}).Draw(t, "prompt")))
+		case "blocks-assistant":
+			role = "assistant"
+			blocks := jarr()
+			if rapid.Bool().Draw(t, "leading text") {
+				blocks.elems = append(blocks.elems, textBlock(t))
+			}
+			for range rapid.IntRange(0, 2).Draw(t, "tool uses") {
+				blocks.elems = append(blocks.elems, toolUseBlock(t, overflow))
+			}
+			set(blocks)
+		case "blocks-tool-result":
+			role = "user"
+			blocks := jarr()
+			for range rapid.IntRange(1, 2).Draw(t, "tool results") {
+				blocks.elems = append(blocks.elems, toolResultBlock(t))
+			}
+			set(blocks)
+		case "blocks-image":
+			role = "user"
+			set(jarr(imageBlock(t), textBlock(t)))
+		case "openai-tool-calls":
+			role = "assistant"
+			switch rapid.IntRange(0, 3).Draw(t, "tool-call content") {
+			case 0:
+				// content absent
+			case 1:
+				set(drawStr(t, "content"))
+			default:
+				set(jnull())
+			}
+			calls := jarr()
+			for range rapid.IntRange(1, 2).Draw(t, "tool calls") {
+				args := drawAny(t, 2, false).compact()
+				calls.elems = append(calls.elems, jobj(
+					mem("id", jstr(drawID(t, "call_"))),
+					mem("type", jstr("function")),
+					mem("function", jobj(mem("name", jstr("get_weather")), mem("arguments", jstr(args)))),
+				))
+			}
+			extra = append(extra, mem("tool_calls", calls))
+		case "openai-tool":
+			role = "tool"
+			extra = append(extra, mem("tool_call_id", jstr(drawID(t, "call_"))))
+			if rapid.Bool().Draw(t, "json result") {
+				set(jstr(drawAny(t, 2, false).compact()))
+			} else {
+				set(drawStr(t, "content"))
+			}
+		case "no-content":
+			role = rapid.SampledFrom([]string{"user", "assistant", "developer"}).Draw(t, "role")
+			extra = append(extra, mem("name", drawStr(t, "name")))
+		case "odd-content":
+			role = rapid.SampledFrom([]string{"user", "assistant"}).Draw(t, "role")
+			switch rapid.IntRange(0, 3).Draw(t, "odd") {
+			case 0:
+				set(jnum(rapid.SampledFrom(numbers).Draw(t, "number")))
+			case 1:
+				set(jbool(rapid.Bool().Draw(t, "bool")))
+			case 2:
+				set(textBlock(t)) // a lone object, not an array
+			default:
+				set(drawAny(t, 3, overflow))
+			}
+		}
+		// Members an implementation knows nothing about must come back
+		// untouched (MSG-2) and must not be counted (EST-5).
+		if rapid.IntRange(0, 2).Draw(t, "extras") == 0 {
+			switch rapid.IntRange(0, 2).Draw(t, "extra") {
+			case 0:
+				extra = append(extra, mem("name", drawStr(t, "name")))
+			case 1:
+				extra = append(extra, mem("cache_control", jobj(mem("type", jstr("ephemeral")))))
+			default:
+				extra = append(extra, mem("x_meta", drawAny(t, 2, overflow)))
+			}
+		}
+		obj := jobj(mem("role", jstr(role)))
+		if content != nil {
+			obj.mems = append(obj.mems, mem("content", *content))
+		}
+		obj.mems = append(obj.mems, extra...)
+		if seq >= 0 {
+			at := rapid.IntRange(0, len(obj.mems)).Draw(t, "marker position")
+			obj.mems = append(obj.mems[:at], append([]jmember{mem(markerName, jint(seq))}, obj.mems[at:]...)...)
+		}
+		spaced := rapid.IntRange(0, 5).Draw(t, "spaced") == 0
+		return build(role, obj, content, seq, spaced)
+	})
+}
+
+// conversationGen generates n messages, each with its position as marker.
+func conversationGen(n int) *rapid.Generator[[]msg] {
+	if n == 0 {
+		return rapid.Just([]msg{})
+	}
+	return rapid.Custom(func(t *rapid.T) []msg {
+		out := make([]msg, n)
+		for i := range out {
+			out[i] = msgGen(i, false).Draw(t, "message")
+		}
+		return out
+	})
+}
+
+// identicalConversationGen generates n messages without markers, each a
+// copy of one of one to three templates (mostly the first), so that only
+// their position tells them apart. It returns the template of each.
+func identicalConversationGen(n int) *rapid.Generator[identical] {
+	return rapid.Custom(func(t *rapid.T) identical {
+		k := rapid.IntRange(1, 3).Draw(t, "templates")
+		var c identical
+		for range k {
+			c.templates = append(c.templates, msgGen(-1, false).Draw(t, "template"))
+		}
+		for range n {
+			c.of = append(c.of, rapid.OneOf(rapid.Just(0), rapid.IntRange(0, k-1)).Draw(t, "template of"))
+		}
+		return c
+	})
+}
+
+type identical struct {
+	templates []msg
+	of        []int // the template of each message
+}
+
+func (c identical) messages() []msg {
+	out := make([]msg, len(c.of))
+	for i, k := range c.of {
+		out[i] = c.templates[k]
+	}
+	return out
+}
+
+func (c identical) GoString() string {
+	var b strings.Builder
+	for i, m := range c.templates {
+		fmt.Fprintf(&b, "template %c: %s\n", 'A'+i, m.Raw)
+	}
+	b.WriteString("messages: ")
+	for _, k := range c.of {
+		b.WriteByte(byte('A' + k))
+	}
+	return b.String()
+}
+
+// ---------------------------------------------------------------------------
+// Configurations
+
+// Defaults of CFG-1.
+const (
+	defaultMax   = 100
+	defaultFirst = 1
+	defaultLast  = 20
+)
+
+// cfgCase is a generated ConversationHistoryConfig.
+type cfgCase struct {
+	// Raw is the config sent; nil sends no config member at all.
+	Raw json.RawMessage
+	// Max, First and Last are the counts sent; nil when the member is
+	// absent or null, so that its default applies.
+	Max, First, Last *int
+	Summarize        *bool
+	// Sent maps each member sent to its JSON text ("null" included).
+	Sent map[string]string
+}
+
+// clause is the clause that fixes the effective value of member.
+func (c cfgCase) clause(member string) string {
+	sent, ok := c.Sent[member]
+	switch {
+	case !ok:
+		return "CFG-1"
+	case sent == "null":
+		return "CFG-2"
+	case strings.HasSuffix(sent, ".0") || strings.HasSuffix(sent, "e0"):
+		return "CFG-3"
+	default:
+		return "CFG-1"
+	}
+}
+
+// how says how member was sent.
+func (c cfgCase) how(member string) string {
+	sent, ok := c.Sent[member]
+	switch {
+	case c.Raw == nil:
+		return "no config was sent, which is the config {}, so every member takes its default"
+	case !ok:
+		return "the member was absent, so it takes its default"
+	case sent == "null":
+		return "the member was null, which means absent, so it takes its default"
+	default:
+		return "the member was sent as " + sent
+	}
+}
+
+func (c cfgCase) GoString() string {
+	if c.Raw == nil {
+		return "(no config)"
+	}
+	return string(c.Raw)
+}
+
+// want is the effective configuration the case must produce (CFG-1, CFG-2).
+func (c cfgCase) want() (maxN, first, last int, summarize bool) {
+	or := func(p *int, d int) int {
+		if p == nil {
+			return d
+		}
+		return *p
+	}
+	if c.Summarize != nil {
+		summarize = *c.Summarize
+	}
+	return or(c.Max, defaultMax), or(c.First, defaultFirst), or(c.Last, defaultLast), summarize
+}
+
+// maxGen draws max_messages with weight on the small values where the
+// boundaries are; 0 disables trimming (CFG-5).
+var maxGen = rapid.OneOf(
+	rapid.SampledFrom([]int{0, 1, 2, 3, 4, 5, 8, 10, 20}),
+	rapid.IntRange(0, 30),
+)
+
+// configGen draws a configuration whose preserve_first_n + preserve_last_n
+// lands below, at, one above and far above max_messages, with members
+// sometimes absent or null, and counts sometimes spelled 3.0 or 3e0
+// (CFG-3). maxes draws max_messages.
+func configGen(maxes *rapid.Generator[int]) *rapid.Generator[cfgCase] {
+	return rapid.Custom(func(t *rapid.T) cfgCase {
+		if rapid.IntRange(0, 15).Draw(t, "no config") == 0 {
+			return cfgCase{}
+		}
+		maxN := maxes.Draw(t, "max_messages")
+		var sum int
+		switch rapid.IntRange(0, 7).Draw(t, "h+t versus max") {
+		case 0:
+			sum = maxN - 1
+		case 1:
+			sum = maxN
+		case 2:
+			sum = maxN + 1
+		case 3:
+			sum = maxN - 2
+		case 4:
+			sum = 2*maxN + rapid.IntRange(1, 10).Draw(t, "far above")
+		default:
+			sum = rapid.IntRange(0, 40).Draw(t, "h+t")
+		}
+		sum = max(sum, 0)
+		first := rapid.IntRange(0, sum).Draw(t, "preserve_first_n")
+		last := sum - first
+
+		c := cfgCase{Sent: map[string]string{}}
+		var mems []string
+		count := func(name string, v int, dst **int) {
+			switch rapid.SampledFrom([]string{"set", "set", "set", "set", "absent", "null"}).Draw(t, name+" present") {
+			case "set":
+				spelled := strconv.Itoa(v)
+				switch rapid.IntRange(0, 9).Draw(t, name+" spelling") {
+				case 0:
+					spelled += ".0"
+				case 1:
+					spelled += "e0"
+				}
+				*dst = &v
+				c.Sent[name] = spelled
+				mems = append(mems, fmt.Sprintf("%q:%s", name, spelled))
+			case "null":
+				c.Sent[name] = "null"
+				mems = append(mems, fmt.Sprintf("%q:null", name))
+			}
+		}
+		count("max_messages", maxN, &c.Max)
+		count("preserve_first_n", first, &c.First)
+		count("preserve_last_n", last, &c.Last)
+		switch rapid.IntRange(0, 4).Draw(t, "summarize_on_trim") {
+		case 0:
+			b := true
+			c.Summarize = &b
+			c.Sent["summarize_on_trim"] = "true"
+			mems = append(mems, `"summarize_on_trim":true`)
+		case 1:
+			b := false
+			c.Summarize = &b
+			c.Sent["summarize_on_trim"] = "false"
+			mems = append(mems, `"summarize_on_trim":false`)
+		case 2:
+			c.Sent["summarize_on_trim"] = "null"
+			mems = append(mems, `"summarize_on_trim":null`)
+		}
+		mems = rapid.Permutation(mems).Draw(t, "member order")
+		c.Raw = json.RawMessage("{" + strings.Join(mems, ",") + "}")
+		return c
+	})
+}
+
+// lengthMode says which side of the cap a conversation length falls on.
+type lengthMode int
+
+const (
+	anyLength   lengthMode = iota
+	overCap                // n > max when max > 0, so that the window trims
+	withinLimit            // n <= max, or any n when max is 0 (WIN-1)
+)
+
+// longest is the longest conversation generated.
+const longest = 130
+
+// lengthGen draws a conversation length around every boundary of the
+// effective configuration: 0, 1, max − 1, max, max + 1, h + t ± 1, and
+// longer ones.
+func lengthGen(maxN, h, t int, mode lengthMode) *rapid.Generator[int] {
+	cands := []int{0, 1, 2, maxN - 1, maxN, maxN + 1, maxN + 2, h + t - 1, h + t, h + t + 1,
+		h, h + 1, t, t + 1, 2 * maxN, maxN + h + t, maxN + h + t + 1}
+	lo, hi := 0, longest
+	switch mode {
+	case overCap:
+		if maxN > 0 {
+			lo = maxN + 1
+		}
+	case withinLimit:
+		if maxN > 0 {
+			hi = maxN
+		}
+	}
+	var keep []int
+	for _, c := range cands {
+		if c >= lo && c <= hi {
+			keep = append(keep, c)
+		}
+	}
+	random := rapid.IntRange(lo, min(hi, lo+60))
+	if len(keep) == 0 {
+		return random
+	}
+	return rapid.OneOf(rapid.SampledFrom(keep), rapid.SampledFrom(keep), random)
+}

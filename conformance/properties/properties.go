@@ -1,0 +1,31 @@
+// Package properties holds convspec's invariants as rapid properties over a
+// target.Target: generated configurations and conversations are sent to the
+// implementation and what comes back is checked against the spec's clauses.
+package properties
+
+import (
+	"pgregory.net/rapid"
+
+	"github.com/convspec/convspec/conformance/target"
+)
+
+// Property is an invariant checked over generated inputs against a Target.
+type Property struct {
+	// ID is stable across releases: "prop/" followed by a kebab-case name.
+	ID string
+	// Clauses are the spec clauses the property checks, e.g. "WIN-6".
+	Clauses []string
+	// Capability must be declared by the target for the property to apply.
+	Capability string
+	// Doc says in one line what must hold.
+	Doc string
+	// Check runs one generated case. It fails through t.Fatalf with a
+	// message that names the clause and shows what was sent, what came back
+	// and what was wanted.
+	Check func(t *rapid.T, tg target.Target)
+}
+
+// All lists every property, in a stable order.
+func All() []Property {
+	return append([]Property(nil), windowProperties()...)
+}
