@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/convspec/convspec/conformance/server"
+	"github.com/convspec/convspec/reference/history"
 	"github.com/convspec/convspec/reference/message"
 	"github.com/convspec/convspec/reference/window"
 )
@@ -33,7 +34,7 @@ func All() []Mutant {
 			Name:    "cap-off-by-one",
 			Bug:     "keeps max − h − t + 1 middle messages, one over the cap",
 			Clauses: []string{"WIN-4", "WIN-6"},
-			Engine:  planMutant(func(c window.Config, n int) window.Plan { return shiftKeep(c.Plan(n), 1) }),
+			Engine:  planMutant(func(c window.Config, units []message.Unit) window.Plan { return shiftKeep(c.Plan(units), 1) }),
 		},
 		{
 			Name:    "trims-at-cap",
@@ -87,19 +88,19 @@ func All() []Mutant {
 			Name:    "no-trim-warning",
 			Bug:     "never warns preserve_exceeds_max on a trim (only at creation)",
 			Clauses: []string{"WIN-3"},
-			Engine:  trimMutant(withoutWarnings),
+			Engine:  resultMutant(withoutWarnings),
 		},
 		{
 			Name:    "metrics-input-tokens",
 			Bug:     "reports estimatedTokens of the input instead of what is kept",
 			Clauses: []string{"MET-1"},
-			Engine:  trimMutant(inputTokenMetrics),
+			Engine:  resultMutant(inputTokenMetrics),
 		},
 		{
 			Name:    "rewrites-messages",
 			Bug:     "rebuilds kept messages from role and content, dropping every other member",
 			Clauses: []string{"MSG-2"},
-			Engine:  trimMutant(rewritingTrim),
+			Engine:  resultMutant(rewritingTrim),
 		},
 		{
 			Name:    "estimate-bytes",
@@ -137,6 +138,81 @@ func All() []Mutant {
 			Clauses: []string{"EST-3"},
 			Engine:  estimateMutant(goJSONEstimate),
 		},
+		{
+			Name:    "window-splits-head-unit",
+			Bug:     "ends the preserved head after preserve_first_n messages even inside a tool-call unit",
+			Clauses: []string{"WIN-9", "UNIT-3"},
+			Engine:  planMutant(splitPlan("head")),
+		},
+		{
+			Name:    "window-splits-tail-unit",
+			Bug:     "starts the preserved tail preserve_last_n messages from the end even inside a tool-call unit, orphaning tool results",
+			Clauses: []string{"WIN-9", "UNIT-3"},
+			Engine:  planMutant(splitPlan("tail")),
+		},
+		{
+			Name:    "window-splits-middle-unit",
+			Bug:     "keeps exactly max − h − t middle messages even when that cuts a tool-call unit",
+			Clauses: []string{"WIN-9", "UNIT-3"},
+			Engine:  planMutant(splitPlan("middle")),
+		},
+		{
+			Name:    "window-accepts-broken-tools",
+			Bug:     "trims a conversation with an orphaned tool result or an unanswered call instead of refusing it",
+			Clauses: []string{"UNIT-2"},
+			Engine:  trimMutant(uncheckedTrim),
+		},
+		{
+			Name:    "prune-tool-result-as-prompt",
+			Bug:     "treats an Anthropic user message of tool_result blocks as a user prompt, pruning it and orphaning its call",
+			Clauses: []string{"CLS-1", "PRUNE-2"},
+			Engine:  engine{prune: pruneWith(func(m message.Message) bool { return m.Role() == "user" }, message.Message.IsAssistant, false)},
+		},
+		{
+			Name:    "prune-keeps-first",
+			Bug:     "keeps the first user prompt of a run instead of the last",
+			Clauses: []string{"PRUNE-1"},
+			Engine:  engine{prune: pruneWith(isPrompt, message.Message.IsAssistant, true)},
+		},
+		{
+			Name:    "prune-tool-result-breaks-run",
+			Bug:     "lets a tool result end a run of user prompts, so orphaned prompts before it survive",
+			Clauses: []string{"PRUNE-2"},
+			Engine: engine{prune: pruneWith(isPrompt, func(m message.Message) bool {
+				return m.IsAssistant() || m.Class() == message.ToolResult
+			}, false)},
+		},
+		{
+			Name:    "prune-drops-between",
+			Bug:     "drops everything between the members of a run (system messages, tool results), not only the orphaned prompts",
+			Clauses: []string{"PRUNE-3"},
+			Engine:  engine{prune: pruneDroppingBetween},
+		},
+		{
+			Name:    "build-dangling-call",
+			Bug:     "does not repair stored history, so an unanswered tool call or orphaned result is sent on",
+			Clauses: []string{"BUILD-2"},
+			Engine: engine{build: func(msgs []message.Message, max int) (history.Result, error) {
+				pruned, _ := history.Prune(msgs)
+				return history.Result{Messages: history.Window(pruned, max)}, nil
+			}},
+		},
+		{
+			Name:    "build-prunes-after-window",
+			Bug:     "applies the window before pruning, wasting the budget on orphaned prompts",
+			Clauses: []string{"BUILD-1"},
+			Engine: engine{build: func(msgs []message.Message, max int) (history.Result, error) {
+				sane, warnings := history.Sanitize(msgs)
+				pruned, _ := history.Prune(history.Window(sane, max))
+				return history.Result{Messages: pruned, Warnings: warnings}, nil
+			}},
+		},
+		{
+			Name:    "build-ignores-exchanges",
+			Bug:     "starts the window at any message boundary instead of at a user prompt, so the model sees a reply without its question",
+			Clauses: []string{"BUILD-3"},
+			Engine:  engine{build: buildFromAnyUnit},
+		},
 	}
 	sort.Slice(ms, func(i, j int) bool { return ms[i].Name < ms[j].Name })
 	return ms
@@ -156,8 +232,10 @@ func Lookup(name string) (Mutant, bool) {
 type engine struct {
 	server.Reference
 	parse    func(json.RawMessage) (window.Config, error)
-	trim     func(window.Config, []message.Message) window.Result
+	trim     func(window.Config, []message.Message) (window.Result, error)
 	estimate func([]message.Message) int
+	prune    func([]message.Message) ([]message.Message, []int)
+	build    func([]message.Message, int) (history.Result, error)
 }
 
 func (e engine) Name() string { return "convspec-mutant" }
@@ -181,6 +259,20 @@ func (e engine) NewWindow(config json.RawMessage) (server.Window, window.Config,
 	return trimmer{cfg: cfg, trim: trim}, cfg, cfg.Warnings(), nil
 }
 
+func (e engine) Prune(msgs []message.Message) ([]message.Message, []int) {
+	if e.prune != nil {
+		return e.prune(msgs)
+	}
+	return e.Reference.Prune(msgs)
+}
+
+func (e engine) Build(msgs []message.Message, max int) (history.Result, error) {
+	if e.build != nil {
+		return e.build(msgs, max)
+	}
+	return e.Reference.Build(msgs, max)
+}
+
 func (e engine) EstimateTokens(msgs []message.Message) int {
 	if e.estimate != nil {
 		return e.estimate(msgs)
@@ -190,18 +282,29 @@ func (e engine) EstimateTokens(msgs []message.Message) int {
 
 type trimmer struct {
 	cfg  window.Config
-	trim func(window.Config, []message.Message) window.Result
+	trim func(window.Config, []message.Message) (window.Result, error)
 }
 
-func (t trimmer) Trim(msgs []message.Message) window.Result { return t.trim(t.cfg, msgs) }
+func (t trimmer) Trim(msgs []message.Message) (window.Result, error) { return t.trim(t.cfg, msgs) }
 
-func referenceTrim(c window.Config, msgs []message.Message) window.Result {
+func referenceTrim(c window.Config, msgs []message.Message) (window.Result, error) {
 	w, _ := window.New(c)
 	return w.Trim(msgs)
 }
 
-func trimMutant(f func(window.Config, []message.Message) window.Result) server.Engine {
+func trimMutant(f func(window.Config, []message.Message) (window.Result, error)) server.Engine {
 	return engine{trim: f}
+}
+
+// resultMutant changes what the reference's trim returns.
+func resultMutant(f func(window.Config, []message.Message, window.Result) window.Result) server.Engine {
+	return trimMutant(func(c window.Config, msgs []message.Message) (window.Result, error) {
+		res, err := referenceTrim(c, msgs)
+		if err != nil {
+			return res, err
+		}
+		return f(c, msgs, res), nil
+	})
 }
 
 func configMutant(f func(json.RawMessage) (window.Config, error)) server.Engine {
@@ -212,23 +315,50 @@ func estimateMutant(f func([]message.Message) int) server.Engine {
 	return engine{estimate: f}
 }
 
-// planMutant trims along a faulty plan.
-func planMutant(plan func(window.Config, int) window.Plan) server.Engine {
-	return trimMutant(func(c window.Config, msgs []message.Message) window.Result {
-		return applyPlan(c, plan(c, len(msgs)), msgs)
+// planMutant trims along a faulty plan over the conversation's units.
+func planMutant(plan func(window.Config, []message.Unit) window.Plan) server.Engine {
+	return trimMutant(func(c window.Config, msgs []message.Message) (window.Result, error) {
+		units, err := message.Units(msgs)
+		if err != nil {
+			return window.Result{}, err
+		}
+		w, _ := window.New(c)
+		return w.Apply(plan(c, units), msgs), nil
 	})
 }
 
-// applyPlan builds a result from a plan without the reference's checks.
-func applyPlan(c window.Config, p window.Plan, msgs []message.Message) window.Result {
-	res := window.Result{Trimmed: []message.Message{}, Evicted: []message.Message{}}
-	res.Trimmed = append(res.Trimmed, msgs[:p.HeadEnd]...)
-	res.Evicted = append(res.Evicted, msgs[p.HeadEnd:p.KeepFrom]...)
-	res.Trimmed = append(res.Trimmed, msgs[p.KeepFrom:]...)
-	if p.HeadOnly {
-		res.Warnings = c.Warnings()
+// countPlan is the plan of the count-based algorithm, blind to units.
+func countPlan(c window.Config, units []message.Unit) window.Plan {
+	n := 0
+	if len(units) > 0 {
+		n = units[len(units)-1].End
 	}
-	return withMetrics(res, len(msgs))
+	singles := make([]message.Unit, n)
+	for i := range singles {
+		singles[i] = message.Unit{Start: i, End: i + 1}
+	}
+	return c.Plan(singles)
+}
+
+// splitPlan is the reference plan with one cut moved back to where the
+// count-based algorithm puts it, inside a unit.
+func splitPlan(edge string) func(window.Config, []message.Unit) window.Plan {
+	return func(c window.Config, units []message.Unit) window.Plan {
+		good, naive := c.Plan(units), countPlan(c, units)
+		if good.HeadOnly || naive.HeadOnly {
+			return good
+		}
+		switch edge {
+		case "head":
+			good.HeadEnd = min(naive.HeadEnd, good.KeepFrom)
+		case "tail":
+			good.TailStart = naive.TailStart
+			good.KeepFrom = max(good.HeadEnd, min(good.KeepFrom, naive.KeepFrom))
+		case "middle":
+			good.KeepFrom = max(good.HeadEnd, min(naive.KeepFrom, good.TailStart))
+		}
+		return good
+	}
 }
 
 func withMetrics(res window.Result, n int) window.Result {
@@ -243,9 +373,13 @@ func withMetrics(res window.Result, n int) window.Result {
 
 // trimAtCapPlan runs the trimming path for n == max too: it evicts nothing
 // there, but warns when head and tail fill the cap.
-func trimAtCapPlan(c window.Config, n int) window.Plan {
+func trimAtCapPlan(c window.Config, units []message.Unit) window.Plan {
+	n := 0
+	if len(units) > 0 {
+		n = units[len(units)-1].End
+	}
 	if n != c.MaxMessages || n == 0 {
-		return c.Plan(n)
+		return c.Plan(units)
 	}
 	head := min(c.PreserveFirstN, n)
 	tailStart := n - min(c.PreserveLastN, n-head)
@@ -258,6 +392,9 @@ func trimAtCapPlan(c window.Config, n int) window.Plan {
 }
 
 func shiftKeep(p window.Plan, extra int) window.Plan {
+	if p.HeadOnly {
+		return p
+	}
 	if p.Evicted() >= extra {
 		p.KeepFrom -= extra
 	}
@@ -265,10 +402,10 @@ func shiftKeep(p window.Plan, extra int) window.Plan {
 }
 
 // sliceTrim is the textbook array-slicing trim with the given tail slice.
-func sliceTrim(c window.Config, msgs []message.Message, tailOf func(int) []message.Message) window.Result {
+func sliceTrim(c window.Config, msgs []message.Message, tailOf func(int) []message.Message) (window.Result, error) {
 	n := len(msgs)
 	if c.MaxMessages == 0 || n <= c.MaxMessages {
-		return withMetrics(window.Result{Trimmed: append([]message.Message{}, msgs...), Evicted: []message.Message{}}, n)
+		return withMetrics(window.Result{Trimmed: append([]message.Message{}, msgs...), Evicted: []message.Message{}}, n), nil
 	}
 	head := msgs[:min(c.PreserveFirstN, n)]
 	tail := tailOf(c.PreserveLastN)
@@ -281,14 +418,14 @@ func sliceTrim(c window.Config, msgs []message.Message, tailOf func(int) []messa
 	if c.PreserveExceedsMax() {
 		res.Warnings = c.Warnings()
 	}
-	return withMetrics(res, n)
+	return withMetrics(res, n), nil
 }
 
-func overlappingTrim(c window.Config, msgs []message.Message) window.Result {
+func overlappingTrim(c window.Config, msgs []message.Message) (window.Result, error) {
 	return sliceTrim(c, msgs, func(t int) []message.Message { return msgs[len(msgs)-min(t, len(msgs)):] })
 }
 
-func sliceMinusZeroTrim(c window.Config, msgs []message.Message) window.Result {
+func sliceMinusZeroTrim(c window.Config, msgs []message.Message) (window.Result, error) {
 	return sliceTrim(c, msgs, func(t int) []message.Message {
 		if t == 0 {
 			return msgs // JavaScript's msgs.slice(-0)
@@ -297,8 +434,12 @@ func sliceMinusZeroTrim(c window.Config, msgs []message.Message) window.Result {
 	})
 }
 
-func newestEvictedTrim(c window.Config, msgs []message.Message) window.Result {
-	p := c.Plan(len(msgs))
+func newestEvictedTrim(c window.Config, msgs []message.Message) (window.Result, error) {
+	units, err := message.Units(msgs)
+	if err != nil {
+		return window.Result{}, err
+	}
+	p := c.Plan(units)
 	if p.Evicted() == 0 {
 		return referenceTrim(c, msgs)
 	}
@@ -309,31 +450,29 @@ func newestEvictedTrim(c window.Config, msgs []message.Message) window.Result {
 	if p.HeadOnly {
 		res.Warnings = c.Warnings()
 	}
-	return withMetrics(res, len(msgs))
+	return withMetrics(res, len(msgs)), nil
 }
 
-func zeroMaxTrim(c window.Config, msgs []message.Message) window.Result {
+func zeroMaxTrim(c window.Config, msgs []message.Message) (window.Result, error) {
 	if c.MaxMessages != 0 {
 		return referenceTrim(c, msgs)
 	}
 	c.MaxMessages = 1 // as if 0 were a tiny cap
-	return applyPlan(c, window.Plan{N: len(msgs), HeadEnd: min(c.PreserveFirstN, len(msgs)), KeepFrom: len(msgs) - min(c.PreserveLastN, len(msgs)-min(c.PreserveFirstN, len(msgs))), HeadOnly: true}, msgs)
+	w, _ := window.New(c)
+	return w.Trim(msgs)
 }
 
-func withoutWarnings(c window.Config, msgs []message.Message) window.Result {
-	res := referenceTrim(c, msgs)
+func withoutWarnings(_ window.Config, _ []message.Message, res window.Result) window.Result {
 	res.Warnings = nil
 	return res
 }
 
-func inputTokenMetrics(c window.Config, msgs []message.Message) window.Result {
-	res := referenceTrim(c, msgs)
+func inputTokenMetrics(_ window.Config, msgs []message.Message, res window.Result) window.Result {
 	res.Metrics.EstimatedTokens = window.EstimateTokens(msgs)
 	return res
 }
 
-func rewritingTrim(c window.Config, msgs []message.Message) window.Result {
-	res := referenceTrim(c, msgs)
+func rewritingTrim(_ window.Config, _ []message.Message, res window.Result) window.Result {
 	for i, m := range res.Trimmed {
 		var content any
 		_ = json.Unmarshal(m.Content(), &content)
@@ -449,4 +588,89 @@ func goJSONEstimate(msgs []message.Message) int {
 		b, _ := json.Marshal(v)
 		return message.Length(string(b))
 	}) + 3) / 4
+}
+
+// uncheckedTrim is the count-based trim without the structure check.
+func uncheckedTrim(c window.Config, msgs []message.Message) (window.Result, error) {
+	w, _ := window.New(c)
+	return w.Apply(countPlan(c, []message.Unit{{Start: 0, End: len(msgs)}}), msgs), nil
+}
+
+func isPrompt(m message.Message) bool { return m.Class() == message.UserPrompt }
+
+// pruneWith is pruning with a faulty notion of prompt or of what ends a run.
+func pruneWith(prompt, ends func(message.Message) bool, keepFirst bool) func([]message.Message) ([]message.Message, []int) {
+	return func(msgs []message.Message) ([]message.Message, []int) {
+		var removed []int
+		var run []int
+		flush := func() {
+			if len(run) > 1 {
+				if keepFirst {
+					removed = append(removed, run[1:]...)
+				} else {
+					removed = append(removed, run[:len(run)-1]...)
+				}
+			}
+			run = nil
+		}
+		for i, m := range msgs {
+			switch {
+			case prompt(m):
+				run = append(run, i)
+			case ends(m):
+				flush()
+			}
+		}
+		flush()
+		sort.Ints(removed)
+		return without(msgs, removed), removed
+	}
+}
+
+func pruneDroppingBetween(msgs []message.Message) ([]message.Message, []int) {
+	_, removed := history.Prune(msgs)
+	drop := append([]int(nil), removed...)
+	for _, r := range removed {
+		for j := r + 1; j < len(msgs) && msgs[j].Class() != message.UserPrompt && !msgs[j].IsAssistant(); j++ {
+			drop = append(drop, j)
+		}
+	}
+	sort.Ints(drop)
+	return without(msgs, drop), removed
+}
+
+func without(msgs []message.Message, drop []int) []message.Message {
+	gone := map[int]bool{}
+	for _, i := range drop {
+		gone[i] = true
+	}
+	out := []message.Message{}
+	for i, m := range msgs {
+		if !gone[i] {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func buildFromAnyUnit(msgs []message.Message, max int) (history.Result, error) {
+	sane, warnings := history.Sanitize(msgs)
+	pruned, _ := history.Prune(sane)
+	sys := 0
+	for sys < len(pruned) && pruned[sys].Class() == message.System {
+		sys++
+	}
+	rest := pruned[sys:]
+	start := 0
+	if max > 0 && len(rest) > max {
+		units, _ := message.Structure(rest)
+		start = units[len(units)-1].Start
+		for _, u := range units {
+			if len(rest)-u.Start <= max {
+				start = u.Start
+				break
+			}
+		}
+	}
+	return history.Result{Messages: append(append([]message.Message{}, pruned[:sys]...), rest[start:]...), Warnings: warnings}, nil
 }

@@ -369,15 +369,35 @@ func imageBlock(t *rapid.T) jv {
 	)
 }
 
-// shapes of message, as the agent loops this suite is for send them.
-var shapes = []string{
-	"user", "assistant", "system", "blocks-assistant", "blocks-tool-result",
-	"blocks-image", "openai-tool-calls", "openai-tool", "no-content", "odd-content",
+// msgOpts says what a generated message may be.
+type msgOpts struct {
+	// tools allows tool calls and tool results: OpenAI tool_calls and
+	// role "tool" messages, Anthropic tool_use and tool_result blocks.
+	// They are generated one by one, not as a call followed by its
+	// results, so a conversation of them is not well-formed: only
+	// window.estimate, which reads each message on its own, gets them.
+	// (The reference now keeps a tool call and its results together as
+	// one unit when it trims and rejects unpaired ones; the trim
+	// properties model a conversation where every message is its own
+	// unit, on which that rule and WIN-2 – WIN-4 agree.)
+	tools bool
+	// overflow allows numbers too large for a double (window.estimate
+	// only: MSG-2 compares numbers as doubles, which they are not).
+	overflow bool
 }
 
-// msgGen generates one message with marker seq (-1: no marker). overflow
-// lets numbers too large for a double appear (window.estimate only).
-func msgGen(seq int, overflow bool) *rapid.Generator[msg] {
+// shapes of message, as the agent loops this suite is for send them.
+var (
+	plainShapes = []string{"user", "assistant", "system", "blocks-text", "blocks-image", "assistant-null", "no-content", "odd-content"}
+	toolShapes  = []string{"blocks-tool-use", "blocks-tool-result", "openai-tool-calls", "openai-tool"}
+)
+
+// msgGen generates one message with marker seq (-1: no marker).
+func msgGen(seq int, o msgOpts) *rapid.Generator[msg] {
+	shapes := plainShapes
+	if o.tools {
+		shapes = append(append([]string(nil), plainShapes...), toolShapes...)
+	}
 	return rapid.Custom(func(t *rapid.T) msg {
 		var (
 			role    string
@@ -393,20 +413,38 @@ func msgGen(seq int, overflow bool) *rapid.Generator[msg] {
 			role = "assistant"
 			set(drawStr(t, "content"))
 		case "system":
-			role = "system"
+			role = rapid.SampledFrom([]string{"system", "system", "developer"}).Draw(t, "role")
 			set(jstr(rapid.SampledFrom([]string{
 				"You are a helpful assistant.",
 				"You are a coding agent. Use the tools.\nNever guess — ask.",
 				"Réponds en français. 🇫🇷",
 			}).Draw(t, "prompt")))
-		case "blocks-assistant":
+		case "blocks-text":
+			role = rapid.SampledFrom([]string{"user", "assistant"}).Draw(t, "role")
+			blocks := jarr()
+			for range rapid.IntRange(0, 3).Draw(t, "text blocks") {
+				blocks.elems = append(blocks.elems, textBlock(t))
+			}
+			set(blocks)
+		case "blocks-image":
+			role = "user"
+			set(jarr(imageBlock(t), textBlock(t)))
+		case "assistant-null":
+			// An assistant turn with null content and no tool call (a
+			// refusal, say): content null counts 0 (EST-4).
+			role = "assistant"
+			set(jnull())
+			if rapid.Bool().Draw(t, "refusal") {
+				extra = append(extra, mem("refusal", drawStr(t, "refusal")))
+			}
+		case "blocks-tool-use":
 			role = "assistant"
 			blocks := jarr()
 			if rapid.Bool().Draw(t, "leading text") {
 				blocks.elems = append(blocks.elems, textBlock(t))
 			}
-			for range rapid.IntRange(0, 2).Draw(t, "tool uses") {
-				blocks.elems = append(blocks.elems, toolUseBlock(t, overflow))
+			for range rapid.IntRange(1, 2).Draw(t, "tool uses") {
+				blocks.elems = append(blocks.elems, toolUseBlock(t, o.overflow))
 			}
 			set(blocks)
 		case "blocks-tool-result":
@@ -416,9 +454,6 @@ func msgGen(seq int, overflow bool) *rapid.Generator[msg] {
 				blocks.elems = append(blocks.elems, toolResultBlock(t))
 			}
 			set(blocks)
-		case "blocks-image":
-			role = "user"
-			set(jarr(imageBlock(t), textBlock(t)))
 		case "openai-tool-calls":
 			role = "assistant"
 			switch rapid.IntRange(0, 3).Draw(t, "tool-call content") {
@@ -460,7 +495,7 @@ func msgGen(seq int, overflow bool) *rapid.Generator[msg] {
 			case 2:
 				set(textBlock(t)) // a lone object, not an array
 			default:
-				set(drawAny(t, 3, overflow))
+				set(drawAny(t, 3, o.overflow))
 			}
 		}
 		// Members an implementation knows nothing about must come back
@@ -472,7 +507,7 @@ func msgGen(seq int, overflow bool) *rapid.Generator[msg] {
 			case 1:
 				extra = append(extra, mem("cache_control", jobj(mem("type", jstr("ephemeral")))))
 			default:
-				extra = append(extra, mem("x_meta", drawAny(t, 2, overflow)))
+				extra = append(extra, mem("x_meta", drawAny(t, 2, o.overflow)))
 			}
 		}
 		obj := jobj(mem("role", jstr(role)))
@@ -497,7 +532,7 @@ func conversationGen(n int) *rapid.Generator[[]msg] {
 	return rapid.Custom(func(t *rapid.T) []msg {
 		out := make([]msg, n)
 		for i := range out {
-			out[i] = msgGen(i, false).Draw(t, "message")
+			out[i] = msgGen(i, msgOpts{}).Draw(t, "message")
 		}
 		return out
 	})
@@ -511,7 +546,7 @@ func identicalConversationGen(n int) *rapid.Generator[identical] {
 		k := rapid.IntRange(1, 3).Draw(t, "templates")
 		var c identical
 		for range k {
-			c.templates = append(c.templates, msgGen(-1, false).Draw(t, "template"))
+			c.templates = append(c.templates, msgGen(-1, msgOpts{}).Draw(t, "template"))
 		}
 		for range n {
 			c.of = append(c.of, rapid.OneOf(rapid.Just(0), rapid.IntRange(0, k-1)).Draw(t, "template of"))
@@ -631,7 +666,8 @@ var maxGen = rapid.OneOf(
 // (CFG-3). maxes draws max_messages.
 func configGen(maxes *rapid.Generator[int]) *rapid.Generator[cfgCase] {
 	return rapid.Custom(func(t *rapid.T) cfgCase {
-		if rapid.IntRange(0, 15).Draw(t, "no config") == 0 {
+		// rapid favours the first choices, so the rare one comes last.
+		if rapid.SampledFrom([]bool{false, false, false, false, false, false, false, false, false, false, false, true}).Draw(t, "no config") {
 			return cfgCase{}
 		}
 		maxN := maxes.Draw(t, "max_messages")
@@ -657,7 +693,7 @@ func configGen(maxes *rapid.Generator[int]) *rapid.Generator[cfgCase] {
 		c := cfgCase{Sent: map[string]string{}}
 		var mems []string
 		count := func(name string, v int, dst **int) {
-			switch rapid.SampledFrom([]string{"set", "set", "set", "set", "absent", "null"}).Draw(t, name+" present") {
+			switch rapid.SampledFrom([]string{"set", "set", "set", "set", "set", "set", "absent", "null"}).Draw(t, name+" present") {
 			case "set":
 				spelled := strconv.Itoa(v)
 				switch rapid.IntRange(0, 9).Draw(t, name+" spelling") {
@@ -714,6 +750,9 @@ const longest = 130
 // effective configuration: 0, 1, max − 1, max, max + 1, h + t ± 1, and
 // longer ones.
 func lengthGen(maxN, h, t int, mode lengthMode) *rapid.Generator[int] {
+	if mode == anyLength {
+		return rapid.OneOf(lengthGen(maxN, h, t, withinLimit), lengthGen(maxN, h, t, overCap))
+	}
 	cands := []int{0, 1, 2, maxN - 1, maxN, maxN + 1, maxN + 2, h + t - 1, h + t, h + t + 1,
 		h, h + 1, t, t + 1, 2 * maxN, maxN + h + t, maxN + h + t + 1}
 	lo, hi := 0, longest
@@ -737,5 +776,16 @@ func lengthGen(maxN, h, t int, mode lengthMode) *rapid.Generator[int] {
 	if len(keep) == 0 {
 		return random
 	}
-	return rapid.OneOf(rapid.SampledFrom(keep), rapid.SampledFrom(keep), random)
+	// The cap itself and one past it get weight of their own: they are
+	// where WIN-1 ends and trimming starts.
+	var edges []int
+	for _, c := range []int{maxN, maxN + 1} {
+		if c >= lo && c <= hi {
+			edges = append(edges, c)
+		}
+	}
+	if len(edges) == 0 {
+		return rapid.OneOf(rapid.SampledFrom(keep), rapid.SampledFrom(keep), random)
+	}
+	return rapid.OneOf(rapid.SampledFrom(edges), rapid.SampledFrom(keep), rapid.SampledFrom(keep), random)
 }

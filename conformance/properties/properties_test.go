@@ -111,7 +111,7 @@ func TestSpecExamples(t *testing.T) {
 // the same value, and the compact form is compact.
 func TestGeneratedMessages(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
-		m := msgGen(rapid.IntRange(-1, 5).Draw(rt, "seq"), false).Draw(rt, "message")
+		m := msgGen(rapid.IntRange(-1, 5).Draw(rt, "seq"), msgOpts{tools: rapid.Bool().Draw(rt, "tools")}).Draw(rt, "message")
 		var members map[string]json.RawMessage
 		if err := json.Unmarshal(m.Raw, &members); err != nil {
 			rt.Fatalf("not a JSON object: %v: %s", err, m.Raw)
@@ -156,6 +156,7 @@ type faulty struct {
 	created  func(*protocol.WindowCreateResult)
 	trim     func(ctx context.Context, f *faulty, c protocol.WindowConfig, p protocol.WindowTrimParams, r *protocol.WindowTrimResult)
 	estimate func(msgs []message.Message) int
+	refuse   func(p protocol.WindowTrimParams) error // an error instead of a trim
 }
 
 func (f *faulty) Info() target.Info { return f.ref.Info() }
@@ -180,6 +181,11 @@ func (f *faulty) Call(ctx context.Context, method string, params any) (json.RawM
 		return json.Marshal(r)
 	case protocol.MethodWindowTrim:
 		p := params.(protocol.WindowTrimParams)
+		if f.refuse != nil {
+			if err := f.refuse(p); err != nil {
+				return nil, err
+			}
+		}
 		r, err := target.Trim(ctx, f.ref, p.Window, p.Messages)
 		if err != nil {
 			return nil, err
@@ -310,6 +316,19 @@ var variants = []variant{
 			}
 		},
 		caught: []expect{{"prop/window-partition", []string{"WIN-5"}}, {"prop/window-matches-plan", []string{"WIN-5"}}},
+	},
+	{
+		name: "fails-on-empty",
+		bug:  "answers a trim of an empty conversation with an internal error (reads msgs[len(msgs)-1])",
+		build: func(f *faulty) {
+			f.refuse = func(p protocol.WindowTrimParams) error {
+				if len(p.Messages) == 0 {
+					return protocol.NewError(protocol.KindInternalError, "runtime error: index out of range [-1]")
+				}
+				return nil
+			}
+		},
+		caught: []expect{{"prop/window-under-cap-identity", []string{"WIN-1"}}},
 	},
 	{
 		name: "metrics-input-tokens",

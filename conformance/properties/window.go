@@ -160,16 +160,20 @@ func checkHeadAndTail(t *rapid.T, tg target.Target) {
 				p.head, w.h, i, describe(in, i), gotAt(got, i, in, "trimmed"), ctx)
 		}
 	}
-	if len(got) < p.head+p.tail {
-		s.fail("WIN-2", "trimmed holds %d messages, fewer than the preserved head (%d) and tail (%d) together\n%s",
-			len(got), p.head, p.tail, ctx)
-	}
-	for k := range p.tail {
-		at, pos := n-p.tail+k, len(got)-p.tail+k
-		if !jsoneq.Equal(got[pos], in[at].Raw) {
-			s.fail("WIN-2", "the preserved tail is the last %d messages (min(preserve_last_n %d, n − |head|)), so trimmed ends with %s; trimmed[%d] should be %s, but %s\n%s",
-				p.tail, w.t, indexList(p.tailIdx()), pos, describe(in, at), gotAt(got, pos, in, "trimmed"), ctx)
+	for k := 1; k <= p.tail; k++ {
+		at, pos := n-k, len(got)-k
+		if pos < 0 || !jsoneq.Equal(got[pos], in[at].Raw) {
+			what := "trimmed is too short to hold it"
+			if pos >= 0 {
+				what = gotAt(got, pos, in, "trimmed")
+			}
+			s.fail("WIN-2", "the preserved tail is the last %s (min(preserve_last_n %d, n − |head|)), so trimmed ends with %s; trimmed[%d] should be %s, but %s\n%s",
+				plural(p.tail, "message"), w.t, indexList(p.tailIdx()), pos, describe(in, at), what, ctx)
 		}
+	}
+	if len(got) < p.head+p.tail {
+		s.fail("WIN-2", "trimmed holds %s, fewer than the preserved head (%d) and tail (%d) together\n%s",
+			plural(len(got), "message"), p.head, p.tail, ctx)
 	}
 	for j, e := range res.Evicted {
 		if tr := trace(e, in); tr.at >= 0 && p.zone(tr.at) != "middle" {
@@ -247,8 +251,8 @@ func checkPartition(t *rapid.T, tg target.Target) {
 			where[tr.at] = append(where[tr.at], fmt.Sprintf("%s[%d]", list.name, i))
 		}
 	}
-	summary := fmt.Sprintf("%d messages in, %d trimmed + %d evicted\ngot trimmed %s, evicted %s",
-		len(in), len(res.Trimmed), len(res.Evicted), traceList(res.Trimmed, in), traceList(res.Evicted, in))
+	summary := fmt.Sprintf("%s in, %d trimmed + %d evicted\ngot trimmed %s, evicted %s",
+		plural(len(in), "message"), len(res.Trimmed), len(res.Evicted), traceList(res.Trimmed, in), traceList(res.Evicted, in))
 	for k, ws := range where {
 		switch {
 		case len(ws) == 0:
@@ -267,10 +271,10 @@ func checkIdempotent(t *rapid.T, tg target.Target) {
 	if i := firstDiffRaw(again.Trimmed, first.Trimmed); i >= 0 || len(again.Evicted) > 0 {
 		detail := fmt.Sprintf("it evicted %s", traceList(again.Evicted, in))
 		if i >= 0 {
-			detail = fmt.Sprintf("trimmed[%d] was %s and is now %s", i, gotAt(first.Trimmed, i, in, "trimmed"), gotAt(again.Trimmed, i, in, "trimmed"))
+			detail = fmt.Sprintf("trimmed[%d] was %s and is now %s", i, entry(first.Trimmed, i, in), entry(again.Trimmed, i, in))
 		}
-		s.fail("WIN-7", "trimming the trimmed result (%d messages) again with the same window must return it unchanged and evict nothing; %s\nfirst trim:  trimmed %s, evicted %s\nsecond trim: trimmed %s, evicted %s",
-			len(first.Trimmed), detail, traceList(first.Trimmed, in), traceList(first.Evicted, in), traceList(again.Trimmed, in), traceList(again.Evicted, in))
+		s.fail("WIN-7", "trimming the trimmed result (%s) again with the same window must return it unchanged and evict nothing; %s\nfirst trim:  trimmed %s, evicted %s\nsecond trim: trimmed %s, evicted %s",
+			plural(len(first.Trimmed), "message"), detail, traceList(first.Trimmed, in), traceList(first.Evicted, in), traceList(again.Trimmed, in), traceList(again.Evicted, in))
 	}
 	repeat := s.trim(w, in)
 	i, j := firstDiffRaw(repeat.Trimmed, first.Trimmed), firstDiffRaw(repeat.Evicted, first.Evicted)
@@ -281,7 +285,7 @@ func checkIdempotent(t *rapid.T, tg target.Target) {
 }
 
 func checkUnderCap(t *rapid.T, tg target.Target) {
-	s, w, in := start(t, tg, "WIN-1", rapid.OneOf(rapid.Just(0), maxGen), withinLimit)
+	s, w, in := start(t, tg, "WIN-1", rapid.OneOf(rapid.Just(0), maxGen, maxGen), withinLimit)
 	res := s.trim(w, in)
 	clause, why := "WIN-1", fmt.Sprintf("n = %d <= max_messages %d", len(in), w.max)
 	if w.max == 0 {
@@ -427,7 +431,7 @@ func checkEstimate(t *rapid.T, tg target.Target) {
 	n := rapid.IntRange(0, 12).Draw(t, "n")
 	in := make([]msg, n)
 	for i := range in {
-		in[i] = msgGen(i, true).Draw(t, fmt.Sprintf("input[%d]", i))
+		in[i] = msgGen(i, msgOpts{tools: true, overflow: true}).Draw(t, fmt.Sprintf("input[%d]", i))
 	}
 	got := s.estimate(in)
 	chars := 0
@@ -626,7 +630,7 @@ func (s *session) blameEstimate(in []msg, got int) {
 		total += m.Chars
 		table = append(table, fmt.Sprintf("  input[%d] (role %s): %d characters (%s content)", i, m.Role, m.Chars, m.Kind))
 	}
-	head := fmt.Sprintf("window.estimate returned %d tokens for %d messages, wanted %d = ⌈%d characters / 4⌉", got, len(in), ceil4(total), total)
+	head := fmt.Sprintf("window.estimate returned %s for %s, wanted %d = ⌈%d characters / 4⌉", plural(got, "token"), plural(len(in), "message"), ceil4(total), total)
 	if len(in) == 0 {
 		s.fail("EST-1", "%s: an empty list estimates 0", head)
 	}
@@ -863,10 +867,21 @@ func wantAt(want []int, i int, in []msg) string {
 // gotAt says what list[i], a returned message, is: "it is input[3] (role
 // user)", or that the list ends before it.
 func gotAt(list []json.RawMessage, i int, in []msg, name string) string {
-	if i >= len(list) {
-		return fmt.Sprintf("%s ends after %d messages", name, len(list))
+	switch {
+	case len(list) == 0:
+		return name + " is empty"
+	case i >= len(list):
+		return fmt.Sprintf("%s ends after %s", name, plural(len(list), "message"))
 	}
 	return "it is " + whatIs(list[i], in)
+}
+
+// entry names list[i], or says that the list is too short to have it.
+func entry(list []json.RawMessage, i int, in []msg) string {
+	if i >= len(list) {
+		return fmt.Sprintf("nothing (the list had %s)", plural(len(list), "message"))
+	}
+	return whatIs(list[i], in)
 }
 
 // whatIs names a returned message by the input message it stands for.
@@ -905,7 +920,17 @@ func traceList(list []json.RawMessage, in []msg) string {
 			i = j + 1
 		}
 	}
-	return fmt.Sprintf("input[%s] (%d messages)", strings.Join(items, " "), len(list))
+	if len(list) == 0 {
+		return "none"
+	}
+	return fmt.Sprintf("input[%s] (%s)", strings.Join(items, " "), plural(len(list), "message"))
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // indexList writes input positions as input[0 3-5].

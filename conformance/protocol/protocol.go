@@ -18,16 +18,20 @@ const Version = 1
 
 // Methods.
 const (
-	MethodInitialize     = "initialize"
-	MethodShutdown       = "shutdown"
-	MethodWindowCreate   = "window.create"
-	MethodWindowTrim     = "window.trim"
-	MethodWindowEstimate = "window.estimate"
+	MethodInitialize      = "initialize"
+	MethodShutdown        = "shutdown"
+	MethodWindowCreate    = "window.create"
+	MethodWindowTrim      = "window.trim"
+	MethodWindowEstimate  = "window.estimate"
+	MethodHistoryClassify = "history.classify"
+	MethodHistoryPrune    = "history.prune"
+	MethodHistoryBuild    = "history.build"
 )
 
 // Capabilities an implementation may declare in its handshake.
 const (
-	CapWindow = "window"
+	CapWindow  = "window"
+	CapHistory = "history"
 )
 
 // Error kinds (spec/protocol.md, "Errors"). Kind is the stable identity of an
@@ -198,15 +202,60 @@ type WindowEstimateResult struct {
 	Tokens int `json:"tokens"`
 }
 
+// HistoryClassifyParams classifies messages.
+type HistoryClassifyParams struct {
+	Messages []json.RawMessage `json:"messages"`
+}
+
+// HistoryClassifyResult gives each message's class and the units as
+// [start, end) pairs.
+type HistoryClassifyResult struct {
+	Classes []string `json:"classes"`
+	Units   [][2]int `json:"units"`
+}
+
+// HistoryPruneParams prunes orphaned user prompts.
+type HistoryPruneParams struct {
+	Messages []json.RawMessage `json:"messages"`
+}
+
+// HistoryPruneResult is the pruned history and the input positions removed.
+type HistoryPruneResult struct {
+	Messages []json.RawMessage `json:"messages"`
+	Removed  []int             `json:"removed"`
+}
+
+// HistoryBuildParams builds the messages for a model call.
+type HistoryBuildParams struct {
+	Messages    []json.RawMessage `json:"messages"`
+	MaxMessages json.RawMessage   `json:"max_messages"`
+}
+
+// Repair is a repair Build made to a malformed history.
+type Repair struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	Indexes []int  `json:"indexes"`
+}
+
+// HistoryBuildResult is what would be sent, and the repairs made.
+type HistoryBuildResult struct {
+	Messages []json.RawMessage `json:"messages"`
+	Warnings []Repair          `json:"warnings"`
+}
+
 // required lists, per result type, the members an implementation must send;
 // a missing one is a protocol error, not a zero value.
 var required = map[string][]string{
-	"InitializeResult":     {"protocol", "implementation", "capabilities"},
-	"WindowCreateResult":   {"window", "config", "warnings"},
-	"WindowTrimResult":     {"trimmed", "evicted", "metrics", "warnings"},
-	"WindowEstimateResult": {"tokens"},
-	"WindowConfig":         {"max_messages", "summarize_on_trim", "preserve_first_n", "preserve_last_n"},
-	"Metrics":              {"totalMessages", "preservedMessages", "evictedMessages", "estimatedTokens"},
+	"InitializeResult":      {"protocol", "implementation", "capabilities"},
+	"WindowCreateResult":    {"window", "config", "warnings"},
+	"WindowTrimResult":      {"trimmed", "evicted", "metrics", "warnings"},
+	"WindowEstimateResult":  {"tokens"},
+	"HistoryClassifyResult": {"classes", "units"},
+	"HistoryPruneResult":    {"messages", "removed"},
+	"HistoryBuildResult":    {"messages", "warnings"},
+	"WindowConfig":          {"max_messages", "summarize_on_trim", "preserve_first_n", "preserve_last_n"},
+	"Metrics":               {"totalMessages", "preservedMessages", "evictedMessages", "estimatedTokens"},
 }
 
 // ErrSchema is wrapped by DecodeResult when a result breaks the protocol's

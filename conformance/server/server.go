@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/convspec/convspec/conformance/protocol"
+	"github.com/convspec/convspec/reference/history"
 	"github.com/convspec/convspec/reference/message"
 	"github.com/convspec/convspec/reference/window"
 )
@@ -29,11 +30,17 @@ type Engine interface {
 	NewWindow(config json.RawMessage) (Window, window.Config, []window.Warning, error)
 	// EstimateTokens is the window's token estimate.
 	EstimateTokens(msgs []message.Message) int
+	// Classify gives each message's class and the conversation's units.
+	Classify(msgs []message.Message) ([]message.Class, []message.Unit, error)
+	// Prune removes orphaned user prompts.
+	Prune(msgs []message.Message) (kept []message.Message, removed []int)
+	// Build prepares history for a model call.
+	Build(msgs []message.Message, maxMessages int) (history.Result, error)
 }
 
 // Window is a stateful window addressed by a handle.
 type Window interface {
-	Trim(msgs []message.Message) window.Result
+	Trim(msgs []message.Message) (window.Result, error)
 }
 
 // Reference is the reference implementation as an Engine.
@@ -43,7 +50,9 @@ type Reference struct{}
 func (Reference) Name() string { return "convspec-reference" }
 
 // Capabilities implements Engine.
-func (Reference) Capabilities() []string { return []string{protocol.CapWindow} }
+func (Reference) Capabilities() []string {
+	return []string{protocol.CapWindow, protocol.CapHistory}
+}
 
 // NewWindow implements Engine.
 func (Reference) NewWindow(config json.RawMessage) (Window, window.Config, []window.Warning, error) {
@@ -60,6 +69,27 @@ func (Reference) NewWindow(config json.RawMessage) (Window, window.Config, []win
 
 // EstimateTokens implements Engine.
 func (Reference) EstimateTokens(msgs []message.Message) int { return window.EstimateTokens(msgs) }
+
+// Classify implements Engine.
+func (Reference) Classify(msgs []message.Message) ([]message.Class, []message.Unit, error) {
+	units, err := message.Units(msgs)
+	if err != nil {
+		return nil, nil, err
+	}
+	classes := make([]message.Class, len(msgs))
+	for i, m := range msgs {
+		classes[i] = m.Class()
+	}
+	return classes, units, nil
+}
+
+// Prune implements Engine.
+func (Reference) Prune(msgs []message.Message) ([]message.Message, []int) { return history.Prune(msgs) }
+
+// Build implements Engine.
+func (Reference) Build(msgs []message.Message, maxMessages int) (history.Result, error) {
+	return history.Build(msgs, maxMessages)
+}
 
 // Version is reported in the handshake.
 const Version = "0.1.0"
@@ -99,6 +129,12 @@ func (h *Handler) Handle(ctx context.Context, method string, params json.RawMess
 		return h.windowTrim(params)
 	case protocol.MethodWindowEstimate:
 		return h.windowEstimate(params)
+	case protocol.MethodHistoryClassify:
+		return h.historyClassify(params)
+	case protocol.MethodHistoryPrune:
+		return h.historyPrune(params)
+	case protocol.MethodHistoryBuild:
+		return h.historyBuild(params)
 	default:
 		return nil, protocol.NewError(protocol.KindMethodNotFound, "unknown method %q", method)
 	}
@@ -155,7 +191,10 @@ func (h *Handler) windowTrim(params json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, asProtocolError(err)
 	}
-	res := w.Trim(msgs)
+	res, err := w.Trim(msgs)
+	if err != nil {
+		return nil, asProtocolError(err)
+	}
 	return protocol.WindowTrimResult{
 		Trimmed:  rawMessages(res.Trimmed),
 		Evicted:  rawMessages(res.Evicted),
@@ -174,6 +213,71 @@ func (h *Handler) windowEstimate(params json.RawMessage) (any, error) {
 		return nil, asProtocolError(err)
 	}
 	return protocol.WindowEstimateResult{Tokens: h.engine.EstimateTokens(msgs)}, nil
+}
+
+func (h *Handler) historyClassify(params json.RawMessage) (any, error) {
+	var p protocol.HistoryClassifyParams
+	if err := decodeParams(params, &p, "messages"); err != nil {
+		return nil, err
+	}
+	msgs, err := message.FromRaw(p.Messages)
+	if err != nil {
+		return nil, asProtocolError(err)
+	}
+	classes, units, err := h.engine.Classify(msgs)
+	if err != nil {
+		return nil, asProtocolError(err)
+	}
+	res := protocol.HistoryClassifyResult{Classes: make([]string, len(classes)), Units: make([][2]int, len(units))}
+	for i, c := range classes {
+		res.Classes[i] = string(c)
+	}
+	for i, u := range units {
+		res.Units[i] = [2]int{u.Start, u.End}
+	}
+	return res, nil
+}
+
+func (h *Handler) historyPrune(params json.RawMessage) (any, error) {
+	var p protocol.HistoryPruneParams
+	if err := decodeParams(params, &p, "messages"); err != nil {
+		return nil, err
+	}
+	msgs, err := message.FromRaw(p.Messages)
+	if err != nil {
+		return nil, asProtocolError(err)
+	}
+	kept, removed := h.engine.Prune(msgs)
+	if removed == nil {
+		removed = []int{}
+	}
+	return protocol.HistoryPruneResult{Messages: rawMessages(kept), Removed: removed}, nil
+}
+
+func (h *Handler) historyBuild(params json.RawMessage) (any, error) {
+	var p protocol.HistoryBuildParams
+	if err := decodeParams(params, &p, "messages", "max_messages"); err != nil {
+		return nil, err
+	}
+	max, err := window.ParseCount("max_messages", p.MaxMessages)
+	if err != nil {
+		var ce *window.ConfigError
+		errors.As(err, &ce)
+		return nil, protocol.NewError(protocol.KindInvalidParams, "params.max_messages: %s", ce.Reason)
+	}
+	msgs, err := message.FromRaw(p.Messages)
+	if err != nil {
+		return nil, asProtocolError(err)
+	}
+	res, err := h.engine.Build(msgs, max)
+	if err != nil {
+		return nil, asProtocolError(err)
+	}
+	out := protocol.HistoryBuildResult{Messages: rawMessages(res.Messages), Warnings: make([]protocol.Repair, len(res.Warnings))}
+	for i, w := range res.Warnings {
+		out.Warnings[i] = protocol.Repair(w)
+	}
+	return out, nil
 }
 
 // decodeParams decodes params into v, requiring the named members.

@@ -23,6 +23,7 @@ import (
 // ScenarioInitializer; it creates the scenario's world.
 func Register(sc *godog.ScenarioContext, tg target.Target) {
 	w := &world{tg: &recorder{Target: tg}}
+	registerHistory(sc, w)
 
 	sc.Given(`^a window with the default config$`, w.createWindowDefault)
 	sc.Given(`^a window with config:$`, w.createWindowDoc)
@@ -71,6 +72,10 @@ type world struct {
 	warnings    []protocol.Warning
 	err         error
 	rawResponse []byte
+
+	classifyRes *protocol.HistoryClassifyResult
+	pruneRes    *protocol.HistoryPruneResult
+	buildRes    *protocol.HistoryBuildResult
 }
 
 // recorder remembers the last exchange so that failures can show it.

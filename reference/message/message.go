@@ -38,6 +38,8 @@ type Message struct {
 	raw     json.RawMessage
 	role    string
 	content json.RawMessage // nil when the member is absent
+	class   Class
+	toolIDs []string // declared by a tool call, answered by a tool result
 }
 
 // Parse validates one message and keeps its bytes as given.
@@ -116,7 +118,11 @@ func parse(data []byte, index int) (Message, error) {
 	if role == "" {
 		return fail(`"role" must not be empty`)
 	}
-	m := Message{raw: append(json.RawMessage(nil), trimmed...), role: role}
+	class, ids, err := classify(role, members)
+	if err != nil {
+		return fail("%v", err)
+	}
+	m := Message{raw: append(json.RawMessage(nil), trimmed...), role: role, class: class, toolIDs: ids}
 	if c, ok := members["content"]; ok {
 		m.content = c
 	}

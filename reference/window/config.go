@@ -140,21 +140,32 @@ func ParseConfig(data []byte) (Config, error) {
 
 func countInto(field string, dst *int) func(json.RawMessage) error {
 	return func(raw json.RawMessage) error {
-		var f float64
-		if err := json.Unmarshal(raw, &f); err != nil {
-			return &ConfigError{Field: field, Reason: "must be a non-negative integer, got " + describe(raw)}
+		n, err := ParseCount(field, raw)
+		if err != nil {
+			return err
 		}
-		switch {
-		case f != math.Trunc(f):
-			return &ConfigError{Field: field, Reason: "must be a whole number, got " + string(raw)}
-		case f < 0:
-			return &ConfigError{Field: field, Reason: "must be a non-negative integer, got " + string(raw)}
-		case f > MaxCount:
-			return &ConfigError{Field: field, Reason: fmt.Sprintf("must not exceed %d, got %s", MaxCount, raw)}
-		}
-		*dst = int(f)
+		*dst = n
 		return nil
 	}
+}
+
+// ParseCount reads a count as CFG-3 defines it: a JSON number whose value
+// is an integer from 0 to MaxCount (3, 3.0 and 3e0 alike). The error is a
+// *ConfigError naming field.
+func ParseCount(field string, raw json.RawMessage) (int, error) {
+	var f float64
+	if err := json.Unmarshal(raw, &f); err != nil {
+		return 0, &ConfigError{Field: field, Reason: "must be a non-negative integer, got " + describe(raw)}
+	}
+	switch {
+	case f != math.Trunc(f):
+		return 0, &ConfigError{Field: field, Reason: "must be a whole number, got " + string(raw)}
+	case f < 0:
+		return 0, &ConfigError{Field: field, Reason: "must be a non-negative integer, got " + string(raw)}
+	case f > MaxCount:
+		return 0, &ConfigError{Field: field, Reason: fmt.Sprintf("must not exceed %d, got %s", MaxCount, raw)}
+	}
+	return int(f), nil
 }
 
 func boolInto(field string, dst *bool) func(json.RawMessage) error {

@@ -61,10 +61,20 @@ func New(cfg Config) (*Window, error) {
 // Config is the window's effective configuration.
 func (w *Window) Config() Config { return w.cfg }
 
-// Trim applies the sliding window to msgs (WIN-1–WIN-8). It never modifies
-// msgs and shares no backing array with it.
-func (w *Window) Trim(msgs []message.Message) Result {
-	p := w.cfg.Plan(len(msgs))
+// Trim applies the sliding window to msgs (WIN-1–WIN-9), keeping every
+// tool-call unit whole. It fails with a *message.Error wrapping
+// message.ErrInvalid when the tool structure is malformed (UNIT-2). It never
+// modifies msgs and shares no backing array with it.
+func (w *Window) Trim(msgs []message.Message) (Result, error) {
+	units, err := message.Units(msgs)
+	if err != nil {
+		return Result{}, err
+	}
+	return w.Apply(w.cfg.Plan(units), msgs), nil
+}
+
+// Apply cuts msgs along p and computes the metrics and warnings.
+func (w *Window) Apply(p Plan, msgs []message.Message) Result {
 	res := Result{
 		Trimmed: make([]message.Message, 0, len(msgs)-p.Evicted()),
 		Evicted: make([]message.Message, 0, p.Evicted()),
@@ -84,9 +94,9 @@ func (w *Window) Trim(msgs []message.Message) Result {
 	return res
 }
 
-// Plan says where a trim of n messages cuts. The kept messages are
-// [0, HeadEnd) and [KeepFrom, n); the evicted ones are [HeadEnd, KeepFrom).
-// The preserved tail is [TailStart, n); [KeepFrom, TailStart) is the kept
+// Plan says where a trim of N messages cuts. The kept messages are
+// [0, HeadEnd) and [KeepFrom, N); the evicted ones are [HeadEnd, KeepFrom).
+// The preserved tail is [TailStart, N); [KeepFrom, TailStart) is the kept
 // part of the middle.
 type Plan struct {
 	N, HeadEnd, KeepFrom, TailStart int
@@ -97,22 +107,53 @@ type Plan struct {
 // Evicted is the number of messages the plan evicts.
 func (p Plan) Evicted() int { return p.KeepFrom - p.HeadEnd }
 
-// Plan computes the cut points of a trim of n messages.
-func (c Config) Plan(n int) Plan {
+// Plan computes the cut points of a trim of a conversation split into
+// units (message.Units); every cut falls on a unit boundary (WIN-9).
+func (c Config) Plan(units []message.Unit) Plan {
+	n := 0
+	if len(units) > 0 {
+		n = units[len(units)-1].End
+	}
 	if c.Disabled() || n <= c.MaxMessages { // CFG-5, WIN-1
 		return Plan{N: n, HeadEnd: n, KeepFrom: n, TailStart: n}
 	}
-	// WIN-2: the head takes what it can, the tail only what the head left,
-	// so no message is in both.
-	head := min(c.PreserveFirstN, n)
-	tail := min(c.PreserveLastN, n-head)
-	tailStart := n - tail
-	keepMiddle := 0
-	headOnly := c.PreserveFirstN+c.PreserveLastN >= c.MaxMessages // WIN-3
-	if !headOnly {
-		keepMiddle = c.MaxMessages - c.PreserveFirstN - c.PreserveLastN // WIN-4
+	// WIN-2, WIN-9: the head takes what it can, rounded up to the end of a
+	// unit; the tail only what the head left, rounded back to a unit start.
+	headEnd := boundaryAtOrAfter(units, min(c.PreserveFirstN, n), n)
+	tailStart := boundaryAtOrBefore(units, n-min(c.PreserveLastN, n-headEnd), headEnd, n)
+	preserved := headEnd + n - tailStart
+	if preserved >= c.MaxMessages { // WIN-3
+		return Plan{N: n, HeadEnd: headEnd, KeepFrom: tailStart, TailStart: tailStart, HeadOnly: true}
 	}
-	return Plan{N: n, HeadEnd: head, KeepFrom: tailStart - keepMiddle, TailStart: tailStart, HeadOnly: headOnly}
+	// WIN-4: the most recent whole units of the middle that fit.
+	keepFrom := boundaryAtOrAfter(units, tailStart-(c.MaxMessages-preserved), tailStart)
+	return Plan{N: n, HeadEnd: headEnd, KeepFrom: keepFrom, TailStart: tailStart}
+}
+
+// boundaryAtOrAfter is the first unit start at or after i, or end.
+func boundaryAtOrAfter(units []message.Unit, i, end int) int {
+	for _, u := range units {
+		if u.Start >= i {
+			return min(u.Start, end)
+		}
+	}
+	return end
+}
+
+// boundaryAtOrBefore is the last unit boundary (a unit start, or end) at or
+// before i, but not before floor.
+func boundaryAtOrBefore(units []message.Unit, i, floor, end int) int {
+	if i >= end {
+		return end
+	}
+	b := floor
+	for _, u := range units {
+		if u.Start > i {
+			break
+		}
+		b = max(b, u.Start)
+	}
+	return b
 }
 
 // EstimateTokens is ceil(C / 4) where C is the total character count of the

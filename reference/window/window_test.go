@@ -29,7 +29,8 @@ func TestTrimIsPure(t *testing.T) {
 	require.NoError(t, err)
 	in := conversation(t, 12)
 	before, _ := json.Marshal(in)
-	res := w.Trim(in)
+	res, err := w.Trim(in)
+	require.NoError(t, err)
 	after, _ := json.Marshal(in)
 	require.JSONEq(t, string(before), string(after))
 
@@ -51,7 +52,7 @@ func TestPlan(t *testing.T) {
 		{window.Config{MaxMessages: 5, PreserveFirstN: 3, PreserveLastN: 4}, 6, window.Plan{N: 6, HeadEnd: 3, KeepFrom: 3, TailStart: 3, HeadOnly: true}},
 		{window.Config{MaxMessages: 4, PreserveFirstN: 1, PreserveLastN: 0}, 10, window.Plan{N: 10, HeadEnd: 1, KeepFrom: 7, TailStart: 10}},
 	} {
-		require.Equal(t, c.want, c.cfg.Plan(c.n), "%+v n=%d", c.cfg, c.n)
+		require.Equal(t, c.want, c.cfg.Plan(singles(c.n)), "%+v n=%d", c.cfg, c.n)
 	}
 }
 
@@ -87,6 +88,33 @@ func TestDefaultsAndWarnings(t *testing.T) {
 	require.Empty(t, window.Config{MaxMessages: 0, PreserveFirstN: 3, PreserveLastN: 7}.Warnings())
 }
 
+func singles(n int) []message.Unit {
+	us := make([]message.Unit, n)
+	for i := range us {
+		us[i] = message.Unit{Start: i, End: i + 1}
+	}
+	return us
+}
+
+// With tool-call units, every cut moves to a unit boundary (WIN-9).
+func TestPlanKeepsUnitsWhole(t *testing.T) {
+	// units: [0] [1 2 3] [4] [5 6] [7] [8 9 10] [11]
+	units := []message.Unit{{Start: 0, End: 1}, {Start: 1, End: 4}, {Start: 4, End: 5}, {Start: 5, End: 7}, {Start: 7, End: 8}, {Start: 8, End: 11}, {Start: 11, End: 12}}
+	for _, c := range []struct {
+		cfg  window.Config
+		want window.Plan
+	}{
+		// head of 2 ends inside [1 2 3]: it grows to 4; tail of 3 starts inside [8 9 10]: it grows to 8.
+		{window.Config{MaxMessages: 10, PreserveFirstN: 2, PreserveLastN: 3}, window.Plan{N: 12, HeadEnd: 4, KeepFrom: 7, TailStart: 8}},
+		// keep_middle 2 would start inside [5 6]: only [7] is kept.
+		{window.Config{MaxMessages: 7, PreserveFirstN: 1, PreserveLastN: 4}, window.Plan{N: 12, HeadEnd: 1, KeepFrom: 7, TailStart: 8}},
+		// the grown head and tail fill the cap: WIN-3.
+		{window.Config{MaxMessages: 8, PreserveFirstN: 2, PreserveLastN: 3}, window.Plan{N: 12, HeadEnd: 4, KeepFrom: 8, TailStart: 8, HeadOnly: true}},
+	} {
+		require.Equal(t, c.want, c.cfg.Plan(units), "%+v", c.cfg)
+	}
+}
+
 func BenchmarkTrim(b *testing.B) {
 	for _, n := range []int{100, 1_000, 10_000} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
@@ -97,7 +125,9 @@ func BenchmarkTrim(b *testing.B) {
 			w, _ := window.New(window.DefaultConfig())
 			b.ReportAllocs()
 			for b.Loop() {
-				w.Trim(msgs)
+				if _, err := w.Trim(msgs); err != nil {
+					b.Fatal(err)
+				}
 			}
 		})
 	}

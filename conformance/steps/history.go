@@ -1,0 +1,288 @@
+package steps
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/cucumber/godog"
+
+	"github.com/convspec/convspec/conformance/protocol"
+	"github.com/convspec/convspec/conformance/target"
+)
+
+func registerHistory(sc *godog.ScenarioContext, w *world) {
+	sc.Given(`^the (OpenAI|Anthropic) conversation: (.+)$`, w.notatedConversation)
+	sc.When(`^the history is classified$`, w.classify)
+	sc.When(`^the history is pruned$`, w.prune)
+	sc.When(`^the pruned history is pruned again$`, w.pruneAgain)
+	sc.When(`^the history is built with max_messages (\d+)$`, w.build)
+	sc.When(`^the history is built with max_messages (-?[0-9.e"a-z]+) as written$`, w.buildRaw)
+	sc.Then(`^the classes are (.+)$`, w.classesAre)
+	sc.Then(`^the units are (.+)$`, w.unitsAre)
+	sc.Then(`^the pruned history is messages? ([0-9, \-]+|none)$`, w.prunedIs)
+	sc.Then(`^the pruned history is the input unchanged$`, w.prunedIsInput)
+	sc.Then(`^the removed positions are messages? ([0-9, \-]+|none)$`, w.removedAre)
+	sc.Then(`^the built history is messages? ([0-9, \-]+|none)$`, w.builtIs)
+	sc.Then(`^the build warns "([a-z_]+)" about messages? ([0-9, \-]+)$`, w.buildWarns)
+	sc.Then(`^the build raises no warnings$`, w.buildNoWarnings)
+}
+
+var notationItem = regexp.MustCompile(`^(system|user|assistant|call|result)(?:\(([a-z0-9_ ]+)\))?$`)
+
+// notatedConversation expands the scenario notation (features/README.md)
+// into messages of one provider format. Contents are unique per position so
+// that every returned message can be identified.
+func (w *world) notatedConversation(format, list string) error {
+	anthropic := format == "Anthropic"
+	var msgs []json.RawMessage
+	for i, item := range strings.Split(list, ",") {
+		m := notationItem.FindStringSubmatch(strings.TrimSpace(item))
+		if m == nil {
+			return fmt.Errorf("scenario error: %q is not system, user, assistant, call(ids) or result(ids)", item)
+		}
+		pos, ids := i+1, strings.Fields(m[2])
+		var v any
+		switch m[1] {
+		case "system":
+			v = map[string]any{"role": "system", "content": fmt.Sprintf("system %d", pos)}
+		case "user":
+			v = map[string]any{"role": "user", "content": fmt.Sprintf("user %d", pos)}
+		case "assistant":
+			v = map[string]any{"role": "assistant", "content": fmt.Sprintf("assistant %d", pos)}
+		case "call":
+			if len(ids) == 0 {
+				return fmt.Errorf("scenario error: call needs ids, e.g. call(a b)")
+			}
+			if anthropic {
+				blocks := []any{map[string]any{"type": "text", "text": fmt.Sprintf("calling %d", pos)}}
+				for _, id := range ids {
+					blocks = append(blocks, map[string]any{"type": "tool_use", "id": id, "name": "read_file", "input": map[string]any{"path": id + ".txt"}})
+				}
+				v = map[string]any{"role": "assistant", "content": blocks}
+			} else {
+				var calls []any
+				for _, id := range ids {
+					calls = append(calls, map[string]any{"id": id, "type": "function", "function": map[string]any{"name": "read_file", "arguments": `{"path":"` + id + `.txt"}`}})
+				}
+				v = map[string]any{"role": "assistant", "content": nil, "tool_calls": calls}
+			}
+		case "result":
+			switch {
+			case len(ids) == 0:
+				return fmt.Errorf("scenario error: result needs ids, e.g. result(a)")
+			case anthropic:
+				var blocks []any
+				for _, id := range ids {
+					blocks = append(blocks, map[string]any{"type": "tool_result", "tool_use_id": id, "content": fmt.Sprintf("result %d for %s", pos, id)})
+				}
+				v = map[string]any{"role": "user", "content": blocks}
+			case len(ids) > 1:
+				return fmt.Errorf("scenario error: an OpenAI tool message answers one id; write result(a), result(b)")
+			default:
+				v = map[string]any{"role": "tool", "tool_call_id": ids[0], "content": fmt.Sprintf("result %d", pos)}
+			}
+		}
+		b, err := json.Marshal(v)
+		if err != nil {
+			return err
+		}
+		msgs = append(msgs, b)
+	}
+	w.input = msgs
+	return nil
+}
+
+// call runs a history method; a protocol error is kept for Then steps.
+func (w *world) callHistory(method string, params, result any) (bool, error) {
+	raw, err := w.tg.Call(context.Background(), method, params)
+	if err != nil {
+		var f *target.Failure
+		if errors.As(err, &f) {
+			return false, w.need(err)
+		}
+		w.err = err
+		return false, nil
+	}
+	if err := protocol.DecodeResult(raw, result); err != nil {
+		return false, w.need(&target.Failure{Outcome: target.ProtocolError, Method: method, Detail: err.Error()})
+	}
+	return true, nil
+}
+
+func (w *world) classify() error {
+	var r protocol.HistoryClassifyResult
+	ok, err := w.callHistory(protocol.MethodHistoryClassify, protocol.HistoryClassifyParams{Messages: w.nonNilInput()}, &r)
+	if ok {
+		w.classifyRes = &r
+	}
+	return err
+}
+
+func (w *world) prune() error {
+	var r protocol.HistoryPruneResult
+	ok, err := w.callHistory(protocol.MethodHistoryPrune, protocol.HistoryPruneParams{Messages: w.nonNilInput()}, &r)
+	if ok {
+		w.pruneRes = &r
+	}
+	return err
+}
+
+func (w *world) pruneAgain() error {
+	if err := w.needResult(w.pruneRes != nil, "pruned"); err != nil {
+		return err
+	}
+	w.input = w.pruneRes.Messages
+	return w.prune()
+}
+
+func (w *world) build(max int) error {
+	return w.buildRaw(strconv.Itoa(max))
+}
+
+func (w *world) buildRaw(max string) error {
+	var r protocol.HistoryBuildResult
+	ok, err := w.callHistory(protocol.MethodHistoryBuild, protocol.HistoryBuildParams{Messages: w.nonNilInput(), MaxMessages: json.RawMessage(max)}, &r)
+	if ok {
+		w.buildRes = &r
+	}
+	return err
+}
+
+func (w *world) nonNilInput() []json.RawMessage {
+	if w.input == nil {
+		return []json.RawMessage{}
+	}
+	return w.input
+}
+
+func (w *world) needResult(ok bool, what string) error {
+	if w.err != nil {
+		return w.failf("the request failed: %v", w.err)
+	}
+	if !ok {
+		return fmt.Errorf("scenario error: nothing was %s", what)
+	}
+	return nil
+}
+
+func (w *world) classesAre(list string) error {
+	if err := w.needResult(w.classifyRes != nil, "classified"); err != nil {
+		return err
+	}
+	want := strings.Split(strings.ReplaceAll(list, " ", ""), ",")
+	got := w.classifyRes.Classes
+	for i := 0; i < max(len(want), len(got)); i++ {
+		switch {
+		case i >= len(got):
+			return w.failf("message %d (%s) has no class; wanted %s", i+1, describe(w.input[i]), want[i])
+		case i >= len(want):
+			return w.failf("got %d classes for %d messages", len(got), len(want))
+		case got[i] != want[i]:
+			return w.failf("message %d (%s) is classified %s, want %s", i+1, describe(w.input[i]), got[i], want[i])
+		}
+	}
+	return nil
+}
+
+// unitsAre reads "1; 2-4; 5" as units of 1-based positions.
+func (w *world) unitsAre(list string) error {
+	if err := w.needResult(w.classifyRes != nil, "classified"); err != nil {
+		return err
+	}
+	var want [][2]int
+	for _, part := range strings.Split(list, ";") {
+		pos, err := parseList(part, len(w.input))
+		if err != nil || len(pos) == 0 {
+			return fmt.Errorf("scenario error: bad unit %q", part)
+		}
+		want = append(want, [2]int{pos[0] - 1, pos[len(pos)-1]})
+	}
+	if fmt.Sprint(want) != fmt.Sprint(w.classifyRes.Units) {
+		return w.failf("units differ (as 0-based [start end) pairs):\n  wanted %v\n  got    %v", want, w.classifyRes.Units)
+	}
+	return nil
+}
+
+func (w *world) prunedIs(list string) error {
+	if err := w.needResult(w.pruneRes != nil, "pruned"); err != nil {
+		return err
+	}
+	want, err := parseList(list, len(w.input))
+	if err != nil {
+		return err
+	}
+	return w.compareList("pruned history", w.pruneRes.Messages, w.input, want)
+}
+
+func (w *world) prunedIsInput() error {
+	if err := w.needResult(w.pruneRes != nil, "pruned"); err != nil {
+		return err
+	}
+	return w.compareList("pruned history", w.pruneRes.Messages, w.input, allIndexes(len(w.input)))
+}
+
+func (w *world) removedAre(list string) error {
+	if err := w.needResult(w.pruneRes != nil, "pruned"); err != nil {
+		return err
+	}
+	want, err := parseList(list, len(w.input))
+	if err != nil {
+		return err
+	}
+	got := make([]int, len(w.pruneRes.Removed))
+	for i, r := range w.pruneRes.Removed {
+		got[i] = r + 1
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		return w.failf("removed positions (1-based) differ:\n  wanted %v\n  got    %v", want, got)
+	}
+	return nil
+}
+
+func (w *world) builtIs(list string) error {
+	if err := w.needResult(w.buildRes != nil, "built"); err != nil {
+		return err
+	}
+	want, err := parseList(list, len(w.input))
+	if err != nil {
+		return err
+	}
+	return w.compareList("built history", w.buildRes.Messages, w.input, want)
+}
+
+func (w *world) buildWarns(code, list string) error {
+	if err := w.needResult(w.buildRes != nil, "built"); err != nil {
+		return err
+	}
+	want, err := parseList(list, len(w.input))
+	if err != nil {
+		return err
+	}
+	var seen []string
+	for _, r := range w.buildRes.Warnings {
+		got := make([]int, len(r.Indexes))
+		for i, x := range r.Indexes {
+			got[i] = x + 1
+		}
+		if r.Code == code && fmt.Sprint(got) == fmt.Sprint(want) {
+			return nil
+		}
+		seen = append(seen, fmt.Sprintf("%s about %v", r.Code, got))
+	}
+	return w.failf("wanted a warning %q about messages %v (1-based); got %v", code, want, seen)
+}
+
+func (w *world) buildNoWarnings() error {
+	if err := w.needResult(w.buildRes != nil, "built"); err != nil {
+		return err
+	}
+	if len(w.buildRes.Warnings) > 0 {
+		return w.failf("wanted no warnings, got %+v", w.buildRes.Warnings)
+	}
+	return nil
+}

@@ -1,0 +1,638 @@
+"""A sliding-window conversation history, as specified by convspec.
+
+spec/SPEC.md, capability ``window``: a ConversationWindow keeps a preserved
+head and tail of a conversation and the most recent messages between them,
+and estimates tokens at four characters a token.
+
+Standard library only. Messages are the values ``loads`` builds (dicts, lists,
+str, bool, None and JSONNumber); they are never copied or rewritten, so a trim
+returns the very objects it was given (MSG-2, MSG-3). Plain ``int`` and
+``float`` are accepted too, for callers that build messages in Python.
+
+Characters are counted as ECMAScript does (UTF-16 code units) and non-string
+content is measured in the form ECMAScript's ``JSON.stringify`` writes
+(EST-2, EST-3), which ``js_stringify`` reproduces.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Sequence
+
+__all__ = [
+    "ConversationWindow",
+    "ConversationMetrics",
+    "TrimResult",
+    "WindowWarning",
+    "ConvspecError",
+    "InvalidConfigError",
+    "InvalidMessageError",
+    "JSONNumber",
+    "DEFAULTS",
+    "PRESERVE_EXCEEDS_MAX",
+    "loads",
+    "dumps",
+    "resolve_config",
+    "validate_messages",
+    "classify",
+    "unit_starts",
+    "Classification",
+    "estimate_tokens",
+    "js_stringify",
+    "number_to_js_string",
+    "utf16_length",
+]
+
+PRESERVE_EXCEEDS_MAX = "preserve_exceeds_max"
+
+DEFAULTS = {
+    "max_messages": 100,
+    "summarize_on_trim": False,
+    "preserve_first_n": 1,
+    "preserve_last_n": 20,
+}
+
+_COUNT_MEMBERS = ("max_messages", "preserve_first_n", "preserve_last_n")
+_MAX_COUNT = 2**53 - 1
+
+
+# --------------------------------------------------------------------------
+# Errors
+
+
+class ConvspecError(Exception):
+    """An operation refused its input; ``kind`` is the protocol's error kind."""
+
+    kind = "internal_error"
+
+
+class InvalidConfigError(ConvspecError):
+    """A configuration breaks CFG-3 or CFG-4."""
+
+    kind = "invalid_config"
+
+
+class InvalidMessageError(ConvspecError):
+    """A message breaks MSG-1."""
+
+    kind = "invalid_message"
+
+
+# --------------------------------------------------------------------------
+# JSON text in and out
+
+
+class JSONNumber:
+    """A JSON number as received: its text, and its value as a double.
+
+    ``json.loads`` would turn ``1e400`` into ``inf`` (which ``json.dumps``
+    writes as the non-JSON ``Infinity``) and refuses integers of more than
+    4300 digits; keeping the text lets a message go back exactly as it came.
+    """
+
+    __slots__ = ("text", "value")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.value = float(text)  # ±inf when too large for a double
+
+    def __float__(self) -> float:
+        return self.value
+
+    def __repr__(self) -> str:
+        return f"JSONNumber({self.text!r})"
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def loads(text: str) -> Any:
+    """Parses strict JSON (no NaN/Infinity), keeping numbers as JSONNumber.
+
+    Like ``JSON.parse``, a member name given twice makes one member, at its
+    first place, with its last value. Unpaired surrogate escapes are kept in
+    the strings; ``validate_messages`` rejects them.
+    """
+    return json.loads(
+        text,
+        parse_float=JSONNumber,
+        parse_int=JSONNumber,
+        parse_constant=_reject_constant,
+    )
+
+
+def dumps(value: Any) -> str:
+    """Writes compact JSON, ASCII only; a JSONNumber is written as received."""
+    if isinstance(value, str):
+        return json.dumps(value)
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, JSONNumber):
+        return value.text
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if math.isfinite(value):
+            return repr(value)
+        return "1e400" if value > 0 else "-1e400"  # same double value as ±inf
+    if isinstance(value, dict):
+        return "{" + ",".join(json.dumps(k) + ":" + dumps(v) for k, v in value.items()) + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ",".join(dumps(v) for v in value) + "]"
+    raise TypeError(f"not a JSON value: {type(value).__name__}")
+
+
+# --------------------------------------------------------------------------
+# ECMAScript's view of strings and numbers (EST-2, EST-3)
+
+
+def utf16_length(s: str) -> int:
+    """The length of ``s`` in UTF-16 code units (ECMAScript's ``.length``)."""
+    return len(s.encode("utf-16-le", "surrogatepass")) // 2
+
+
+def number_to_js_string(x: float) -> str:
+    """ECMAScript's Number::toString(x) for a double.
+
+    Python's ``repr`` already chooses the shortest digits that round-trip
+    (the digits ECMAScript chooses); only the layout differs.
+    """
+    if x != x:
+        return "NaN"
+    if x == 0:
+        return "0"  # -0 included
+    if x < 0:
+        return "-" + number_to_js_string(-x)
+    if math.isinf(x):
+        return "Infinity"
+    mantissa, _, exponent = repr(x).partition("e")
+    whole, _, fraction = mantissa.partition(".")
+    digits = whole + fraction
+    n = len(whole) + (int(exponent) if exponent else 0)  # value = 0.digits × 10^n
+    significant = digits.lstrip("0")
+    n -= len(digits) - len(significant)
+    digits = significant.rstrip("0")
+    k = len(digits)
+    if k <= n <= 21:
+        return digits + "0" * (n - k)
+    if 0 < n <= 21:
+        return digits[:n] + "." + digits[n:]
+    if -6 < n <= 0:
+        return "0." + "0" * -n + digits
+    e = n - 1
+    sign = "+" if e >= 0 else "-"
+    if k == 1:
+        return f"{digits}e{sign}{abs(e)}"
+    return f"{digits[0]}.{digits[1:]}e{sign}{abs(e)}"
+
+
+_JS_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
+_JS_NEEDS_ESCAPE = re.compile('["\\\\\x00-\x1f]')
+
+
+def _js_escape(match: re.Match[str]) -> str:
+    c = match.group()
+    return _JS_ESCAPES.get(c) or "\\u%04x" % ord(c)
+
+
+def _js_quote(s: str) -> str:
+    return '"' + _JS_NEEDS_ESCAPE.sub(_js_escape, s) + '"'
+
+
+def js_stringify(value: Any) -> str:
+    """What ECMAScript's ``JSON.stringify`` writes for the parsed value (EST-3)."""
+    if isinstance(value, str):
+        return _js_quote(value)
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, (JSONNumber, int, float)):
+        try:
+            x = float(value)
+        except OverflowError:  # a Python int beyond the doubles
+            x = math.inf if value > 0 else -math.inf  # type: ignore[operator]
+        return number_to_js_string(x) if math.isfinite(x) else "null"
+    if isinstance(value, dict):
+        return "{" + ",".join(_js_quote(k) + ":" + js_stringify(v) for k, v in value.items()) + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ",".join(js_stringify(v) for v in value) + "]"
+    raise TypeError(f"not a JSON value: {type(value).__name__}")
+
+
+# --------------------------------------------------------------------------
+# Messages (MSG-1)
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _type_name(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (JSONNumber, int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, (list, tuple)):
+        return "an array"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+def _well_formed(value: Any) -> bool:
+    """Whether every string in a JSON value, member names included, is well-formed Unicode.
+
+    A surrogate code point in a Python string is either an escape of an
+    unpaired surrogate (paired escapes are combined by the parser) or a byte
+    that was not UTF-8 (decoded with ``surrogateescape``).
+    """
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            if _SURROGATE.search(v):
+                return False
+        elif isinstance(v, dict):
+            for k, item in v.items():
+                if _SURROGATE.search(k):
+                    return False
+                stack.append(item)
+        elif isinstance(v, (list, tuple)):
+            stack.extend(v)
+    return True
+
+
+def _message_problem(m: Any) -> str | None:
+    if not isinstance(m, dict):
+        return f"must be an object, got {_type_name(m)}"
+    if "role" not in m:
+        return '"role" is missing'
+    role = m["role"]
+    if not isinstance(role, str):
+        return f'"role" must be a non-empty string, got {_type_name(role)}'
+    if role == "":
+        return '"role" must be a non-empty string, got an empty string'
+    if not _well_formed(m):
+        return "contains a string that is not well-formed Unicode (an unpaired surrogate or bytes that are not UTF-8)"
+    try:
+        _classify_valid(m)
+    except _ToolMemberError as e:
+        return str(e)
+    return None
+
+
+def validate_messages(messages: Sequence[Any]) -> None:
+    """Raises InvalidMessageError naming the first element that is not a message
+    (MSG-1) or whose tool members cannot be read (CLS-2)."""
+    for i, m in enumerate(messages):
+        problem = _message_problem(m)
+        if problem is not None:
+            raise InvalidMessageError(f"messages[{i}]: {problem}")
+
+
+# --------------------------------------------------------------------------
+# Classes and tool-call units (CLS-1, CLS-2, UNIT-1, UNIT-2)
+
+SYSTEM = "system"
+TOOL_CALL = "tool_call"
+ASSISTANT_TEXT = "assistant_text"
+TOOL_RESULT = "tool_result"
+USER_PROMPT = "user_prompt"
+OTHER = "other"
+
+
+@dataclass(frozen=True)
+class Classification:
+    """A message's class and, for calls and results, the ids it declares or answers."""
+
+    cls: str
+    ids: tuple[str, ...] = ()
+
+
+class _ToolMemberError(Exception):
+    """A message's tool members cannot be read (CLS-2)."""
+
+
+def _is_id(value: Any) -> bool:
+    return isinstance(value, str) and value != ""
+
+
+def _blocks(content: Any, block_type: str) -> list[tuple[int, dict]]:
+    """The blocks of a content array with the given ``type``, with their positions."""
+    if not isinstance(content, list):
+        return []
+    return [(j, b) for j, b in enumerate(content) if isinstance(b, dict) and b.get("type") == block_type]
+
+
+def _classify_valid(m: dict) -> Classification:
+    role = m["role"]
+    if role in ("system", "developer"):
+        return Classification(SYSTEM)
+    if role == "assistant":
+        ids: list[str] = []
+        if "tool_calls" in m:
+            calls = m["tool_calls"]
+            if not isinstance(calls, list):
+                raise _ToolMemberError(f'"tool_calls" must be an array of objects, got {_type_name(calls)}')
+            for j, call in enumerate(calls):
+                if not isinstance(call, dict):
+                    raise _ToolMemberError(f"tool_calls[{j}] must be an object, got {_type_name(call)}")
+                if not _is_id(call.get("id")):
+                    raise _ToolMemberError(f"tool_calls[{j}].id must be a non-empty string")
+                ids.append(call["id"])
+        for j, block in _blocks(m.get("content"), "tool_use"):
+            if not _is_id(block.get("id")):
+                raise _ToolMemberError(f"content[{j}] (tool_use).id must be a non-empty string")
+            ids.append(block["id"])
+        return Classification(TOOL_CALL, tuple(ids)) if ids else Classification(ASSISTANT_TEXT)
+    if role == "tool":
+        if not _is_id(m.get("tool_call_id")):
+            raise _ToolMemberError('"tool_call_id" must be a non-empty string')
+        return Classification(TOOL_RESULT, (m["tool_call_id"],))
+    if role == "user":
+        results = _blocks(m.get("content"), "tool_result")
+        if not results:
+            return Classification(USER_PROMPT)
+        for j, block in results:
+            if not _is_id(block.get("tool_use_id")):
+                raise _ToolMemberError(f"content[{j}] (tool_result).tool_use_id must be a non-empty string")
+        return Classification(TOOL_RESULT, tuple(b["tool_use_id"] for _, b in results))
+    return Classification(OTHER)
+
+
+def classify(message: Any) -> Classification:
+    """The class of a message (CLS-1); raises InvalidMessageError if it is not a valid message."""
+    validate_messages([message])
+    return _classify_valid(message)
+
+
+def unit_starts(messages: Sequence[Any]) -> list[int]:
+    """For every message, the index where its unit starts (UNIT-1).
+
+    Validates the messages and their tool structure first: raises
+    InvalidMessageError naming the first index and the code of a broken
+    structure (UNIT-2).
+    """
+    validate_messages(messages)
+    problems: list[tuple[int, str, str]] = []
+    starts: list[int] = []
+    declared: set[str] = set()
+    open_call: tuple[int, list[str], set[str]] | None = None  # (index, ids, answered)
+
+    def close() -> None:
+        if open_call is not None:
+            index, ids, answered = open_call
+            missing = [i for i in ids if i not in answered]
+            if missing:
+                problems.append((index, "unanswered_tool_call", "no result for " + ", ".join(map(json.dumps, missing))))
+
+    for i, m in enumerate(messages):
+        c = _classify_valid(m)
+        if c.cls == TOOL_RESULT:
+            starts.append(i if open_call is None else open_call[0])
+            for id_ in c.ids:
+                if open_call is None or id_ not in open_call[1]:
+                    problems.append((i, "orphan_tool_result",
+                                     f"the result for {json.dumps(id_)} does not directly follow a call that declares it"))
+                elif id_ in open_call[2]:
+                    problems.append((i, "tool_call_answered_twice", f"{json.dumps(id_)} is answered a second time"))
+                else:
+                    open_call[2].add(id_)
+            continue
+        close()
+        open_call = None
+        starts.append(i)
+        if c.cls == TOOL_CALL:
+            for id_ in c.ids:
+                if id_ in declared:
+                    problems.append((i, "duplicate_tool_call_id", f"the call id {json.dumps(id_)} is declared a second time"))
+                declared.add(id_)
+            open_call = (i, list(dict.fromkeys(c.ids)), set())
+    close()
+
+    if problems:
+        index, code, detail = min(problems, key=lambda p: p[0])  # the first message of a broken structure
+        raise InvalidMessageError(f"messages[{index}]: {code}: {detail}")
+    return starts
+
+
+# --------------------------------------------------------------------------
+# Token estimation (EST-1 – EST-5)
+
+
+def _content_length(message: dict) -> int:
+    content = message.get("content")
+    if content is None:  # absent or null (EST-4)
+        return 0
+    if isinstance(content, str):
+        return utf16_length(content)
+    return utf16_length(js_stringify(content))
+
+
+def _estimate_valid(messages: Iterable[dict]) -> int:
+    characters = sum(_content_length(m) for m in messages)
+    return -(-characters // 4)  # rounded up, once, on the total
+
+
+def estimate_tokens(messages: Sequence[Any]) -> int:
+    """Estimates tokens at four characters a token, rounded up (EST-1)."""
+    validate_messages(messages)
+    return _estimate_valid(messages)
+
+
+# --------------------------------------------------------------------------
+# Configuration (CFG-1 – CFG-6)
+
+
+def _as_count(value: Any) -> int | None:
+    """The count a JSON value stands for (CFG-3), or None if it is not one."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        x: float | int = value
+    elif isinstance(value, (JSONNumber, float)):
+        x = float(value)
+        # The value is the double the number denotes: 3.0 and 3e0 are 3.
+        if not math.isfinite(x) or not x.is_integer():
+            return None
+    else:
+        return None
+    if x < 0 or x > _MAX_COUNT:
+        return None
+    return int(x)
+
+
+def resolve_config(config: Any = None) -> dict:
+    """Validates a configuration and applies the defaults; None is ``{}``."""
+    if config is None:
+        config = {}
+    if not isinstance(config, dict):
+        raise InvalidConfigError(f"config: must be an object, got {_type_name(config)}")
+    effective = dict(DEFAULTS)
+    for name, value in config.items():
+        if name not in DEFAULTS:
+            raise InvalidConfigError(
+                f"config.{name}: unknown member (known: {', '.join(DEFAULTS)})"
+            )
+        if value is None:  # CFG-2: null means absent
+            continue
+        if name == "summarize_on_trim":
+            if not isinstance(value, bool):
+                raise InvalidConfigError(f"config.summarize_on_trim: must be a boolean, got {_show(value)}")
+            effective[name] = value
+        else:
+            count = _as_count(value)
+            if count is None:
+                raise InvalidConfigError(f"config.{name}: must be a non-negative integer, got {_show(value)}")
+            effective[name] = count
+    return effective
+
+
+def _show(value: Any) -> str:
+    try:
+        text = dumps(value)
+    except (TypeError, RecursionError):
+        text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+# --------------------------------------------------------------------------
+# The window (WIN-1 – WIN-8, MET-1)
+
+
+@dataclass(frozen=True)
+class WindowWarning:
+    """A warning as the protocol writes it: a stable code and a message for people."""
+
+    code: str
+    message: str
+
+    def to_json(self) -> dict:
+        return {"code": self.code, "message": self.message}
+
+
+@dataclass(frozen=True)
+class ConversationMetrics:
+    total_messages: int
+    preserved_messages: int
+    evicted_messages: int
+    estimated_tokens: int
+
+    def to_json(self) -> dict:
+        return {
+            "totalMessages": self.total_messages,
+            "preservedMessages": self.preserved_messages,
+            "evictedMessages": self.evicted_messages,
+            "estimatedTokens": self.estimated_tokens,
+        }
+
+
+@dataclass(frozen=True)
+class TrimResult:
+    trimmed: list
+    evicted: list
+    metrics: ConversationMetrics
+    warnings: list[WindowWarning] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return {
+            "trimmed": self.trimmed,
+            "evicted": self.evicted,
+            "metrics": self.metrics.to_json(),
+            "warnings": [w.to_json() for w in self.warnings],
+        }
+
+
+class ConversationWindow:
+    """Keeps a preserved head and tail and the most recent middle of a conversation."""
+
+    def __init__(self, config: Any = None) -> None:
+        """Raises InvalidConfigError if ``config`` breaks CFG-3 or CFG-4."""
+        self._config = resolve_config(config)
+        self.max_messages: int = self._config["max_messages"]
+        self.summarize_on_trim: bool = self._config["summarize_on_trim"]
+        self.preserve_first_n: int = self._config["preserve_first_n"]
+        self.preserve_last_n: int = self._config["preserve_last_n"]
+        self.warnings: tuple[WindowWarning, ...] = (self._preserve_warning(),) if self._fills_cap() else ()
+
+    @property
+    def config(self) -> dict:
+        """The effective configuration (every default applied)."""
+        return dict(self._config)
+
+    def _fills_cap(self) -> bool:
+        """CFG-6 / WIN-3: head and tail leave no room in the cap."""
+        return self.max_messages > 0 and self.preserve_first_n + self.preserve_last_n >= self.max_messages
+
+    def _preserve_warning(self) -> WindowWarning:
+        return WindowWarning(
+            PRESERVE_EXCEEDS_MAX,
+            f"preserve_first_n ({self.preserve_first_n}) + preserve_last_n ({self.preserve_last_n}) "
+            f">= max_messages ({self.max_messages}): only the preserved head and tail are kept",
+        )
+
+    def estimate_tokens(self, messages: Sequence[Any]) -> int:
+        return estimate_tokens(messages)
+
+    def trim(self, messages: Sequence[Any]) -> TrimResult:
+        """Trims ``messages`` to the window; the input is not modified.
+
+        Raises InvalidMessageError for an invalid message or a broken tool
+        structure (MSG-1, CLS-2, UNIT-2).
+        """
+        starts = unit_starts(messages)
+        n = len(messages)
+        cap, h, t = self.max_messages, self.preserve_first_n, self.preserve_last_n
+
+        def boundary(b: int) -> bool:  # a unit starts at b, or b is the end
+            return b == n or starts[b] == b
+
+        warnings: list[WindowWarning] = []
+        if cap == 0 or n <= cap:
+            # WIN-1, CFG-5: nothing changes.
+            trimmed, evicted = list(messages), []
+        else:
+            # WIN-2, WIN-9: three zones that never overlap, cut between
+            # units; head and tail grow to whole units.
+            head_end = min(h, n)
+            if head_end > 0:
+                while not boundary(head_end):
+                    head_end += 1
+            tail_start = n - min(t, n - head_end)
+            if tail_start < n:
+                tail_start = starts[tail_start]
+            head, tail = list(messages[:head_end]), list(messages[tail_start:])
+            if len(head) + len(tail) >= cap:
+                # WIN-3: only head and tail are kept.
+                trimmed, evicted = head + tail, list(messages[head_end:tail_start])
+                warnings.append(self._preserve_warning())
+            else:
+                # WIN-4: keep the most recent whole middle units that hold at
+                # most k messages: the middle from the first boundary at or
+                # after tail_start - k.
+                k = cap - len(head) - len(tail)
+                cut = tail_start - k
+                while not boundary(cut):
+                    cut += 1
+                trimmed = head + list(messages[cut:tail_start]) + tail
+                evicted = list(messages[head_end:cut])
+        metrics = ConversationMetrics(
+            total_messages=n,
+            preserved_messages=len(trimmed),
+            evicted_messages=len(evicted),
+            estimated_tokens=_estimate_valid(trimmed),
+        )
+        return TrimResult(trimmed, evicted, metrics, warnings)

@@ -1,0 +1,128 @@
+package message
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// Class is what a message is in a conversation (CLS-1). The format — OpenAI
+// or Anthropic — is detected per message, never configured.
+type Class string
+
+// Classes.
+const (
+	System        Class = "system"
+	UserPrompt    Class = "user_prompt"
+	AssistantText Class = "assistant_text"
+	ToolCall      Class = "tool_call"
+	ToolResult    Class = "tool_result"
+	Other         Class = "other"
+)
+
+// classify derives a message's class and tool ids from its members, or
+// says why its tool members are malformed (CLS-2).
+func classify(role string, members map[string]json.RawMessage) (Class, []string, error) {
+	switch role {
+	case "system", "developer":
+		return System, nil, nil
+	case "assistant":
+		var ids []string
+		if raw, ok := members["tool_calls"]; ok && !isNull(raw) {
+			var calls []map[string]json.RawMessage
+			if err := json.Unmarshal(raw, &calls); err != nil {
+				return "", nil, fmt.Errorf(`"tool_calls" must be an array of objects`)
+			}
+			for i, c := range calls {
+				id, err := idMember(c, "id")
+				if err != nil {
+					return "", nil, fmt.Errorf("tool_calls[%d]: %v", i, err)
+				}
+				ids = append(ids, id)
+			}
+		}
+		blockIDs, err := blockIDs(members["content"], "tool_use", "id")
+		if err != nil {
+			return "", nil, err
+		}
+		ids = append(ids, blockIDs...)
+		if len(ids) > 0 {
+			return ToolCall, ids, nil
+		}
+		return AssistantText, nil, nil
+	case "tool":
+		id, err := idMember(members, "tool_call_id")
+		if err != nil {
+			return "", nil, fmt.Errorf("tool message: %v", err)
+		}
+		return ToolResult, []string{id}, nil
+	case "user":
+		ids, err := blockIDs(members["content"], "tool_result", "tool_use_id")
+		if err != nil {
+			return "", nil, err
+		}
+		if len(ids) > 0 {
+			return ToolResult, ids, nil
+		}
+		return UserPrompt, nil, nil
+	default:
+		return Other, nil, nil
+	}
+}
+
+// blockIDs collects the id member of every content block of one type.
+func blockIDs(content json.RawMessage, blockType, idName string) ([]string, error) {
+	if len(content) == 0 || content[0] != '[' {
+		return nil, nil
+	}
+	var blocks []json.RawMessage
+	if err := json.Unmarshal(content, &blocks); err != nil {
+		return nil, nil
+	}
+	var ids []string
+	for i, b := range blocks {
+		var block map[string]json.RawMessage
+		if json.Unmarshal(b, &block) != nil {
+			continue // not a block object: plain content, not a tool block
+		}
+		var t string
+		if json.Unmarshal(block["type"], &t) != nil || t != blockType {
+			continue
+		}
+		id, err := idMember(block, idName)
+		if err != nil {
+			return nil, fmt.Errorf("content[%d] (a %s block): %v", i, blockType, err)
+		}
+		ids = append(ids, id)
+	}
+	return ids, nil
+}
+
+func idMember(obj map[string]json.RawMessage, name string) (string, error) {
+	raw, ok := obj[name]
+	if !ok || isNull(raw) {
+		return "", fmt.Errorf("%q is missing", name)
+	}
+	var id string
+	if err := json.Unmarshal(raw, &id); err != nil || id == "" {
+		return "", fmt.Errorf("%q must be a non-empty string", name)
+	}
+	return id, nil
+}
+
+func isNull(raw json.RawMessage) bool { return string(raw) == "null" }
+
+// Class is the message's class.
+func (m Message) Class() Class {
+	if m.class == "" {
+		return Other // zero Message
+	}
+	return m.class
+}
+
+// ToolIDs are the ids a tool call declares or a tool result answers, in
+// message order; nil for other classes.
+func (m Message) ToolIDs() []string { return append([]string(nil), m.toolIDs...) }
+
+// IsAssistant reports whether the message is an assistant turn, with or
+// without tool calls.
+func (m Message) IsAssistant() bool { return m.class == AssistantText || m.class == ToolCall }
