@@ -151,23 +151,29 @@ func ScenarioCase(name, uri string, tags []string) (Case, error) {
 	return c, nil
 }
 
-// Slug turns a name into kebab-case ASCII.
+// Slug turns a name into kebab-case ASCII. A minus sign before a number
+// is kept as "minus", so that "-1" and "1" never share an ID.
 func Slug(name string) string {
 	var b strings.Builder
 	dash := false
-	for _, r := range strings.ToLower(name) {
+	rs := []rune(strings.ToLower(name))
+	for i, r := range rs {
 		switch {
 		case r >= 'a' && r <= 'z' || r >= '0' && r <= '9':
 			b.WriteRune(r)
 			dash = false
-		case r == '+' || r == '.':
-			// keep numbers like 1+2 or 0.5 readable
-			if r == '.' {
-				b.WriteRune('.')
-			} else {
-				b.WriteString("-plus-")
-			}
+		case r == '.':
+			b.WriteRune('.') // keeps numbers like 0.5 readable
 			dash = false
+		case r == '+':
+			b.WriteString("-plus-")
+			dash = false
+		case r == '-' && i+1 < len(rs) && rs[i+1] >= '0' && rs[i+1] <= '9' && (i == 0 || !isAlnum(rs[i-1])):
+			if !dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteString("minus-")
+			dash = true
 		default:
 			if !dash && b.Len() > 0 {
 				b.WriteByte('-')
@@ -177,6 +183,8 @@ func Slug(name string) string {
 	}
 	return strings.Trim(strings.ReplaceAll(b.String(), "--", "-"), "-.")
 }
+
+func isAlnum(r rune) bool { return r >= 'a' && r <= 'z' || r >= '0' && r <= '9' }
 
 // Cases lists every scenario and property without running anything.
 func Cases(opts Options) ([]Case, error) {
