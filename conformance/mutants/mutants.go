@@ -5,6 +5,7 @@
 package mutants
 
 import (
+	"context"
 	"encoding/json"
 	"sort"
 	"unicode/utf8"
@@ -213,6 +214,16 @@ func All() []Mutant {
 			Clauses: []string{"BUILD-3"},
 			Engine:  engine{build: buildFromAnyUnit},
 		},
+		{Name: "summary-counter-never-resets", Bug: "keeps counting after a summary, so every later trim summarizes again", Clauses: []string{"SUM-5"}, Engine: summarizingMutant(neverResets)},
+		{Name: "summary-counter-resets-on-failure", Bug: "forgets the pending messages when the summarizer fails, so they are never summarized", Clauses: []string{"SUM-7", "SUM-4"}, Engine: summarizingMutant(resetsOnFailure)},
+		{Name: "summary-not-counted", Bug: "inserts the summary without giving up a middle place, one over the cap", Clauses: []string{"SUM-3"}, Engine: summarizingMutant(summaryNotCounted)},
+		{Name: "summary-error-as-text", Bug: "inserts the summarizer's error text as the summary", Clauses: []string{"SUM-7"}, Engine: summarizingMutant(errorAsSummary)},
+		{Name: "summary-every-trim", Bug: "summarizes on every trim that evicts, ignoring the rate limit", Clauses: []string{"SUM-5"}, Engine: summarizingMutant(summarizesEveryTrim)},
+		{Name: "summary-prefix-missing", Bug: "leaves out the [Conversation Summary] prefix", Clauses: []string{"SUM-2"}, Engine: summarizingMutant(prefixMissing)},
+		{Name: "summary-covers-only-this-trim", Bug: "summarizes only this trim's evicted messages, silently dropping the ones evicted before", Clauses: []string{"SUM-4"}, Engine: summarizingMutant(coversOnlyThisTrim)},
+		{Name: "summary-of-tool-results", Bug: "calls the summarizer for evictions that hold only tool results", Clauses: []string{"SUM-6"}, Engine: summarizingMutant(summarizesToolResults)},
+		{Name: "summary-max-tokens-4096", Bug: "calls the summarizer with max_tokens 4096 instead of 1024", Clauses: []string{"SUM-1"}, Engine: summarizingMutant(wrongMaxTokens)},
+		{Name: "summary-after-tail", Bug: "appends the summary after the tail instead of after the head", Clauses: []string{"SUM-2"}, Engine: summarizingMutant(summaryAfterTail)},
 	}
 	sort.Slice(ms, func(i, j int) bool { return ms[i].Name < ms[j].Name })
 	return ms
@@ -236,11 +247,19 @@ type engine struct {
 	estimate func([]message.Message) int
 	prune    func([]message.Message) ([]message.Message, []int)
 	build    func([]message.Message, int) (history.Result, error)
+	window   func(window.Config) server.Window
 }
 
 func (e engine) Name() string { return "convspec-mutant" }
 
 func (e engine) NewWindow(config json.RawMessage) (server.Window, window.Config, []window.Warning, error) {
+	if e.window != nil {
+		cfg, err := window.ParseConfig(config)
+		if err != nil {
+			return nil, window.Config{}, nil, err
+		}
+		return e.window(cfg), cfg, cfg.Warnings(), nil
+	}
 	if e.parse == nil && e.trim == nil {
 		return e.Reference.NewWindow(config)
 	}
@@ -285,7 +304,9 @@ type trimmer struct {
 	trim func(window.Config, []message.Message) (window.Result, error)
 }
 
-func (t trimmer) Trim(msgs []message.Message) (window.Result, error) { return t.trim(t.cfg, msgs) }
+func (t trimmer) TrimWith(_ context.Context, msgs []message.Message, _ window.Summarizer) (window.Result, error) {
+	return t.trim(t.cfg, msgs)
+}
 
 func referenceTrim(c window.Config, msgs []message.Message) (window.Result, error) {
 	w, _ := window.New(c)

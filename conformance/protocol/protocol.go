@@ -23,6 +23,7 @@ const (
 	MethodWindowCreate    = "window.create"
 	MethodWindowTrim      = "window.trim"
 	MethodWindowEstimate  = "window.estimate"
+	MethodWindowSummarize = "window.summarize"
 	MethodHistoryClassify = "history.classify"
 	MethodHistoryPrune    = "history.prune"
 	MethodHistoryBuild    = "history.build"
@@ -30,8 +31,9 @@ const (
 
 // Capabilities an implementation may declare in its handshake.
 const (
-	CapWindow  = "window"
-	CapHistory = "history"
+	CapWindow    = "window"
+	CapSummarize = "window.summarize"
+	CapHistory   = "history"
 )
 
 // Error kinds (spec/protocol.md, "Errors"). Kind is the stable identity of an
@@ -48,6 +50,7 @@ const (
 	KindWindowExhausted = "context_window_exhausted"
 	KindInvariant       = "invariant_violation"
 	KindUnsupported     = "unsupported"
+	KindSummarizer      = "summarizer_failed"
 )
 
 var codes = map[string]int{
@@ -62,6 +65,7 @@ var codes = map[string]int{
 	KindWindowExhausted: -32004,
 	KindInvariant:       -32005,
 	KindUnsupported:     -32006,
+	KindSummarizer:      -32007,
 }
 
 // Kinds lists every error kind, sorted.
@@ -178,18 +182,54 @@ type WindowCreateResult struct {
 	Warnings []Warning    `json:"warnings"`
 }
 
-// WindowTrimParams trims messages with a window.
+// WindowTrimParams trims messages with a window. Summarizer, when present,
+// scripts the summarizer callback for this trim (capability
+// window.summarize); absent means no summarizer is provided.
 type WindowTrimParams struct {
-	Window   string            `json:"window"`
-	Messages []json.RawMessage `json:"messages"`
+	Window     string            `json:"window"`
+	Messages   []json.RawMessage `json:"messages"`
+	Summarizer *SummarizerScript `json:"summarizer,omitempty"`
 }
 
-// WindowTrimResult is the outcome of a trim.
+// SummarizerScript says how the summarizer callback behaves when called:
+// after DelayMS it returns Reply, or fails with Error. The implementation
+// gives up on the call after TimeoutMS (default 30000) and treats that as a
+// failure.
+type SummarizerScript struct {
+	Reply     *string `json:"reply,omitempty"`
+	Error     *string `json:"error,omitempty"`
+	DelayMS   int     `json:"delay_ms,omitempty"`
+	TimeoutMS int     `json:"timeout_ms,omitempty"`
+}
+
+// SummarizerCall is one call the implementation made to the summarizer.
+type SummarizerCall struct {
+	Prompt    string `json:"prompt"`
+	MaxTokens int    `json:"max_tokens"`
+}
+
+// WindowTrimResult is the outcome of a trim. Summary is the summary message
+// inserted into Trimmed (null when none); SummarizerCalls lists the calls
+// made. Both are required of implementations declaring window.summarize.
 type WindowTrimResult struct {
-	Trimmed  []json.RawMessage `json:"trimmed"`
-	Evicted  []json.RawMessage `json:"evicted"`
-	Metrics  Metrics           `json:"metrics"`
-	Warnings []Warning         `json:"warnings"`
+	Trimmed         []json.RawMessage `json:"trimmed"`
+	Evicted         []json.RawMessage `json:"evicted"`
+	Metrics         Metrics           `json:"metrics"`
+	Warnings        []Warning         `json:"warnings"`
+	Summary         json.RawMessage   `json:"summary,omitempty"`
+	SummarizerCalls []SummarizerCall  `json:"summarizer_calls,omitempty"`
+}
+
+// WindowSummarizeParams asks for a summary of messages.
+type WindowSummarizeParams struct {
+	Messages   []json.RawMessage `json:"messages"`
+	Summarizer *SummarizerScript `json:"summarizer"`
+}
+
+// WindowSummarizeResult is the summary text and the calls made.
+type WindowSummarizeResult struct {
+	Summary         string           `json:"summary"`
+	SummarizerCalls []SummarizerCall `json:"summarizer_calls"`
 }
 
 // WindowEstimateParams estimates the tokens of messages.

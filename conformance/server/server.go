@@ -36,11 +36,14 @@ type Engine interface {
 	Prune(msgs []message.Message) (kept []message.Message, removed []int)
 	// Build prepares history for a model call.
 	Build(msgs []message.Message, maxMessages int) (history.Result, error)
+	// Summarize is the window's summarize method.
+	Summarize(ctx context.Context, msgs []message.Message, s window.Summarizer) (string, error)
 }
 
-// Window is a stateful window addressed by a handle.
+// Window is a stateful window addressed by a handle. s is nil when the
+// request provides no summarizer.
 type Window interface {
-	Trim(msgs []message.Message) (window.Result, error)
+	TrimWith(ctx context.Context, msgs []message.Message, s window.Summarizer) (window.Result, error)
 }
 
 // Reference is the reference implementation as an Engine.
@@ -51,7 +54,12 @@ func (Reference) Name() string { return "convspec-reference" }
 
 // Capabilities implements Engine.
 func (Reference) Capabilities() []string {
-	return []string{protocol.CapWindow, protocol.CapHistory}
+	return []string{protocol.CapWindow, protocol.CapSummarize, protocol.CapHistory}
+}
+
+// Summarize implements Engine.
+func (Reference) Summarize(ctx context.Context, msgs []message.Message, s window.Summarizer) (string, error) {
+	return window.Summarize(ctx, msgs, s)
 }
 
 // NewWindow implements Engine.
@@ -126,9 +134,11 @@ func (h *Handler) Handle(ctx context.Context, method string, params json.RawMess
 	case protocol.MethodWindowCreate:
 		return h.windowCreate(params)
 	case protocol.MethodWindowTrim:
-		return h.windowTrim(params)
+		return h.windowTrim(ctx, params)
 	case protocol.MethodWindowEstimate:
 		return h.windowEstimate(params)
+	case protocol.MethodWindowSummarize:
+		return h.windowSummarize(ctx, params)
 	case protocol.MethodHistoryClassify:
 		return h.historyClassify(params)
 	case protocol.MethodHistoryPrune:
@@ -176,7 +186,7 @@ func (h *Handler) windowCreate(params json.RawMessage) (any, error) {
 	}, nil
 }
 
-func (h *Handler) windowTrim(params json.RawMessage) (any, error) {
+func (h *Handler) windowTrim(ctx context.Context, params json.RawMessage) (any, error) {
 	var p protocol.WindowTrimParams
 	if err := decodeParams(params, &p, "window", "messages"); err != nil {
 		return nil, err
@@ -191,16 +201,50 @@ func (h *Handler) windowTrim(params json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, asProtocolError(err)
 	}
-	res, err := w.Trim(msgs)
+	script, err := scripted(p.Summarizer, false)
+	if err != nil {
+		return nil, err
+	}
+	var summarizer window.Summarizer // stays nil, not a typed nil, without a script
+	if script != nil {
+		summarizer = script
+	}
+	res, err := w.TrimWith(ctx, msgs, summarizer)
 	if err != nil {
 		return nil, asProtocolError(err)
 	}
-	return protocol.WindowTrimResult{
-		Trimmed:  rawMessages(res.Trimmed),
-		Evicted:  rawMessages(res.Evicted),
-		Metrics:  protocol.Metrics(res.Metrics),
-		Warnings: wireWarnings(res.Warnings),
-	}, nil
+	out := protocol.WindowTrimResult{
+		Trimmed:         rawMessages(res.Trimmed),
+		Evicted:         rawMessages(res.Evicted),
+		Metrics:         protocol.Metrics(res.Metrics),
+		Warnings:        wireWarnings(res.Warnings),
+		Summary:         json.RawMessage("null"),
+		SummarizerCalls: wireCalls(res.SummarizerCalls),
+	}
+	if res.Summary != nil {
+		out.Summary = res.Summary.Raw()
+	}
+	return out, nil
+}
+
+func (h *Handler) windowSummarize(ctx context.Context, params json.RawMessage) (any, error) {
+	var p protocol.WindowSummarizeParams
+	if err := decodeParams(params, &p, "messages", "summarizer"); err != nil {
+		return nil, err
+	}
+	msgs, err := message.FromRaw(p.Messages)
+	if err != nil {
+		return nil, asProtocolError(err)
+	}
+	s, err := scripted(p.Summarizer, true)
+	if err != nil {
+		return nil, err
+	}
+	summary, err := h.engine.Summarize(ctx, msgs, s)
+	if err != nil {
+		return nil, protocol.NewError(protocol.KindSummarizer, "%v", err)
+	}
+	return protocol.WindowSummarizeResult{Summary: summary, SummarizerCalls: wireCalls(s.calls)}, nil
 }
 
 func (h *Handler) windowEstimate(params json.RawMessage) (any, error) {
@@ -339,6 +383,14 @@ func rawMessages(msgs []message.Message) []json.RawMessage {
 	out := make([]json.RawMessage, len(msgs))
 	for i, m := range msgs {
 		out[i] = m.Raw()
+	}
+	return out
+}
+
+func wireCalls(calls []window.SummarizerCall) []protocol.SummarizerCall {
+	out := make([]protocol.SummarizerCall, len(calls))
+	for i, c := range calls {
+		out[i] = protocol.SummarizerCall(c)
 	}
 	return out
 }

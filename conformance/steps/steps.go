@@ -24,6 +24,7 @@ import (
 func Register(sc *godog.ScenarioContext, tg target.Target) {
 	w := &world{tg: &recorder{Target: tg}}
 	registerHistory(sc, w)
+	registerSummarize(sc, w)
 
 	sc.Given(`^a window with the default config$`, w.createWindowDefault)
 	sc.Given(`^a window with config:$`, w.createWindowDoc)
@@ -73,9 +74,14 @@ type world struct {
 	err         error
 	rawResponse []byte
 
-	classifyRes *protocol.HistoryClassifyResult
-	pruneRes    *protocol.HistoryPruneResult
-	buildRes    *protocol.HistoryBuildResult
+	labels    map[string]json.RawMessage // mK → message, and "summary"
+	nextLabel int
+	summaries int
+
+	summarizeRes *protocol.WindowSummarizeResult
+	classifyRes  *protocol.HistoryClassifyResult
+	pruneRes     *protocol.HistoryPruneResult
+	buildRes     *protocol.HistoryBuildResult
 }
 
 // recorder remembers the last exchange so that failures can show it.
@@ -177,16 +183,28 @@ func (w *world) tryCreateWindowWithoutConfig() error { return w.tryCreate(nil) }
 func (w *world) conversationOf(n int) error {
 	w.input = make([]json.RawMessage, n)
 	for i := range w.input {
-		role := "user"
-		switch {
-		case i == 0:
-			role = "system"
-		case i%2 == 0:
-			role = "assistant"
-		}
-		w.input[i] = json.RawMessage(fmt.Sprintf(`{"role":%q,"content":"m%d"}`, role, i+1))
+		w.input[i] = w.labelled(i + 1)
 	}
+	w.nextLabel = n + 1
 	return nil
+}
+
+// labelled is message mK: the system prompt for K = 1, then users and
+// assistants taking turns. It is remembered under its label.
+func (w *world) labelled(k int) json.RawMessage {
+	role := "user"
+	switch {
+	case k == 1:
+		role = "system"
+	case k%2 == 1:
+		role = "assistant"
+	}
+	m := json.RawMessage(fmt.Sprintf(`{"role":%q,"content":"m%d"}`, role, k))
+	if w.labels == nil {
+		w.labels = map[string]json.RawMessage{}
+	}
+	w.labels[fmt.Sprintf("m%d", k)] = m
+	return m
 }
 
 func (w *world) conversationDoc(doc *godog.DocString) error {
@@ -199,10 +217,14 @@ func (w *world) conversationDoc(doc *godog.DocString) error {
 }
 
 func (w *world) trimWith(msgs []json.RawMessage) error {
+	return w.trimScripted(msgs, nil)
+}
+
+func (w *world) trimScripted(msgs []json.RawMessage, script *protocol.SummarizerScript) error {
 	if w.window == "" {
 		return errors.New("scenario error: no window was created")
 	}
-	res, err := target.Trim(context.Background(), w.tg, w.window, msgs)
+	res, err := target.TrimWith(context.Background(), w.tg, w.window, msgs, script)
 	if err != nil {
 		var f *target.Failure
 		if errors.As(err, &f) {

@@ -14,13 +14,18 @@ func CreateWindow(ctx context.Context, t Target, config json.RawMessage) (protoc
 	return r, err
 }
 
-// Trim calls window.trim.
+// Trim calls window.trim without a summarizer.
 func Trim(ctx context.Context, t Target, window string, msgs []json.RawMessage) (protocol.WindowTrimResult, error) {
+	return TrimWith(ctx, t, window, msgs, nil)
+}
+
+// TrimWith calls window.trim with a scripted summarizer (nil for none).
+func TrimWith(ctx context.Context, t Target, window string, msgs []json.RawMessage, s *protocol.SummarizerScript) (protocol.WindowTrimResult, error) {
 	if msgs == nil {
 		msgs = []json.RawMessage{}
 	}
 	var r protocol.WindowTrimResult
-	err := invoke(ctx, t, protocol.MethodWindowTrim, protocol.WindowTrimParams{Window: window, Messages: msgs}, &r)
+	err := invoke(ctx, t, protocol.MethodWindowTrim, protocol.WindowTrimParams{Window: window, Messages: msgs, Summarizer: s}, &r)
 	return r, err
 }
 

@@ -6,6 +6,7 @@ package window
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/convspec/convspec/reference/message"
 )
@@ -43,11 +44,19 @@ type Result struct {
 	Evicted  []message.Message
 	Metrics  Metrics
 	Warnings []Warning
+	// Summary is the summary message inserted into Trimmed, if any.
+	Summary *message.Message
+	// SummarizerCalls are the calls the trim made to its summarizer.
+	SummarizerCalls []SummarizerCall
 }
 
-// Window trims conversations with one configuration.
+// Window trims conversations with one configuration. It remembers, for
+// summarization, the messages evicted since its last summary.
 type Window struct {
 	cfg Config
+
+	mu      sync.Mutex
+	pending []message.Message
 }
 
 // New validates cfg and returns a window using it.
@@ -110,11 +119,25 @@ func (p Plan) Evicted() int { return p.KeepFrom - p.HeadEnd }
 // Plan computes the cut points of a trim of a conversation split into
 // units (message.Units); every cut falls on a unit boundary (WIN-9).
 func (c Config) Plan(units []message.Unit) Plan {
-	n := 0
-	if len(units) > 0 {
-		n = units[len(units)-1].End
+	if c.Disabled() { // CFG-5
+		n := end(units)
+		return Plan{N: n, HeadEnd: n, KeepFrom: n, TailStart: n}
 	}
-	if c.Disabled() || n <= c.MaxMessages { // CFG-5, WIN-1
+	return c.PlanCap(units, c.MaxMessages)
+}
+
+func end(units []message.Unit) int {
+	if len(units) == 0 {
+		return 0
+	}
+	return units[len(units)-1].End
+}
+
+// PlanCap plans with a cap taken literally, 0 leaving room for nothing;
+// a summarizing trim plans with MaxMessages − 1 (SUM-3).
+func (c Config) PlanCap(units []message.Unit, limit int) Plan {
+	n := end(units)
+	if n <= limit { // WIN-1
 		return Plan{N: n, HeadEnd: n, KeepFrom: n, TailStart: n}
 	}
 	// WIN-2, WIN-9: the head takes what it can, rounded up to the end of a
@@ -122,11 +145,11 @@ func (c Config) Plan(units []message.Unit) Plan {
 	headEnd := boundaryAtOrAfter(units, min(c.PreserveFirstN, n), n)
 	tailStart := boundaryAtOrBefore(units, n-min(c.PreserveLastN, n-headEnd), headEnd, n)
 	preserved := headEnd + n - tailStart
-	if preserved >= c.MaxMessages { // WIN-3
+	if preserved >= limit { // WIN-3
 		return Plan{N: n, HeadEnd: headEnd, KeepFrom: tailStart, TailStart: tailStart, HeadOnly: true}
 	}
 	// WIN-4: the most recent whole units of the middle that fit.
-	keepFrom := boundaryAtOrAfter(units, tailStart-(c.MaxMessages-preserved), tailStart)
+	keepFrom := boundaryAtOrAfter(units, tailStart-(limit-preserved), tailStart)
 	return Plan{N: n, HeadEnd: headEnd, KeepFrom: keepFrom, TailStart: tailStart}
 }
 

@@ -1,0 +1,286 @@
+package window
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/convspec/convspec/reference/message"
+)
+
+// Summarization constants (SUM-1, SUM-3, SUM-5).
+const (
+	// Instruction opens every summarization prompt.
+	Instruction = "Summarize the following conversation history concisely. Focus on: what files were read/written, what decisions were made, what problems were encountered, and what the current state of the task is. Be factual and brief."
+	// SummaryPrefix opens the content of every summary message.
+	SummaryPrefix = "[Conversation Summary]"
+	// SummaryMaxTokens is the max_tokens of every summarizer call.
+	SummaryMaxTokens = 1024
+	// SummaryEvery is the rate limit: a summary is made only once at least
+	// this many messages have been evicted since the last one.
+	SummaryEvery = 10
+)
+
+// Warning codes of summarization (SUM-6, SUM-7).
+const (
+	CodeSummaryFailed        = "summary_failed"
+	CodeSummarySkippedNoText = "summary_skipped_no_text"
+	CodeSummaryEmpty         = "summary_empty"
+)
+
+// Summarizer condenses a prompt into a summary: the provider's lightweight
+// call, injected so that the window stays provider-agnostic (002).
+type Summarizer interface {
+	Call(ctx context.Context, prompt string, maxTokens int) (string, error)
+}
+
+// SummarizerFunc adapts a function to Summarizer.
+type SummarizerFunc func(ctx context.Context, prompt string, maxTokens int) (string, error)
+
+// Call implements Summarizer.
+func (f SummarizerFunc) Call(ctx context.Context, prompt string, maxTokens int) (string, error) {
+	return f(ctx, prompt, maxTokens)
+}
+
+// SummarizerCall records one call a trim made.
+type SummarizerCall struct {
+	Prompt    string `json:"prompt"`
+	MaxTokens int    `json:"max_tokens"`
+}
+
+// Prompt is the summarization prompt for msgs (SUM-1): the instruction, a
+// blank line, then each message rendered as Render does, separated by blank
+// lines.
+func Prompt(msgs []message.Message) string {
+	parts := make([]string, len(msgs))
+	for i, m := range msgs {
+		parts[i] = Render(m)
+	}
+	return Instruction + "\n\n" + strings.Join(parts, "\n\n")
+}
+
+// Render turns one message into text for the prompt (SUM-1): "[role] "
+// followed by its parts, one per line.
+func Render(m message.Message) string {
+	var parts []string
+	raw := m.Raw()
+	var members map[string]json.RawMessage
+	_ = json.Unmarshal(raw, &members)
+	content := members["content"]
+	if m.Role() == "tool" {
+		var id string
+		_ = json.Unmarshal(members["tool_call_id"], &id)
+		parts = append(parts, "tool_result "+id+": "+contentText(content))
+	} else {
+		parts = append(parts, contentParts(content)...)
+	}
+	var calls []struct {
+		Function struct {
+			Name      string `json:"name"`
+			Arguments string `json:"arguments"`
+		} `json:"function"`
+	}
+	if json.Unmarshal(members["tool_calls"], &calls) == nil {
+		for _, c := range calls {
+			parts = append(parts, "tool_call "+c.Function.Name+" "+c.Function.Arguments)
+		}
+	}
+	return "[" + m.Role() + "] " + strings.Join(parts, "\n")
+}
+
+// contentParts renders a content member: a string as itself, an array
+// block by block, null or absent as nothing, anything else as compact JSON.
+func contentParts(content json.RawMessage) []string {
+	switch kind(content) {
+	case "absent":
+		return nil
+	case "string":
+		var s string
+		_ = json.Unmarshal(content, &s)
+		return []string{s}
+	case "array":
+		var blocks []json.RawMessage
+		_ = json.Unmarshal(content, &blocks)
+		out := make([]string, 0, len(blocks))
+		for _, b := range blocks {
+			out = append(out, blockText(b))
+		}
+		return out
+	default:
+		s, _ := message.Compact(content)
+		return []string{s}
+	}
+}
+
+func contentText(content json.RawMessage) string {
+	return strings.Join(contentParts(content), "\n")
+}
+
+// blockText renders one content block.
+func blockText(b json.RawMessage) string {
+	var block struct {
+		Type      string          `json:"type"`
+		Text      *string         `json:"text"`
+		Name      string          `json:"name"`
+		Input     json.RawMessage `json:"input"`
+		ToolUseID string          `json:"tool_use_id"`
+		Content   json.RawMessage `json:"content"`
+	}
+	if json.Unmarshal(b, &block) != nil {
+		s, _ := message.Compact(b)
+		return s
+	}
+	switch {
+	case block.Type == "text" && block.Text != nil:
+		return *block.Text
+	case block.Type == "tool_use":
+		input, _ := message.Compact(orEmptyObject(block.Input))
+		return "tool_use " + block.Name + " " + input
+	case block.Type == "tool_result":
+		return "tool_result " + block.ToolUseID + ": " + contentText(block.Content)
+	default:
+		s, _ := message.Compact(b)
+		return s
+	}
+}
+
+func orEmptyObject(raw json.RawMessage) json.RawMessage {
+	if len(raw) == 0 {
+		return json.RawMessage("{}")
+	}
+	return raw
+}
+
+func kind(raw json.RawMessage) string {
+	s := strings.TrimSpace(string(raw))
+	switch {
+	case s == "" || s == "null":
+		return "absent"
+	case s[0] == '"':
+		return "string"
+	case s[0] == '[':
+		return "array"
+	default:
+		return "other"
+	}
+}
+
+// HasMeaningfulText reports whether any message that is not a tool result
+// has content text with something other than white space (SUM-6): a string
+// content, or the text of a text block.
+func HasMeaningfulText(msgs []message.Message) bool {
+	for _, m := range msgs {
+		if m.Class() == message.ToolResult {
+			continue
+		}
+		c := m.Content()
+		switch kind(c) {
+		case "string":
+			var s string
+			_ = json.Unmarshal(c, &s)
+			if strings.TrimSpace(s) != "" {
+				return true
+			}
+		case "array":
+			var blocks []struct {
+				Type string  `json:"type"`
+				Text *string `json:"text"`
+			}
+			if json.Unmarshal(c, &blocks) == nil {
+				for _, b := range blocks {
+					if b.Type == "text" && b.Text != nil && strings.TrimSpace(*b.Text) != "" {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// Summarize asks s for a summary of msgs (002's summarize method): one call
+// with Prompt(msgs) and SummaryMaxTokens. It returns the reply without
+// surrounding white space; an empty reply is an error.
+func Summarize(ctx context.Context, msgs []message.Message, s Summarizer) (string, error) {
+	reply, err := s.Call(ctx, Prompt(msgs), SummaryMaxTokens)
+	if err != nil {
+		return "", err
+	}
+	reply = strings.TrimSpace(reply)
+	if reply == "" {
+		return "", errEmptySummary
+	}
+	return reply, nil
+}
+
+var errEmptySummary = errors.New("the summarizer returned an empty summary")
+
+// SummaryMessage is the synthetic message that replaces evicted ones
+// (SUM-2): role assistant, content "[Conversation Summary]\n" + summary.
+func SummaryMessage(summary string) message.Message {
+	m, err := message.New("assistant", SummaryPrefix+"\n"+summary)
+	if err != nil {
+		panic(err) // unreachable: a role and a string always encode
+	}
+	return m
+}
+
+// TrimWith trims like Trim and, when summarize_on_trim is set and s is not
+// nil, replaces the evicted messages with a summary as SUM-1–SUM-8 say.
+// The window remembers what it evicted since its last summary, so TrimWith
+// is safe for concurrent use but not pure: it is the one stateful
+// operation (MSG-3).
+func (w *Window) TrimWith(ctx context.Context, msgs []message.Message, s Summarizer) (Result, error) {
+	units, err := message.Units(msgs)
+	if err != nil {
+		return Result{}, err
+	}
+	plain := w.cfg.Plan(units)
+	if !w.cfg.SummarizeOnTrim || s == nil || plain.Evicted() == 0 {
+		return w.Apply(plain, msgs), nil // SUM-8: exactly plain windowing
+	}
+
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	// SUM-3: the summary takes a place of the cap, so plan for one less.
+	roomy := w.cfg.PlanCap(units, w.cfg.MaxMessages-1)
+	covered := slices.Concat(w.pending, msgs[roomy.HeadEnd:roomy.KeepFrom])
+
+	if len(covered) < SummaryEvery { // SUM-5: not yet
+		res := w.Apply(plain, msgs)
+		w.pending = append(w.pending, res.Evicted...)
+		return res, nil
+	}
+	if !HasMeaningfulText(covered) { // SUM-6
+		res := w.Apply(plain, msgs)
+		w.pending = nil
+		res.Warnings = append(res.Warnings, Warning{Code: CodeSummarySkippedNoText,
+			Message: fmt.Sprintf("the %d messages to summarize hold only tool results or no text: evicted without a summary", len(covered))})
+		return res, nil
+	}
+	summary, err := Summarize(ctx, covered, s)
+	call := SummarizerCall{Prompt: Prompt(covered), MaxTokens: SummaryMaxTokens}
+	if err != nil { // SUM-7: plain eviction; the error goes to a warning, never into a message
+		res := w.Apply(plain, msgs)
+		res.SummarizerCalls = []SummarizerCall{call}
+		w.pending = append(w.pending, res.Evicted...)
+		code := CodeSummaryFailed
+		if errors.Is(err, errEmptySummary) {
+			code = CodeSummaryEmpty
+		}
+		res.Warnings = append(res.Warnings, Warning{Code: code,
+			Message: fmt.Sprintf("summarization failed, evicted without a summary (%d messages wait for the next attempt): %v", len(w.pending), err)})
+		return res, nil
+	}
+	res := w.Apply(roomy, msgs)
+	res.SummarizerCalls = []SummarizerCall{call}
+	sm := SummaryMessage(summary)
+	res.Summary = &sm
+	res.Trimmed = slices.Insert(res.Trimmed, roomy.HeadEnd, sm) // SUM-2
+	res.Metrics.EstimatedTokens = EstimateTokens(res.Trimmed)
+	w.pending = nil
+	return res, nil
+}
