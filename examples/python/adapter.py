@@ -13,6 +13,7 @@ import sys
 import threading
 from typing import Any, Callable
 
+sys.dont_write_bytecode = True  # leave no __pycache__ next to the sources
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from convspec_window import (  # noqa: E402
@@ -130,8 +131,12 @@ class Adapter:
         """Answers one line: (the response or None for a notification, whether to exit)."""
         try:
             req = loads(line)
-        except (ValueError, RecursionError) as e:
+        except ValueError as e:
             return self._error(None, "parse_error", f"not JSON: {e}"), False
+        except RecursionError:
+            # Valid JSON, perhaps, but nested deeper than the parser can go;
+            # the id cannot be read.
+            return self._error(None, "internal_error", "the request is nested too deeply to parse"), False
         if not isinstance(req, dict):
             return self._error(None, "invalid_request", "a request must be a JSON object"), False
         notification = "id" not in req
@@ -190,7 +195,7 @@ def main() -> int:
     # Content may be nested deeply; json and the serializers recurse. Run the
     # loop on a thread with a large stack so a deep message is answered, not
     # a RecursionError.
-    sys.setrecursionlimit(100_000)
+    sys.setrecursionlimit(1_000_000)
     threading.stack_size(512 * 1024 * 1024)
     status = [1]
 

@@ -2,7 +2,8 @@
 
 spec/SPEC.md, capability ``window``: a ConversationWindow keeps a preserved
 head and tail of a conversation and the most recent messages between them,
-and estimates tokens at four characters a token.
+never splitting a tool call from its results (WIN-9, UNIT-3), and estimates
+tokens at four characters a token.
 
 Standard library only. Messages are the values ``loads`` builds (dicts, lists,
 str, bool, None and JSONNumber); they are never copied or rewritten, so a trim
@@ -17,10 +18,11 @@ content is measured in the form ECMAScript's ``JSON.stringify`` writes
 from __future__ import annotations
 
 import json
+import json.scanner
 import math
 import re
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 __all__ = [
     "ConversationWindow",
@@ -96,6 +98,8 @@ class JSONNumber:
     __slots__ = ("text", "value")
 
     def __init__(self, text: str) -> None:
+        if not text.isascii():  # the pure-Python scanner's number pattern accepts any Unicode digit
+            raise ValueError(f"{text!r} is not a JSON number")
         self.text = text
         self.value = float(text)  # ±inf when too large for a double
 
@@ -110,6 +114,15 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
+_DECODER = json.JSONDecoder(parse_float=JSONNumber, parse_int=JSONNumber, parse_constant=_reject_constant)
+
+# The same decoder with the pure-Python scanner, which recurses on Python
+# frames (bounded by sys.setrecursionlimit) where the C scanner recurses on
+# C (bounded, since Python 3.12, by a fixed limit of its own).
+_DEEP_DECODER = json.JSONDecoder(parse_float=JSONNumber, parse_int=JSONNumber, parse_constant=_reject_constant)
+_DEEP_DECODER.scan_once = json.scanner.py_make_scanner(_DEEP_DECODER)  # type: ignore[attr-defined]
+
+
 def loads(text: str) -> Any:
     """Parses strict JSON (no NaN/Infinity), keeping numbers as JSONNumber.
 
@@ -117,37 +130,70 @@ def loads(text: str) -> Any:
     first place, with its last value. Unpaired surrogate escapes are kept in
     the strings; ``validate_messages`` rejects them.
     """
-    return json.loads(
-        text,
-        parse_float=JSONNumber,
-        parse_int=JSONNumber,
-        parse_constant=_reject_constant,
-    )
+    try:
+        return _DECODER.decode(text)
+    except RecursionError:
+        return _DEEP_DECODER.decode(text)
 
 
-def dumps(value: Any) -> str:
-    """Writes compact JSON, ASCII only; a JSONNumber is written as received."""
-    if isinstance(value, str):
-        return json.dumps(value)
-    if value is None:
-        return "null"
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
+def _write_json(value: Any, number: Callable[[Any], str], quote: Callable[[str], str]) -> str:
+    """Writes a JSON value compactly, without recursion (content may be nested
+    deeper than Python's call stack allows); ``number`` writes numbers and
+    ``quote`` strings and member names."""
+    out: list[str] = []
+    # Each frame: [items, names or None, next index].
+    stack: list[list[Any]] = []
+
+    def open_(v: Any) -> None:
+        if isinstance(v, str):
+            out.append(quote(v))
+        elif v is None:
+            out.append("null")
+        elif v is True:
+            out.append("true")
+        elif v is False:
+            out.append("false")
+        elif isinstance(v, (JSONNumber, int, float)):
+            out.append(number(v))
+        elif isinstance(v, dict):
+            out.append("{")
+            stack.append([list(v.values()), list(v.keys()), 0])
+        elif isinstance(v, (list, tuple)):
+            out.append("[")
+            stack.append([v, None, 0])
+        else:
+            raise TypeError(f"not a JSON value: {type(v).__name__}")
+
+    open_(value)
+    while stack:
+        top = stack[-1]
+        items, names, i = top
+        if i == len(items):
+            out.append("]" if names is None else "}")
+            stack.pop()
+            continue
+        top[2] = i + 1
+        if i > 0:
+            out.append(",")
+        if names is not None:
+            out.append(quote(names[i]) + ":")
+        open_(items[i])
+    return "".join(out)
+
+
+def _wire_number(value: Any) -> str:
     if isinstance(value, JSONNumber):
         return value.text
     if isinstance(value, int):
         return str(value)
-    if isinstance(value, float):
-        if math.isfinite(value):
-            return repr(value)
-        return "1e400" if value > 0 else "-1e400"  # same double value as ±inf
-    if isinstance(value, dict):
-        return "{" + ",".join(json.dumps(k) + ":" + dumps(v) for k, v in value.items()) + "}"
-    if isinstance(value, (list, tuple)):
-        return "[" + ",".join(dumps(v) for v in value) + "]"
-    raise TypeError(f"not a JSON value: {type(value).__name__}")
+    if math.isfinite(value):
+        return repr(value)
+    return "1e400" if value > 0 else "-1e400"  # the same double value as ±inf
+
+
+def dumps(value: Any) -> str:
+    """Writes compact JSON, ASCII only; a JSONNumber is written as received."""
+    return _write_json(value, _wire_number, json.dumps)
 
 
 # --------------------------------------------------------------------------
@@ -207,27 +253,17 @@ def _js_quote(s: str) -> str:
     return '"' + _JS_NEEDS_ESCAPE.sub(_js_escape, s) + '"'
 
 
+def _js_number(value: Any) -> str:
+    try:
+        x = float(value)
+    except OverflowError:  # a Python int beyond the doubles
+        x = math.inf
+    return number_to_js_string(x) if math.isfinite(x) else "null"
+
+
 def js_stringify(value: Any) -> str:
     """What ECMAScript's ``JSON.stringify`` writes for the parsed value (EST-3)."""
-    if isinstance(value, str):
-        return _js_quote(value)
-    if value is None:
-        return "null"
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if isinstance(value, (JSONNumber, int, float)):
-        try:
-            x = float(value)
-        except OverflowError:  # a Python int beyond the doubles
-            x = math.inf if value > 0 else -math.inf  # type: ignore[operator]
-        return number_to_js_string(x) if math.isfinite(x) else "null"
-    if isinstance(value, dict):
-        return "{" + ",".join(_js_quote(k) + ":" + js_stringify(v) for k, v in value.items()) + "}"
-    if isinstance(value, (list, tuple)):
-        return "[" + ",".join(js_stringify(v) for v in value) + "]"
-    raise TypeError(f"not a JSON value: {type(value).__name__}")
+    return _write_json(value, _js_number, _js_quote)
 
 
 # --------------------------------------------------------------------------

@@ -8,6 +8,7 @@
  * splits a tool call from its results (WIN-9, UNIT-3).
  */
 
+import { writeJSON } from './json';
 import { InvalidConfigError, type Message, typeName, unitStarts, validateMessages } from './messages';
 
 export * from './messages';
@@ -64,11 +65,12 @@ const COUNT_MEMBERS: ReadonlySet<string> = new Set<CountMember>([
   'preserve_last_n',
 ]);
 
-/** How a JSON value is shown in an error message. */
+/** How a JSON value is shown in an error message (shortened). */
 function show(value: unknown): string {
-  if (typeof value === 'number' && !Number.isFinite(value)) return value > 0 ? '1e400' : '-1e400';
-  if (value === undefined) return 'nothing';
-  return JSON.stringify(value);
+  const text = writeJSON(value, (n) => (Number.isFinite(n) ? JSON.stringify(n) : n > 0 ? '1e400' : '-1e400'));
+  if (text.length <= 80) return text;
+  const cut = /[\ud800-\udbff]$/.test(text.slice(0, 77)) ? 76 : 77; // do not split a surrogate pair
+  return text.slice(0, cut) + '...';
 }
 
 /**
@@ -133,7 +135,14 @@ function contentLength(m: Message): number {
   const content = m.content;
   if (content === undefined || content === null) return 0;
   if (typeof content === 'string') return content.length;
-  return JSON.stringify(content).length;
+  try {
+    return JSON.stringify(content).length;
+  } catch (e) {
+    // JSON.stringify recurses; content nested deeper than the call stack
+    // allows is measured by the iterative writer, which writes the same text.
+    if (e instanceof RangeError) return writeJSON(content, (n) => JSON.stringify(n)).length;
+    throw e;
+  }
 }
 
 /**

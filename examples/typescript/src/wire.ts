@@ -4,6 +4,7 @@
 
 import { isUtf8 } from 'node:buffer';
 import { Transform } from 'node:stream';
+import { writeJSON } from './json';
 
 const LF = 0x0a;
 
@@ -89,30 +90,11 @@ export function lineDecoder(): Transform {
 }
 
 /**
- * JSON.stringify, except that a number too large for a double (parsed by
- * JSON.parse as ±Infinity) is written as ±1e400 — a number with the same
- * double value — rather than as null, so that a message comes back JSON-equal
- * to how it was sent (MSG-2).
+ * The wire form of a JSON value: JSON.stringify's, except that a number too
+ * large for a double (parsed by JSON.parse as ±Infinity) is written as ±1e400
+ * — a number with the same double value — rather than as null, so that a
+ * message comes back JSON-equal to how it was sent (MSG-2).
  */
 export function serialize(value: unknown): string {
-  switch (typeof value) {
-    case 'string':
-      return JSON.stringify(value);
-    case 'number':
-      return Number.isFinite(value) ? JSON.stringify(value) : value > 0 ? '1e400' : '-1e400';
-    case 'boolean':
-      return value ? 'true' : 'false';
-    case 'object': {
-      if (value === null) return 'null';
-      if (Array.isArray(value)) return '[' + value.map((e) => serialize(e === undefined ? null : e)).join(',') + ']';
-      const o = value as Record<string, unknown>;
-      const members: string[] = [];
-      for (const name of Object.keys(o)) {
-        if (o[name] !== undefined) members.push(JSON.stringify(name) + ':' + serialize(o[name]));
-      }
-      return '{' + members.join(',') + '}';
-    }
-    default:
-      return 'null';
-  }
+  return writeJSON(value, (n) => (Number.isFinite(n) ? JSON.stringify(n) : n > 0 ? '1e400' : '-1e400'));
 }

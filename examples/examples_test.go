@@ -1,0 +1,298 @@
+package examples_test
+
+// Runs the conformance suite against the example implementations in this
+// directory (examples/typescript and examples/python), exactly as a user
+// would: build cmd/conform, build the example, `conform -- CMD ARGS...`.
+//
+// Every case of a capability an example declares must pass. The suite also
+// has cases of capabilities the examples do not implement, which conform
+// reports as not applicable; to tell those apart from cases that should have
+// run, the test first runs the same suite against the reference
+// implementation made to declare the same capabilities as the examples (via a
+// small proxy, this test binary re-executed), and requires each example to
+// reach exactly the same counts as that baseline. While the suite holds only
+// capabilities the examples declare, that is `N passed, 0 failed, 0 not
+// applicable` (and zero of every other outcome conform counts).
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// exampleCapabilities is what both examples declare in their handshake.
+var exampleCapabilities = []string{"window"}
+
+const (
+	proxyCapsEnv    = "CONVSPEC_EXAMPLES_PROXY_CAPABILITIES"
+	proxyConformEnv = "CONVSPEC_EXAMPLES_PROXY_CONFORM"
+)
+
+func TestMain(m *testing.M) {
+	if caps := os.Getenv(proxyCapsEnv); caps != "" {
+		os.Exit(proxy(os.Getenv(proxyConformEnv), strings.Split(caps, ",")))
+	}
+	os.Exit(m.Run())
+}
+
+func TestExamplesConform(t *testing.T) {
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("go is not on PATH: %v", err)
+	}
+	conform := filepath.Join(t.TempDir(), "conform")
+	if out, err := run(root, goTool, "build", "-o", conform, "./cmd/conform"); err != nil {
+		t.Fatalf("go build ./cmd/conform: %v\n%s", err, out)
+	}
+
+	want := baseline(t, conform)
+	t.Logf("baseline (the reference declaring %v): %s", exampleCapabilities, want.line)
+
+	t.Run("typescript", func(t *testing.T) {
+		t.Parallel()
+		for _, tool := range []string{"node", "npm"} {
+			if _, err := exec.LookPath(tool); err != nil {
+				t.Skipf("skipping the TypeScript example: %s is not on PATH", tool)
+			}
+		}
+		dir := filepath.Join(root, "examples", "typescript")
+		if fresh, why := nodeModulesUpToDate(dir); fresh {
+			t.Logf("node_modules matches package-lock.json; not reinstalling")
+		} else {
+			t.Logf("npm ci (%s)", why)
+			if out, err := run(dir, "npm", "ci", "--no-audit", "--no-fund"); err != nil {
+				t.Fatalf("npm ci: %v\n%s", err, out)
+			}
+		}
+		tsc := []string{"npx", "tsc", "-p", "."}
+		if _, err := exec.LookPath("npx"); err != nil {
+			tsc = []string{"npm", "exec", "--", "tsc", "-p", "."} // what npx does
+		}
+		if out, err := run(dir, tsc[0], tsc[1:]...); err != nil {
+			t.Fatalf("%s: %v\n%s", strings.Join(tsc, " "), err, out)
+		}
+		checkConform(t, conform, dir, want, "node", "dist/adapter.js")
+	})
+
+	t.Run("python", func(t *testing.T) {
+		t.Parallel()
+		if _, err := exec.LookPath("python3"); err != nil {
+			t.Skip("skipping the Python example: python3 is not on PATH")
+		}
+		checkConform(t, conform, filepath.Join(root, "examples", "python"), want, "python3", "adapter.py")
+	})
+}
+
+// summary is conform's count line, parsed: `N passed, N failed, …, N not
+// applicable` (the closing line, or the line before a closing PASS/FAIL).
+type summary struct {
+	line   string
+	counts map[string]int // outcome → count: "passed", "failed", "not applicable", …
+}
+
+var (
+	countLine = regexp.MustCompile(`^\d+ passed, \d+ failed(, \d+ [a-z][a-z ]*)*$`)
+	countItem = regexp.MustCompile(`^(\d+) ([a-z][a-z ]*)$`)
+)
+
+func parseSummary(out []byte) (summary, error) {
+	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+	for i := len(lines) - 1; i >= 0 && i >= len(lines)-3; i-- {
+		line := strings.TrimSpace(lines[i])
+		if !countLine.MatchString(line) {
+			continue
+		}
+		s := summary{line: line, counts: map[string]int{}}
+		for _, item := range strings.Split(line, ", ") {
+			m := countItem.FindStringSubmatch(item)
+			n, _ := strconv.Atoi(m[1])
+			s.counts[m[2]] = n
+		}
+		return s, nil
+	}
+	return summary{}, fmt.Errorf("no `N passed, N failed, …, N not applicable` line at the end of the output")
+}
+
+// clean reports whether nothing but passed and not-applicable cases were
+// counted, and something passed.
+func (s summary) clean() bool {
+	for outcome, n := range s.counts {
+		if outcome != "passed" && outcome != "not applicable" && n != 0 {
+			return false
+		}
+	}
+	return s.counts["passed"] > 0
+}
+
+// baseline runs the suite against the reference implementation declaring
+// exampleCapabilities only.
+func baseline(t *testing.T, conform string) summary {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(conform, "--", self)
+	cmd.Env = append(os.Environ(),
+		proxyCapsEnv+"="+strings.Join(exampleCapabilities, ","),
+		proxyConformEnv+"="+conform)
+	out, err := cmd.CombinedOutput()
+	s, perr := parseSummary(out)
+	if err != nil || perr != nil || !s.clean() {
+		t.Fatalf("the baseline run of the reference declaring %v did not pass cleanly (err %v, %v); "+
+			"the examples cannot be judged against it:\n%s", exampleCapabilities, err, perr, out)
+	}
+	return s
+}
+
+func checkConform(t *testing.T, conform, dir string, want summary, command ...string) {
+	t.Helper()
+	args := append([]string{"--"}, command...)
+	cmd := exec.Command(conform, args...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	var exit *exec.ExitError
+	switch {
+	case errors.As(err, &exit):
+		t.Fatalf("conform -- %s: exit status %d, want 0; full output:\n%s", strings.Join(command, " "), exit.ExitCode(), out)
+	case err != nil:
+		t.Fatalf("conform -- %s: %v\n%s", strings.Join(command, " "), err, out)
+	}
+	got, perr := parseSummary(out)
+	if perr != nil {
+		t.Fatalf("%v; full output:\n%s", perr, out)
+	}
+	if !got.clean() || !reflect.DeepEqual(got.counts, want.counts) {
+		t.Fatalf("got %q, want %q: N > 0 passed, nothing failed, and not applicable only the cases of capabilities "+
+			"the example does not declare; full output:\n%s", got.line, want.line, out)
+	}
+	t.Logf("conform -- %s: %s", strings.Join(command, " "), got.line)
+}
+
+func run(dir, name string, args ...string) ([]byte, error) {
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	return cmd.CombinedOutput()
+}
+
+// nodeModulesUpToDate reports whether node_modules holds exactly what
+// package-lock.json pins (npm's own record, node_modules/.package-lock.json,
+// lists the same packages) and the lock agrees with package.json, so that
+// `npm ci` would change nothing.
+func nodeModulesUpToDate(dir string) (bool, string) {
+	type lock struct {
+		Packages map[string]json.RawMessage `json:"packages"`
+	}
+	type manifest struct {
+		Dependencies    map[string]string `json:"dependencies"`
+		DevDependencies map[string]string `json:"devDependencies"`
+	}
+	var pkg manifest
+	var wanted, installed lock
+	for file, v := range map[string]any{
+		"package.json":                    &pkg,
+		"package-lock.json":               &wanted,
+		"node_modules/.package-lock.json": &installed,
+	} {
+		data, err := os.ReadFile(filepath.Join(dir, file))
+		if err != nil {
+			return false, fmt.Sprintf("cannot read %s", file)
+		}
+		if err := json.Unmarshal(data, v); err != nil {
+			return false, fmt.Sprintf("cannot parse %s: %v", file, err)
+		}
+	}
+	var root manifest
+	if err := json.Unmarshal(wanted.Packages[""], &root); err != nil ||
+		!reflect.DeepEqual(root.Dependencies, pkg.Dependencies) ||
+		!reflect.DeepEqual(root.DevDependencies, pkg.DevDependencies) {
+		return false, "package-lock.json does not match package.json"
+	}
+	delete(wanted.Packages, "")
+	if len(wanted.Packages) != len(installed.Packages) {
+		return false, "node_modules differs from package-lock.json"
+	}
+	for name, w := range wanted.Packages {
+		var a, b any
+		if json.Unmarshal(w, &a) != nil || json.Unmarshal(installed.Packages[name], &b) != nil || !reflect.DeepEqual(a, b) {
+			return false, "node_modules differs from package-lock.json at " + name
+		}
+	}
+	return true, ""
+}
+
+// proxy serves the reference implementation (`conform serve`) on
+// stdin/stdout, rewriting the capabilities of its handshake to caps.
+func proxy(conform string, caps []string) int {
+	cmd := exec.Command(conform, "serve")
+	cmd.Stdin = os.Stdin
+	cmd.Stderr = os.Stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "proxy:", err)
+		return 1
+	}
+	if err := cmd.Start(); err != nil {
+		fmt.Fprintln(os.Stderr, "proxy:", err)
+		return 1
+	}
+	r := bufio.NewReader(stdout)
+	w := bufio.NewWriter(os.Stdout)
+	for {
+		line, err := r.ReadBytes('\n')
+		if len(line) > 0 {
+			w.Write(rewriteCapabilities(line, caps))
+			w.Flush()
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "proxy:", err)
+			return 1
+		}
+	}
+	if err := cmd.Wait(); err != nil {
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			return exit.ExitCode()
+		}
+		return 1
+	}
+	return 0
+}
+
+// rewriteCapabilities replaces result.capabilities in a response line; any
+// other line is returned as it is.
+func rewriteCapabilities(line []byte, caps []string) []byte {
+	if !bytes.Contains(line, []byte(`"capabilities"`)) {
+		return line
+	}
+	var resp map[string]json.RawMessage
+	var result map[string]json.RawMessage
+	if json.Unmarshal(line, &resp) != nil || json.Unmarshal(resp["result"], &result) != nil || result["capabilities"] == nil {
+		return line
+	}
+	result["capabilities"], _ = json.Marshal(caps)
+	resp["result"], _ = json.Marshal(result)
+	out, err := json.Marshal(resp)
+	if err != nil {
+		return line
+	}
+	return append(out, '\n')
+}
