@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""The convspec protocol adapter (spec/protocol.md) for convspec_window.
+"""The convspec protocol adapter (spec/protocol.md) for convspec_window and
+convspec_history.
 
 Newline-delimited JSON-RPC 2.0 on stdin/stdout; standard library only.
 
@@ -11,18 +12,27 @@ from __future__ import annotations
 import os
 import sys
 import threading
+import time
 from typing import Any, Callable
 
 sys.dont_write_bytecode = True  # leave no __pycache__ next to the sources
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+from convspec_history import (  # noqa: E402
+    build_llm_messages,
+    classify_conversation,
+    parse_max_messages,
+    prune_orphaned_prompts,
+)
 from convspec_window import (  # noqa: E402
+    DEFAULT_SUMMARIZER_TIMEOUT,
     ConversationWindow,
     ConvspecError,
     JSONNumber,
     dumps,
     estimate_tokens,
     loads,
+    summarize,
 )
 
 PROTOCOL = 1
@@ -36,7 +46,12 @@ CODES = {
     "internal_error": -32603,
     "invalid_config": -32001,
     "invalid_message": -32002,
+    "summarizer_failed": -32007,
 }
+
+# `budget` and `tokens.cl100k` are left out on purpose: they need exact
+# cl100k_base token counts, and the standard library has no such tokenizer.
+CAPABILITIES = ["window", "window.summarize", "history"]
 
 
 class RpcError(Exception):
@@ -48,6 +63,45 @@ class RpcError(Exception):
 _NO_PARAMS = object()
 
 
+class ScriptedSummarizer:
+    """The summarizer callback as the harness scripts it (protocol.md, "The
+    scripted summarizer"): answers after ``delay_ms`` with ``reply``, or fails
+    with ``error``; records every call made to it."""
+
+    def __init__(self, script: Any) -> None:
+        if not isinstance(script, dict):
+            raise RpcError("invalid_params", "params.summarizer: must be an object")
+        given = [name for name in ("reply", "error") if script.get(name) is not None]
+        if len(given) != 1:
+            raise RpcError("invalid_params", "params.summarizer: needs exactly one of reply and error")
+        if not isinstance(script[given[0]], str):
+            raise RpcError("invalid_params", f"params.summarizer.{given[0]}: must be a string")
+        self.reply: str | None = script.get("reply")
+        self.error: str | None = script.get("error")
+        self.delay = self._milliseconds(script, "delay_ms", 0) / 1000
+        self.timeout = self._milliseconds(script, "timeout_ms", DEFAULT_SUMMARIZER_TIMEOUT * 1000) / 1000
+        self.calls: list[dict] = []
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def _milliseconds(script: dict, name: str, default: float) -> float:
+        value = script.get(name)
+        if value is None:
+            return default
+        if isinstance(value, bool) or not isinstance(value, (JSONNumber, int, float)) or not (0 <= float(value) < float("inf")):
+            raise RpcError("invalid_params", f"params.summarizer.{name}: must be a non-negative number of milliseconds")
+        return float(value)
+
+    def __call__(self, prompt: str, max_tokens: int) -> str:
+        with self._lock:
+            self.calls.append({"prompt": prompt, "max_tokens": max_tokens})
+        time.sleep(self.delay)
+        if self.error is not None:
+            raise RuntimeError(self.error)
+        assert self.reply is not None
+        return self.reply
+
+
 class Adapter:
     def __init__(self) -> None:
         self.windows: dict[str, ConversationWindow] = {}
@@ -57,6 +111,10 @@ class Adapter:
             "window.create": self.window_create,
             "window.trim": self.window_trim,
             "window.estimate": self.window_estimate,
+            "window.summarize": self.window_summarize,
+            "history.classify": self.history_classify,
+            "history.prune": self.history_prune,
+            "history.build": self.history_build,
         }
 
     # -- methods ------------------------------------------------------------
@@ -89,7 +147,7 @@ class Adapter:
                 "invalid_params",
                 f"params.protocol: unsupported protocol {shown}, this implementation speaks {PROTOCOL}",
             )
-        return {"protocol": PROTOCOL, "implementation": IMPLEMENTATION, "capabilities": ["window"]}
+        return {"protocol": PROTOCOL, "implementation": IMPLEMENTATION, "capabilities": CAPABILITIES}
 
     def window_create(self, params: Any) -> Any:
         params = self._object_params(params, required=False)
@@ -111,11 +169,43 @@ class Adapter:
         window = self.windows.get(handle)
         if window is None:
             raise RpcError("invalid_params", f"params.window: unknown window {dumps(handle)}")
-        return window.trim(self._messages(params)).to_json()
+        messages = self._messages(params)
+        if params.get("summarizer") is None:
+            return {**window.trim(messages).to_json(), "summarizer_calls": []}
+        summarizer = ScriptedSummarizer(params["summarizer"])
+        result = window.trim(messages, summarizer, summarizer.timeout)
+        return {**result.to_json(), "summarizer_calls": summarizer.calls}
 
     def window_estimate(self, params: Any) -> Any:
         params = self._object_params(params)
         return {"tokens": estimate_tokens(self._messages(params))}
+
+    def window_summarize(self, params: Any) -> Any:
+        params = self._object_params(params)
+        messages = self._messages(params)
+        if params.get("summarizer") is None:
+            raise RpcError("invalid_params", "params.summarizer: missing")
+        summarizer = ScriptedSummarizer(params["summarizer"])
+        return {"summary": summarize(messages, summarizer, summarizer.timeout), "summarizer_calls": summarizer.calls}
+
+    def history_classify(self, params: Any) -> Any:
+        result = classify_conversation(self._messages(self._object_params(params)))
+        return {"classes": result.classes, "units": [list(u) for u in result.units]}
+
+    def history_prune(self, params: Any) -> Any:
+        messages, removed = prune_orphaned_prompts(self._messages(self._object_params(params)))
+        return {"messages": messages, "removed": removed}
+
+    def history_build(self, params: Any) -> Any:
+        params = self._object_params(params)
+        messages = self._messages(params)
+        if "max_messages" not in params:
+            raise RpcError("invalid_params", "params.max_messages: missing")
+        try:
+            max_messages = parse_max_messages(params["max_messages"])
+        except ValueError as e:
+            raise RpcError("invalid_params", f"params.max_messages: {e}, got {dumps(params['max_messages'])}") from None
+        return build_llm_messages(messages, max_messages).to_json()
 
     # -- one line -------------------------------------------------------------
 
@@ -204,6 +294,7 @@ def main() -> int:
 
     t = threading.Thread(target=run, name="convspec-adapter")
     t.start()
+    threading.stack_size(0)  # the summarizer threads need no such stack
     t.join()
     return status[0]
 

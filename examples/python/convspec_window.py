@@ -21,6 +21,7 @@ import json
 import json.scanner
 import math
 import re
+import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
 
@@ -41,11 +42,22 @@ __all__ = [
     "validate_messages",
     "classify",
     "unit_starts",
+    "analyze_structure",
+    "Structure",
+    "BrokenStructure",
     "Classification",
     "estimate_tokens",
     "js_stringify",
     "number_to_js_string",
     "utf16_length",
+    "Summarizer",
+    "SummarizerError",
+    "call_summarizer",
+    "summarize",
+    "summary_prompt",
+    "render_message",
+    "SUMMARY_INSTRUCTION",
+    "SUMMARY_MAX_TOKENS",
 ]
 
 PRESERVE_EXCEEDS_MAX = "preserve_exceeds_max"
@@ -415,54 +427,125 @@ def classify(message: Any) -> Classification:
     return _classify_valid(message)
 
 
-def unit_starts(messages: Sequence[Any]) -> list[int]:
-    """For every message, the index where its unit starts (UNIT-1).
+@dataclass(frozen=True)
+class BrokenStructure:
+    """A malformed tool structure (UNIT-2): its code, every message it is
+    made of (``indexes``, ascending) and a description for people."""
 
-    Validates the messages and their tool structure first: raises
-    InvalidMessageError naming the first index and the code of a broken
-    structure (UNIT-2).
+    code: str
+    indexes: tuple[int, ...]
+    detail: str
+
+    @property
+    def index(self) -> int:
+        """The message the structure is named by: the call, or the orphaned result."""
+        return self.indexes[0]
+
+    def describe(self) -> str:
+        return f"messages[{self.index}]: {self.code}: {self.detail}"
+
+
+@dataclass(frozen=True)
+class Structure:
+    """The tool structure of a conversation: for every message the index where
+    its unit starts (UNIT-1), and the malformed structures (UNIT-2), ordered
+    by the message that names them."""
+
+    starts: list[int]
+    broken: list[BrokenStructure]
+
+
+class _Call:
+    """A tool call and the results read so far that directly follow it."""
+
+    def __init__(self, index: int, ids: tuple[str, ...], code: str | None, detail: str) -> None:
+        self.index = index
+        self.ids = ids
+        self.results: list[int] = []
+        self.answered: set[str] = set()
+        self.code = code  # the first defect found, if any
+        self.detail = detail
+
+    def defect(self, code: str, detail: str) -> None:
+        if self.code is None:
+            self.code, self.detail = code, detail
+
+    def close(self) -> BrokenStructure | None:
+        missing = [i for i in dict.fromkeys(self.ids) if i not in self.answered]
+        if missing:
+            self.defect("unanswered_tool_call", "no result for " + ", ".join(map(json.dumps, missing)))
+        if self.code is None:
+            return None
+        return BrokenStructure(self.code, (self.index, *self.results), self.detail)
+
+
+def analyze_structure(messages: Sequence[Any]) -> Structure:
+    """Reads the tool structure of a conversation (UNIT-1, UNIT-2).
+
+    A structure is malformed as a whole: a call with a defect (one of its ids
+    declared before, or declared twice, answered twice, or left unanswered) is
+    broken together with the results that directly follow it; a result that
+    does not answer the call it directly follows is broken alone. Raises
+    InvalidMessageError for an invalid message (MSG-1, CLS-2).
     """
     validate_messages(messages)
-    problems: list[tuple[int, str, str]] = []
     starts: list[int] = []
+    broken: list[BrokenStructure] = []
     declared: set[str] = set()
-    open_call: tuple[int, list[str], set[str]] | None = None  # (index, ids, answered)
+    call: _Call | None = None
 
     def close() -> None:
-        if open_call is not None:
-            index, ids, answered = open_call
-            missing = [i for i in ids if i not in answered]
-            if missing:
-                problems.append((index, "unanswered_tool_call", "no result for " + ", ".join(map(json.dumps, missing))))
+        nonlocal call
+        if call is not None:
+            b = call.close()
+            if b is not None:
+                broken.append(b)
+        call = None
 
     for i, m in enumerate(messages):
         c = _classify_valid(m)
         if c.cls == TOOL_RESULT:
-            starts.append(i if open_call is None else open_call[0])
+            starts.append(i if call is None else call.index)
+            undeclared = [id_ for id_ in c.ids if call is None or id_ not in call.ids]
+            if undeclared:
+                broken.append(BrokenStructure(
+                    "orphan_tool_result", (i,),
+                    f"the result for {json.dumps(undeclared[0])} does not directly follow a call that declares it"))
+                continue
+            assert call is not None
+            call.results.append(i)
             for id_ in c.ids:
-                if open_call is None or id_ not in open_call[1]:
-                    problems.append((i, "orphan_tool_result",
-                                     f"the result for {json.dumps(id_)} does not directly follow a call that declares it"))
-                elif id_ in open_call[2]:
-                    problems.append((i, "tool_call_answered_twice", f"{json.dumps(id_)} is answered a second time"))
-                else:
-                    open_call[2].add(id_)
+                if id_ in call.answered:
+                    call.defect("tool_call_answered_twice", f"{json.dumps(id_)} is answered a second time (messages[{i}])")
+                call.answered.add(id_)
             continue
         close()
-        open_call = None
         starts.append(i)
         if c.cls == TOOL_CALL:
+            seen: set[str] = set()
+            code, detail = None, ""
             for id_ in c.ids:
-                if id_ in declared:
-                    problems.append((i, "duplicate_tool_call_id", f"the call id {json.dumps(id_)} is declared a second time"))
-                declared.add(id_)
-            open_call = (i, list(dict.fromkeys(c.ids)), set())
+                if code is None and (id_ in declared or id_ in seen):
+                    code, detail = "duplicate_tool_call_id", f"the call id {json.dumps(id_)} is declared a second time"
+                seen.add(id_)
+            declared |= seen
+            call = _Call(i, c.ids, code, detail)
     close()
+    broken.sort(key=lambda b: b.index)
+    return Structure(starts, broken)
 
-    if problems:
-        index, code, detail = min(problems, key=lambda p: p[0])  # the first message of a broken structure
-        raise InvalidMessageError(f"messages[{index}]: {code}: {detail}")
-    return starts
+
+def unit_starts(messages: Sequence[Any]) -> list[int]:
+    """For every message, the index where its unit starts (UNIT-1).
+
+    Validates the messages and their tool structure first: raises
+    InvalidMessageError naming the index and the code of every broken
+    structure (UNIT-2), the first one first.
+    """
+    structure = analyze_structure(messages)
+    if structure.broken:
+        raise InvalidMessageError("; ".join(b.describe() for b in structure.broken))
+    return structure.starts
 
 
 # --------------------------------------------------------------------------
@@ -546,7 +629,144 @@ def _show(value: Any) -> str:
 
 
 # --------------------------------------------------------------------------
-# The window (WIN-1 – WIN-8, MET-1)
+# Summaries of evicted messages (SUM-1, SUM-6, SUM-9)
+
+SUMMARY_INSTRUCTION = (
+    "Summarize the following conversation history concisely. Focus on: what files were read/written, "
+    "what decisions were made, what problems were encountered, and what the current state of the task is. "
+    "Be factual and brief."
+)
+SUMMARY_MAX_TOKENS = 1024
+SUMMARY_PREFIX = "[Conversation Summary]\n"
+SUMMARIZE_EVERY = 10  # evicted messages per summary, at most one summary each (SUM-5)
+DEFAULT_SUMMARIZER_TIMEOUT = 30.0  # seconds
+
+SUMMARY_FAILED = "summary_failed"
+SUMMARY_EMPTY = "summary_empty"
+SUMMARY_SKIPPED_NO_TEXT = "summary_skipped_no_text"
+
+Summarizer = Callable[[str, int], str]
+"""The summarizer callback: ``summarizer(prompt, max_tokens) -> text``."""
+
+
+class SummarizerError(ConvspecError):
+    """The summarizer failed, timed out or answered nothing (SUM-9)."""
+
+    kind = "summarizer_failed"
+
+
+def _as_text(value: Any) -> str:
+    """A string as itself, anything else in its compact form, absent as nothing."""
+    if value is _ABSENT:
+        return ""
+    return value if isinstance(value, str) else js_stringify(value)
+
+
+_ABSENT = object()
+
+
+def _content_parts(content: Any) -> list[str]:
+    """The parts a message's content renders as in a summary prompt (SUM-1)."""
+    if content is None or content is _ABSENT:
+        return []
+    if isinstance(content, str):
+        return [content]
+    if not isinstance(content, list):
+        return [js_stringify(content)]
+    parts = []
+    for block in content:
+        kind = block.get("type") if isinstance(block, dict) else None
+        if kind == "text":
+            parts.append(_as_text(block.get("text", _ABSENT)))
+        elif kind == "tool_use":
+            tool_input = block.get("input", _ABSENT)
+            parts.append(f"tool_use {_as_text(block.get('name', _ABSENT))} "
+                         + ("{}" if tool_input is _ABSENT else js_stringify(tool_input)))
+        elif kind == "tool_result":
+            parts.append(f"tool_result {_as_text(block.get('tool_use_id', _ABSENT))}: "
+                         + "\n".join(_content_parts(block.get("content", _ABSENT))))
+        else:
+            parts.append(js_stringify(block))
+    return parts
+
+
+def render_message(message: dict) -> str:
+    """One message as a summary prompt shows it: ``[role] `` and its parts (SUM-1)."""
+    content = message.get("content", _ABSENT)
+    if message["role"] == "tool":
+        parts = [f"tool_result {_as_text(message.get('tool_call_id', _ABSENT))}: " + "\n".join(_content_parts(content))]
+    else:
+        parts = _content_parts(content)
+    calls = message.get("tool_calls")
+    if isinstance(calls, list):
+        for call in calls:
+            function = call.get("function") if isinstance(call, dict) else None
+            if not isinstance(function, dict):
+                function = {}
+            parts.append(f"tool_call {_as_text(function.get('name', _ABSENT))} {_as_text(function.get('arguments', _ABSENT))}")
+    return f"[{message['role']}] " + "\n".join(parts)
+
+
+def summary_prompt(messages: Sequence[dict]) -> str:
+    """The prompt of a summarizer call covering ``messages`` (SUM-1)."""
+    return SUMMARY_INSTRUCTION + "\n\n" + "\n\n".join(render_message(m) for m in messages)
+
+
+def _has_text(messages: Iterable[dict]) -> bool:
+    """Whether a message that is not a tool result has text with a character
+    other than white space: string content, or a text block's text (SUM-6)."""
+    for m in messages:
+        if _classify_valid(m).cls == TOOL_RESULT:
+            continue
+        content = m.get("content")
+        if isinstance(content, str) and content.strip():
+            return True
+        for _, block in _blocks(content, "text"):
+            text = block.get("text")
+            if isinstance(text, str) and text.strip():
+                return True
+    return False
+
+
+def call_summarizer(summarizer: Summarizer, prompt: str, timeout: float | None = DEFAULT_SUMMARIZER_TIMEOUT) -> str:
+    """Calls the summarizer with ``max_tokens`` 1024, giving up after ``timeout``
+    seconds (None: waits for ever). Returns the reply as given; raises
+    SummarizerError when the summarizer raises, times out or returns
+    something that is not a string."""
+    box: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            box["reply"] = summarizer(prompt, SUMMARY_MAX_TOKENS)
+        except BaseException as e:  # noqa: BLE001 - whatever it raises is its failure
+            box["error"] = e
+
+    worker = threading.Thread(target=run, name="convspec-summarizer", daemon=True)
+    worker.start()
+    worker.join(timeout)
+    if worker.is_alive():
+        raise SummarizerError(f"the summarizer did not answer within {timeout:g} s")
+    if "error" in box:
+        raise SummarizerError(f"the summarizer failed: {box['error']}") from box["error"]
+    reply = box["reply"]
+    if not isinstance(reply, str):
+        raise SummarizerError(f"the summarizer returned {_type_name(reply)}, not text")
+    return reply
+
+
+def summarize(messages: Sequence[Any], summarizer: Summarizer, timeout: float | None = DEFAULT_SUMMARIZER_TIMEOUT) -> str:
+    """Summarizes ``messages`` with one summarizer call (SUM-9): the reply
+    without leading and trailing white space. Raises SummarizerError for a
+    failed or empty reply, InvalidMessageError for an invalid message."""
+    validate_messages(messages)
+    reply = call_summarizer(summarizer, summary_prompt(messages), timeout).strip()
+    if not reply:
+        raise SummarizerError("the summarizer's reply is empty")
+    return reply
+
+
+# --------------------------------------------------------------------------
+# The window (WIN-1 – WIN-9, MET-1, SUM-2 – SUM-8)
 
 
 @dataclass(frozen=True)
@@ -582,6 +802,7 @@ class TrimResult:
     evicted: list
     metrics: ConversationMetrics
     warnings: list[WindowWarning] = field(default_factory=list)
+    summary: dict | None = None  # the summary message inserted into trimmed (SUM-2)
 
     def to_json(self) -> dict:
         return {
@@ -589,11 +810,26 @@ class TrimResult:
             "evicted": self.evicted,
             "metrics": self.metrics.to_json(),
             "warnings": [w.to_json() for w in self.warnings],
+            "summary": self.summary,
         }
 
 
+@dataclass(frozen=True)
+class _Cut:
+    """Where a trim cuts a conversation: head ``[:head_end]``, evicted
+    ``[head_end:keep_from]``, kept middle ``[keep_from:tail_start]``, tail
+    ``[tail_start:]``; ``fills`` when head and tail alone fill the cap (WIN-3)."""
+
+    head_end: int
+    keep_from: int
+    tail_start: int
+    fills: bool
+
+
 class ConversationWindow:
-    """Keeps a preserved head and tail and the most recent middle of a conversation."""
+    """Keeps a preserved head and tail and the most recent middle of a
+    conversation; with ``summarize_on_trim`` and a summarizer, condenses what
+    it evicts into one summary message."""
 
     def __init__(self, config: Any = None) -> None:
         """Raises InvalidConfigError if ``config`` breaks CFG-3 or CFG-4."""
@@ -603,6 +839,8 @@ class ConversationWindow:
         self.preserve_first_n: int = self._config["preserve_first_n"]
         self.preserve_last_n: int = self._config["preserve_last_n"]
         self.warnings: tuple[WindowWarning, ...] = (self._preserve_warning(),) if self._fills_cap() else ()
+        # Messages evicted since the last summary, not yet offered to one (SUM-4).
+        self._pending: list = []
 
     @property
     def config(self) -> dict:
@@ -610,7 +848,7 @@ class ConversationWindow:
         return dict(self._config)
 
     def _fills_cap(self) -> bool:
-        """CFG-6 / WIN-3: head and tail leave no room in the cap."""
+        """CFG-6: head and tail leave no room in the cap."""
         return self.max_messages > 0 and self.preserve_first_n + self.preserve_last_n >= self.max_messages
 
     def _preserve_warning(self) -> WindowWarning:
@@ -623,52 +861,92 @@ class ConversationWindow:
     def estimate_tokens(self, messages: Sequence[Any]) -> int:
         return estimate_tokens(messages)
 
-    def trim(self, messages: Sequence[Any]) -> TrimResult:
+    def _cut(self, starts: list[int], cap: int) -> _Cut:
+        """Plans a trim of a conversation longer than ``cap`` (WIN-2 – WIN-4, WIN-9)."""
+        n = len(starts)
+        h, t = self.preserve_first_n, self.preserve_last_n
+
+        def boundary(b: int) -> bool:  # a unit starts at b, or b is the end
+            return b == n or starts[b] == b
+
+        # Three zones that never overlap, cut between units; head and tail
+        # grow to whole units.
+        head_end = min(h, n)
+        while not boundary(head_end):
+            head_end += 1
+        tail_start = n - min(t, n - head_end)
+        if tail_start < n:
+            tail_start = starts[tail_start]
+        preserved = head_end + (n - tail_start)
+        if preserved >= cap:
+            return _Cut(head_end, tail_start, tail_start, True)  # WIN-3
+        # WIN-4: the most recent whole middle units holding at most k messages.
+        keep_from = tail_start - (cap - preserved)
+        while not boundary(keep_from):
+            keep_from += 1
+        return _Cut(head_end, keep_from, tail_start, False)
+
+    def _result(self, messages: Sequence[Any], cut: _Cut | None, summary: dict | None = None,
+                warnings: Iterable[WindowWarning] = ()) -> TrimResult:
+        warnings = list(warnings)
+        if cut is None:
+            trimmed, evicted = list(messages), []
+        else:
+            head, tail = list(messages[:cut.head_end]), list(messages[cut.tail_start:])
+            trimmed = head + ([summary] if summary is not None else []) + list(messages[cut.keep_from:cut.tail_start]) + tail
+            evicted = list(messages[cut.head_end:cut.keep_from])
+            if cut.fills:
+                warnings.insert(0, self._preserve_warning())
+        metrics = ConversationMetrics(
+            total_messages=len(messages),
+            preserved_messages=len(trimmed) - (summary is not None),  # input messages only (SUM-2)
+            evicted_messages=len(evicted),
+            estimated_tokens=_estimate_valid(trimmed),
+        )
+        return TrimResult(trimmed, evicted, metrics, warnings, summary)
+
+    def trim(self, messages: Sequence[Any], summarizer: Summarizer | None = None,
+             timeout: float | None = DEFAULT_SUMMARIZER_TIMEOUT) -> TrimResult:
         """Trims ``messages`` to the window; the input is not modified.
+
+        With ``summarize_on_trim`` and a ``summarizer``, evicted messages are
+        condensed into a summary message placed after the head, at most once
+        per ten evicted messages; a summarizer that fails or does not answer
+        within ``timeout`` seconds leaves a warning and plain eviction.
 
         Raises InvalidMessageError for an invalid message or a broken tool
         structure (MSG-1, CLS-2, UNIT-2).
         """
         starts = unit_starts(messages)
-        n = len(messages)
-        cap, h, t = self.max_messages, self.preserve_first_n, self.preserve_last_n
-
-        def boundary(b: int) -> bool:  # a unit starts at b, or b is the end
-            return b == n or starts[b] == b
-
-        warnings: list[WindowWarning] = []
+        n, cap = len(messages), self.max_messages
         if cap == 0 or n <= cap:
-            # WIN-1, CFG-5: nothing changes.
-            trimmed, evicted = list(messages), []
-        else:
-            # WIN-2, WIN-9: three zones that never overlap, cut between
-            # units; head and tail grow to whole units.
-            head_end = min(h, n)
-            if head_end > 0:
-                while not boundary(head_end):
-                    head_end += 1
-            tail_start = n - min(t, n - head_end)
-            if tail_start < n:
-                tail_start = starts[tail_start]
-            head, tail = list(messages[:head_end]), list(messages[tail_start:])
-            if len(head) + len(tail) >= cap:
-                # WIN-3: only head and tail are kept.
-                trimmed, evicted = head + tail, list(messages[head_end:tail_start])
-                warnings.append(self._preserve_warning())
-            else:
-                # WIN-4: keep the most recent whole middle units that hold at
-                # most k messages: the middle from the first boundary at or
-                # after tail_start - k.
-                k = cap - len(head) - len(tail)
-                cut = tail_start - k
-                while not boundary(cut):
-                    cut += 1
-                trimmed = head + list(messages[cut:tail_start]) + tail
-                evicted = list(messages[head_end:cut])
-        metrics = ConversationMetrics(
-            total_messages=n,
-            preserved_messages=len(trimmed),
-            evicted_messages=len(evicted),
-            estimated_tokens=_estimate_valid(trimmed),
-        )
-        return TrimResult(trimmed, evicted, metrics, warnings)
+            return self._result(messages, None)  # WIN-1, CFG-5: nothing changes
+        plain = self._cut(starts, cap)
+        if not (self.summarize_on_trim and summarizer is not None):
+            return self._result(messages, plain)  # SUM-8
+        plain_evicted = list(messages[plain.head_end:plain.keep_from])
+
+        # SUM-3: a summary takes one place of the cap (WIN-3 keeps its middle empty).
+        planned = self._cut(starts, cap - 1)
+        evicted = list(messages[planned.head_end:planned.keep_from])
+        covered = self._pending + evicted  # SUM-4
+        if not evicted or len(covered) < SUMMARIZE_EVERY:  # SUM-5
+            self._pending += plain_evicted
+            return self._result(messages, plain)
+        if not _has_text(covered):  # SUM-6
+            self._pending = []
+            return self._result(messages, plain, warnings=[WindowWarning(
+                SUMMARY_SKIPPED_NO_TEXT,
+                f"the {len(covered)} messages to summarize hold no text (only tool results and calls); none was made")])
+        try:
+            reply = call_summarizer(summarizer, summary_prompt(covered), timeout).strip()
+        except SummarizerError as e:  # SUM-7
+            self._pending += plain_evicted
+            return self._result(messages, plain, warnings=[WindowWarning(
+                SUMMARY_FAILED, f"{e}; evicted without a summary, the next summary will cover them")])
+        if not reply:
+            self._pending += plain_evicted
+            return self._result(messages, plain, warnings=[WindowWarning(
+                SUMMARY_EMPTY, "the summarizer's reply is empty; evicted without a summary, the next summary will cover them")])
+        self._pending = []
+        return self._result(messages, planned, summary={"role": "assistant", "content": SUMMARY_PREFIX + reply})
