@@ -202,6 +202,16 @@ type msg struct {
 	// withoutContent is the message with its content member removed, to
 	// tell apart what an estimate counts.
 	withoutContent json.RawMessage
+
+	// What the generator built, so that no property has to read it back
+	// from the JSON: the class (CLS-1), the tool call ids the message
+	// declares (tool_call: tool_calls ids, then tool_use ids) or answers
+	// (tool_result: in block order), and the unit it belongs to as
+	// [start, end) of the conversation it was generated for, {-1, -1} when
+	// it is part of a broken structure (UNIT-2).
+	Class string
+	IDs   []string
+	Unit  [2]int
 }
 
 // GoString keeps rapid's logs of drawn values readable.
@@ -372,14 +382,12 @@ func imageBlock(t *rapid.T) jv {
 // msgOpts says what a generated message may be.
 type msgOpts struct {
 	// tools allows tool calls and tool results: OpenAI tool_calls and
-	// role "tool" messages, Anthropic tool_use and tool_result blocks.
-	// They are generated one by one, not as a call followed by its
-	// results, so a conversation of them is not well-formed: only
-	// window.estimate, which reads each message on its own, gets them.
-	// (The reference now keeps a tool call and its results together as
-	// one unit when it trims and rejects unpaired ones; the trim
-	// properties model a conversation where every message is its own
-	// unit, on which that rule and WIN-2 – WIN-4 agree.)
+	// role "tool" messages, Anthropic tool_use and tool_result blocks,
+	// generated one by one rather than as a call followed by its results,
+	// so that a list of them is not well-formed: only window.estimate,
+	// which reads each message on its own, gets such lists. Conversations
+	// with tool calls come from conversationGen and historyGen (conv.go),
+	// which build whole units.
 	tools bool
 	// overflow allows numbers too large for a double (window.estimate
 	// only: MSG-2 compares numbers as doubles, which they are not).
@@ -403,6 +411,8 @@ func msgGen(seq int, o msgOpts) *rapid.Generator[msg] {
 			role    string
 			content *jv
 			extra   []jmember
+			class   string
+			ids     []string
 		)
 		set := func(v jv) { content = &v }
 		switch rapid.SampledFrom(shapes).Draw(t, "shape") {
@@ -413,19 +423,10 @@ func msgGen(seq int, o msgOpts) *rapid.Generator[msg] {
 			role = "assistant"
 			set(drawStr(t, "content"))
 		case "system":
-			role = rapid.SampledFrom([]string{"system", "system", "developer"}).Draw(t, "role")
-			set(jstr(rapid.SampledFrom([]string{
-				"You are a helpful assistant.",
-				"You are a coding agent. Use the tools.\nNever guess — ask.",
-				"Réponds en français. 🇫🇷",
-			}).Draw(t, "prompt")))
+			role, content, extra = systemParts(t)
 		case "blocks-text":
 			role = rapid.SampledFrom([]string{"user", "assistant"}).Draw(t, "role")
-			blocks := jarr()
-			for range rapid.IntRange(0, 3).Draw(t, "text blocks") {
-				blocks.elems = append(blocks.elems, textBlock(t))
-			}
-			set(blocks)
+			set(textBlocks(t, 0, 3))
 		case "blocks-image":
 			role = "user"
 			set(jarr(imageBlock(t), textBlock(t)))
@@ -444,14 +445,18 @@ func msgGen(seq int, o msgOpts) *rapid.Generator[msg] {
 				blocks.elems = append(blocks.elems, textBlock(t))
 			}
 			for range rapid.IntRange(1, 2).Draw(t, "tool uses") {
-				blocks.elems = append(blocks.elems, toolUseBlock(t, o.overflow))
+				b := toolUseBlock(t, o.overflow)
+				ids = append(ids, b.mems[1].val.str)
+				blocks.elems = append(blocks.elems, b)
 			}
 			set(blocks)
 		case "blocks-tool-result":
 			role = "user"
 			blocks := jarr()
 			for range rapid.IntRange(1, 2).Draw(t, "tool results") {
-				blocks.elems = append(blocks.elems, toolResultBlock(t))
+				b := toolResultBlock(t)
+				ids = append(ids, b.mems[1].val.str)
+				blocks.elems = append(blocks.elems, b)
 			}
 			set(blocks)
 		case "openai-tool-calls":
@@ -466,118 +471,133 @@ func msgGen(seq int, o msgOpts) *rapid.Generator[msg] {
 			}
 			calls := jarr()
 			for range rapid.IntRange(1, 2).Draw(t, "tool calls") {
-				args := drawAny(t, 2, false).compact()
-				calls.elems = append(calls.elems, jobj(
-					mem("id", jstr(drawID(t, "call_"))),
-					mem("type", jstr("function")),
-					mem("function", jobj(mem("name", jstr("get_weather")), mem("arguments", jstr(args)))),
-				))
+				id := drawID(t, "call_")
+				ids = append(ids, id)
+				calls.elems = append(calls.elems, functionCall(t, id))
 			}
 			extra = append(extra, mem("tool_calls", calls))
 		case "openai-tool":
 			role = "tool"
-			extra = append(extra, mem("tool_call_id", jstr(drawID(t, "call_"))))
-			if rapid.Bool().Draw(t, "json result") {
-				set(jstr(drawAny(t, 2, false).compact()))
-			} else {
-				set(drawStr(t, "content"))
-			}
+			id := drawID(t, "call_")
+			ids = append(ids, id)
+			extra = append(extra, mem("tool_call_id", jstr(id)))
+			set(toolContent(t))
 		case "no-content":
 			role = rapid.SampledFrom([]string{"user", "assistant", "developer"}).Draw(t, "role")
 			extra = append(extra, mem("name", drawStr(t, "name")))
 		case "odd-content":
 			role = rapid.SampledFrom([]string{"user", "assistant"}).Draw(t, "role")
-			switch rapid.IntRange(0, 3).Draw(t, "odd") {
-			case 0:
-				set(jnum(rapid.SampledFrom(numbers).Draw(t, "number")))
-			case 1:
-				set(jbool(rapid.Bool().Draw(t, "bool")))
-			case 2:
-				set(textBlock(t)) // a lone object, not an array
-			default:
-				set(drawAny(t, 3, o.overflow))
-			}
+			set(oddContent(t, o.overflow))
 		}
-		// Members an implementation knows nothing about must come back
-		// untouched (MSG-2) and must not be counted (EST-5).
-		if rapid.IntRange(0, 2).Draw(t, "extras") == 0 {
-			switch rapid.IntRange(0, 2).Draw(t, "extra") {
-			case 0:
-				extra = append(extra, mem("name", drawStr(t, "name")))
-			case 1:
-				extra = append(extra, mem("cache_control", jobj(mem("type", jstr("ephemeral")))))
-			default:
-				extra = append(extra, mem("x_meta", drawAny(t, 2, o.overflow)))
-			}
+		switch {
+		case role == "system" || role == "developer":
+			class = clsSystem
+		case role == "tool":
+			class = clsToolResult
+		case role == "assistant" && len(ids) > 0:
+			class = clsToolCall
+		case role == "assistant":
+			class = clsAssistantText
+		case len(ids) > 0:
+			class = clsToolResult
+		default:
+			class = clsUserPrompt
 		}
-		obj := jobj(mem("role", jstr(role)))
-		if content != nil {
-			obj.mems = append(obj.mems, mem("content", *content))
-		}
-		obj.mems = append(obj.mems, extra...)
-		if seq >= 0 {
-			at := rapid.IntRange(0, len(obj.mems)).Draw(t, "marker position")
-			obj.mems = append(obj.mems[:at], append([]jmember{mem(markerName, jint(seq))}, obj.mems[at:]...)...)
-		}
-		spaced := rapid.IntRange(0, 5).Draw(t, "spaced") == 0
-		return build(role, obj, content, seq, spaced)
+		m := finish(t, role, content, extra, seq, o.overflow)
+		m.Class, m.IDs = class, ids
+		return m
 	})
 }
 
-// conversationGen generates n messages, each with its position as marker.
-func conversationGen(n int) *rapid.Generator[[]msg] {
-	if n == 0 {
-		return rapid.Just([]msg{})
-	}
-	return rapid.Custom(func(t *rapid.T) []msg {
-		out := make([]msg, n)
-		for i := range out {
-			out[i] = msgGen(i, msgOpts{}).Draw(t, "message")
+// finish adds what an agent loop or an SDK might add to a message — an
+// unknown member, the marker at any position, spaced JSON — and builds it.
+// Members an implementation knows nothing about must come back untouched
+// (MSG-2) and must not be counted (EST-5).
+func finish(t *rapid.T, role string, content *jv, extra []jmember, seq int, overflow bool) msg {
+	if rapid.IntRange(0, 2).Draw(t, "extras") == 0 {
+		switch rapid.IntRange(0, 2).Draw(t, "extra") {
+		case 0:
+			extra = append(extra, mem("name", drawStr(t, "name")))
+		case 1:
+			extra = append(extra, mem("cache_control", jobj(mem("type", jstr("ephemeral")))))
+		default:
+			extra = append(extra, mem("x_meta", drawAny(t, 2, overflow)))
 		}
-		return out
-	})
-}
-
-// identicalConversationGen generates n messages without markers, each a
-// copy of one of one to three templates (mostly the first), so that only
-// their position tells them apart. It returns the template of each.
-func identicalConversationGen(n int) *rapid.Generator[identical] {
-	return rapid.Custom(func(t *rapid.T) identical {
-		k := rapid.IntRange(1, 3).Draw(t, "templates")
-		var c identical
-		for range k {
-			c.templates = append(c.templates, msgGen(-1, msgOpts{}).Draw(t, "template"))
-		}
-		for range n {
-			c.of = append(c.of, rapid.OneOf(rapid.Just(0), rapid.IntRange(0, k-1)).Draw(t, "template of"))
-		}
-		return c
-	})
-}
-
-type identical struct {
-	templates []msg
-	of        []int // the template of each message
-}
-
-func (c identical) messages() []msg {
-	out := make([]msg, len(c.of))
-	for i, k := range c.of {
-		out[i] = c.templates[k]
 	}
-	return out
+	obj := jobj(mem("role", jstr(role)))
+	if content != nil {
+		obj.mems = append(obj.mems, mem("content", *content))
+	}
+	obj.mems = append(obj.mems, extra...)
+	if seq >= 0 {
+		at := rapid.IntRange(0, len(obj.mems)).Draw(t, "marker position")
+		obj.mems = append(obj.mems[:at], append([]jmember{mem(markerName, jint(seq))}, obj.mems[at:]...)...)
+	}
+	spaced := rapid.IntRange(0, 5).Draw(t, "spaced") == 0
+	m := build(role, obj, content, seq, spaced)
+	m.Unit = [2]int{-1, -1}
+	return m
 }
 
-func (c identical) GoString() string {
-	var b strings.Builder
-	for i, m := range c.templates {
-		fmt.Fprintf(&b, "template %c: %s\n", 'A'+i, m.Raw)
+// textBlocks is an array of lo to hi text blocks.
+func textBlocks(t *rapid.T, lo, hi int) jv {
+	blocks := jarr()
+	for range rapid.IntRange(lo, hi).Draw(t, "text blocks") {
+		blocks.elems = append(blocks.elems, textBlock(t))
 	}
-	b.WriteString("messages: ")
-	for _, k := range c.of {
-		b.WriteByte(byte('A' + k))
+	return blocks
+}
+
+// oddContent is content no provider sends but the message model allows:
+// a number, a boolean, a lone block object, anything.
+func oddContent(t *rapid.T, overflow bool) jv {
+	switch rapid.IntRange(0, 3).Draw(t, "odd") {
+	case 0:
+		return jnum(rapid.SampledFrom(numbers).Draw(t, "number"))
+	case 1:
+		return jbool(rapid.Bool().Draw(t, "bool"))
+	case 2:
+		return textBlock(t) // a lone object, not an array
+	default:
+		return drawAny(t, 3, overflow)
 	}
-	return b.String()
+}
+
+func systemParts(t *rapid.T) (string, *jv, []jmember) {
+	role := rapid.SampledFrom([]string{"system", "system", "developer"}).Draw(t, "role")
+	v := jstr(rapid.SampledFrom([]string{
+		"You are a helpful assistant.",
+		"You are a coding agent. Use the tools.\nNever guess — ask.",
+		"Réponds en français. 🇫🇷",
+		"Reminder: the user's files are in /work. 📁",
+	}).Draw(t, "prompt"))
+	if rapid.IntRange(0, 5).Draw(t, "system as blocks") == 0 {
+		v = jarr(jobj(mem("type", jstr("text")), mem("text", v)))
+	}
+	return role, &v, nil
+}
+
+// functionCall is an element of an OpenAI tool_calls array.
+func functionCall(t *rapid.T, id string) jv {
+	args := drawAny(t, 2, false).compact()
+	return jobj(
+		mem("id", jstr(id)),
+		mem("type", jstr("function")),
+		mem("function", jobj(mem("name", jstr(rapid.SampledFrom([]string{"get_weather", "read_file", "run_tests"}).Draw(t, "function"))), mem("arguments", jstr(args)))),
+	)
+}
+
+// toolContent is the content of an OpenAI tool message: text, a JSON
+// document as a string, or (rarely) text blocks.
+func toolContent(t *rapid.T) jv {
+	switch rapid.IntRange(0, 4).Draw(t, "tool content") {
+	case 0, 1:
+		return drawStr(t, "content")
+	case 2, 3:
+		return jstr(drawAny(t, 2, false).compact())
+	default:
+		return textBlocks(t, 1, 2)
+	}
 }
 
 // ---------------------------------------------------------------------------

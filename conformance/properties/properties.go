@@ -27,5 +27,5 @@ type Property struct {
 
 // All lists every property, in a stable order.
 func All() []Property {
-	return append([]Property(nil), windowProperties()...)
+	return append(windowProperties(), historyProperties()...)
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -24,23 +25,23 @@ func windowProperties() []Property {
 	return []Property{
 		{
 			ID:         "prop/window-matches-plan",
-			Clauses:    []string{"WIN-1", "WIN-2", "WIN-3", "WIN-4", "WIN-5"},
+			Clauses:    []string{"WIN-1", "WIN-2", "WIN-3", "WIN-4", "WIN-5", "WIN-9"},
 			Capability: protocol.CapWindow,
-			Doc:        "trimmed and evicted are exactly the head, kept middle and tail the clauses give, in input order",
+			Doc:        "trimmed and evicted are exactly the head, kept middle and tail the clauses give, cut between units, in input order",
 			Check:      checkMatchesPlan,
 		},
 		{
 			ID:         "prop/window-head-and-tail-kept",
-			Clauses:    []string{"WIN-2"},
+			Clauses:    []string{"WIN-2", "WIN-9"},
 			Capability: protocol.CapWindow,
-			Doc:        "a trim keeps the first min(h, n) and the last min(t, n − |head|) messages and evicts none of them",
+			Doc:        "a trim keeps the first min(h, n) and the last min(t, n − |head|) messages, grown to whole units, and evicts none of them",
 			Check:      checkHeadAndTail,
 		},
 		{
 			ID:         "prop/window-bound",
 			Clauses:    []string{"WIN-6"},
 			Capability: protocol.CapWindow,
-			Doc:        "trimmed holds at most max_messages messages, or exactly min(n, h + t) when head and tail fill the cap",
+			Doc:        "trimmed holds at most max_messages messages, or exactly the head and tail (grown to whole units) when they fill the cap",
 			Check:      checkBound,
 		},
 		{
@@ -103,8 +104,22 @@ func windowProperties() []Property {
 			ID:         "prop/window-warning",
 			Clauses:    []string{"WIN-3", "WIN-8"},
 			Capability: protocol.CapWindow,
-			Doc:        "a trim warns preserve_exceeds_max exactly when n > max_messages > 0 and h + t >= max_messages",
+			Doc:        "a trim warns preserve_exceeds_max exactly when n > max_messages > 0 and |head| + |tail| >= max_messages",
 			Check:      checkTrimWarning,
+		},
+		{
+			ID:         "prop/window-units-whole",
+			Clauses:    []string{"UNIT-3", "WIN-9"},
+			Capability: protocol.CapWindow,
+			Doc:        "trimmed holds every tool-call unit of the input whole or not at all, each call with all its results right after it",
+			Check:      checkUnitsWhole,
+		},
+		{
+			ID:         "prop/window-refuses-broken-tools",
+			Clauses:    []string{"UNIT-2"},
+			Capability: protocol.CapWindow,
+			Doc:        "window.trim refuses a conversation with one broken tool structure with invalid_message naming the code and a position",
+			Check:      checkRefusesBrokenTools,
 		},
 		{
 			ID:         "prop/window-create-warning",
@@ -129,7 +144,7 @@ func windowProperties() []Property {
 func checkMatchesPlan(t *rapid.T, tg target.Target) {
 	s, w, in := start(t, tg, "WIN-5", maxGen, anyLength)
 	res := s.trim(w, in)
-	p := planFor(w, len(in))
+	p := planFor(w, in)
 	wantT, wantE := p.trimmed(), p.evicted()
 	i, j := firstDiff(res.Trimmed, wantT, in), firstDiff(res.Evicted, wantE, in)
 	if i < 0 && j < 0 {
@@ -148,7 +163,7 @@ func checkMatchesPlan(t *rapid.T, tg target.Target) {
 func checkHeadAndTail(t *rapid.T, tg target.Target) {
 	s, w, in := start(t, tg, "WIN-2", maxGen, overCap)
 	res := s.trim(w, in)
-	p := planFor(w, len(in))
+	p := planFor(w, in)
 	if !p.trims {
 		return
 	}
@@ -156,8 +171,12 @@ func checkHeadAndTail(t *rapid.T, tg target.Target) {
 	ctx := fmt.Sprintf("%s\ngot trimmed %s", p.explain(w), traceList(got, in))
 	for i := range p.head {
 		if i >= len(got) || !jsoneq.Equal(got[i], in[i].Raw) {
-			s.fail("WIN-2", "the preserved head is the first %d messages (preserve_first_n %d); trimmed[%d] should be %s, but %s\n%s",
-				p.head, w.h, i, describe(in, i), gotAt(got, i, in, "trimmed"), ctx)
+			clause, why := "WIN-2", fmt.Sprintf("the first min(preserve_first_n %d, n) = %d messages", w.h, p.h0)
+			if i >= p.h0 {
+				clause, why = "WIN-9", fmt.Sprintf("the first min(preserve_first_n %d, n) = %d messages grown to the end of the unit they end in", w.h, p.h0)
+			}
+			s.fail(clause, "the preserved head is %s, %s; trimmed[%d] should be %s, but %s\n%s",
+				indexList(seqIdx(p.head)), why, i, describe(in, i), gotAt(got, i, in, "trimmed"), ctx)
 		}
 	}
 	for k := 1; k <= p.tail; k++ {
@@ -167,8 +186,12 @@ func checkHeadAndTail(t *rapid.T, tg target.Target) {
 			if pos >= 0 {
 				what = gotAt(got, pos, in, "trimmed")
 			}
-			s.fail("WIN-2", "the preserved tail is the last %s (min(preserve_last_n %d, n − |head|)), so trimmed ends with %s; trimmed[%d] should be %s, but %s\n%s",
-				plural(p.tail, "message"), w.t, indexList(p.tailIdx()), pos, describe(in, at), what, ctx)
+			clause, why := "WIN-2", fmt.Sprintf("the last min(preserve_last_n %d, n − |head|) = %d messages", w.t, p.t0)
+			if k > p.t0 {
+				clause, why = "WIN-9", fmt.Sprintf("the last min(preserve_last_n %d, n − |head|) = %d messages grown back to the start of the unit they start in", w.t, p.t0)
+			}
+			s.fail(clause, "the preserved tail is %s, %s, so trimmed ends with it; trimmed[%d] should be %s, but %s\n%s",
+				indexList(p.tailIdx()), why, pos, describe(in, at), what, ctx)
 		}
 	}
 	if len(got) < p.head+p.tail {
@@ -186,19 +209,19 @@ func checkHeadAndTail(t *rapid.T, tg target.Target) {
 func checkBound(t *rapid.T, tg target.Target) {
 	s, w, in := start(t, tg, "WIN-6", maxGen, overCap)
 	res := s.trim(w, in)
-	p := planFor(w, len(in))
+	p := planFor(w, in)
 	n, got := len(in), len(res.Trimmed)
 	switch {
 	case w.max == 0:
 		return // no bound: trimming is off (CFG-5)
 	case p.headOnly:
-		if want := min(n, w.h+w.t); got != want {
-			s.fail("WIN-6", "n = %d > max_messages %d and preserve_first_n + preserve_last_n = %d >= %d, so trimmed holds exactly the head and tail, min(n, h + t) = %d messages; got %d: %s",
-				n, w.max, w.h+w.t, w.max, want, got, traceList(res.Trimmed, in))
+		if want := p.head + p.tail; got != want {
+			s.fail("WIN-6", "n = %d > max_messages %d and the head and tail, grown to whole units, hold |head| + |tail| = %d >= %d messages, so trimmed is exactly them (with no tool calls min(n, h + t) = %d); got %d: %s\n%s",
+				n, w.max, want, w.max, min(n, w.h+w.t), got, traceList(res.Trimmed, in), p.explain(w))
 		}
 	case got > w.max:
-		s.fail("WIN-6", "max_messages is %d and preserve_first_n + preserve_last_n = %d < %d, so trimmed holds at most %d messages; got %d: %s",
-			w.max, w.h+w.t, w.max, w.max, got, traceList(res.Trimmed, in))
+		s.fail("WIN-6", "max_messages is %d and the head and tail, grown to whole units, hold |head| + |tail| = %d < %d messages, so trimmed holds at most %d messages; got %d: %s\n%s",
+			w.max, p.head+p.tail, w.max, w.max, got, traceList(res.Trimmed, in), p.explain(w))
 	}
 }
 
@@ -312,39 +335,52 @@ func checkCutsByPosition(t *rapid.T, tg target.Target) {
 	conv := identicalConversationGen(n).Draw(t, "conversation")
 	in := conv.messages()
 	res := s.trim(w, in)
-	p := planFor(w, n)
+	p := planFor(w, in)
 	label := func(k int) string {
-		return fmt.Sprintf("input[%d] (copy of template %c, role %s)", k, 'A'+conv.of[k], in[k].Role)
+		if conv.of(k) < 0 {
+			return describe(in, k)
+		}
+		return fmt.Sprintf("input[%d] (copy of template %c, role %s)", k, 'A'+conv.of(k), in[k].Role)
+	}
+	// letter is a returned message's template, '*' for a tool unit's
+	// message and '?' for no input message.
+	letter := func(m json.RawMessage) byte {
+		for k, tm := range conv.templates {
+			if jsoneq.Equal(m, tm.Raw) {
+				return byte('A' + k)
+			}
+		}
+		for _, x := range in {
+			if jsoneq.Equal(m, x.Raw) {
+				return '*'
+			}
+		}
+		return '?'
 	}
 	templ := func(list []json.RawMessage, i int) string {
 		if i >= len(list) {
 			return "it is missing"
 		}
-		for k, m := range conv.templates {
-			if jsoneq.Equal(list[i], m.Raw) {
-				return fmt.Sprintf("it is a copy of template %c", 'A'+k)
-			}
+		switch c := letter(list[i]); c {
+		case '*':
+			return "it is a message of a tool-call unit: " + abbreviate(list[i], 120)
+		case '?':
+			return "it is no input message: " + abbreviate(list[i], 120)
+		default:
+			return fmt.Sprintf("it is a copy of template %c", c)
 		}
-		return "it is no copy of any template: " + abbreviate(list[i], 120)
 	}
 	pattern := func(list []json.RawMessage) string {
 		var b strings.Builder
 		for _, m := range list {
-			c := byte('?')
-			for k, tm := range conv.templates {
-				if jsoneq.Equal(m, tm.Raw) {
-					c = byte('A' + k)
-					break
-				}
-			}
-			b.WriteByte(c)
+			b.WriteByte(letter(m))
 		}
 		return fmt.Sprintf("%q (%d messages)", b.String(), len(list))
 	}
 	wantPattern := func(idx []int) string {
 		var b strings.Builder
 		for _, k := range idx {
-			b.WriteByte(byte('A' + conv.of[k]))
+			b.WriteByte(conv.letter(k))
 		}
 		return fmt.Sprintf("%q (%d messages)", b.String(), len(idx))
 	}
@@ -358,7 +394,7 @@ func checkCutsByPosition(t *rapid.T, tg target.Target) {
 			if i < len(list.want) {
 				wanted = label(list.want[i])
 			}
-			s.fail("WIN-5", "the conversation is %s, identical messages that only their position tells apart; %s[%d] should be %s, but %s\n%s\nwanted trimmed %s, evicted %s\ngot    trimmed %s, evicted %s",
+			s.fail("WIN-5", "the conversation is %s, identical messages that only their position tells apart (* a message of a tool-call unit); %s[%d] should be %s, but %s\n%s\nwanted trimmed %s, evicted %s\ngot    trimmed %s, evicted %s",
 				wantPattern(seqIdx(n)), list.name, i, wanted, templ(list.got, i), p.explain(w),
 				wantPattern(p.trimmed()), wantPattern(p.evicted()), pattern(res.Trimmed), pattern(res.Evicted))
 		}
@@ -448,21 +484,111 @@ func checkTrimWarning(t *rapid.T, tg target.Target) {
 	res := s.trim(w, in)
 	n := len(in)
 	warned := countCode(res.Warnings, codePreserveExceedsMax) > 0
-	switch headOnly := planFor(w, n).headOnly; {
+	p := planFor(w, in)
+	switch headOnly := p.headOnly; {
 	case headOnly && !warned:
-		s.fail("WIN-3", "n = %d > max_messages %d and preserve_first_n + preserve_last_n = %d >= %d: the trim keeps only head and tail and its warnings must contain %q; got %s",
-			n, w.max, w.h+w.t, w.max, codePreserveExceedsMax, warningCodes(res.Warnings))
+		s.fail("WIN-3", "n = %d > max_messages %d and the head and tail, grown to whole units, hold |head| + |tail| = %d >= %d messages (preserve_first_n + preserve_last_n = %d): the trim keeps only head and tail and its warnings must contain %q; got %s\n%s",
+			n, w.max, p.head+p.tail, w.max, w.h+w.t, codePreserveExceedsMax, warningCodes(res.Warnings), p.explain(w))
 	case !headOnly && warned:
 		why := fmt.Sprintf("n = %d <= max_messages %d, nothing is trimmed", n, w.max)
 		switch {
 		case w.max == 0:
 			why = "max_messages is 0, trimming is off"
 		case n > w.max:
-			why = fmt.Sprintf("preserve_first_n + preserve_last_n = %d < max_messages %d", w.h+w.t, w.max)
+			why = fmt.Sprintf("the head and tail, grown to whole units, hold |head| + |tail| = %d < max_messages %d messages", p.head+p.tail, w.max)
 		}
 		s.fail("WIN-8", "%s, so the trim does not take the path of WIN-3 and must not warn %q; got %s",
 			why, codePreserveExceedsMax, warningCodes(res.Warnings))
 	}
+}
+
+func checkUnitsWhole(t *rapid.T, tg target.Target) {
+	s, w, in := start(t, tg, "WIN-9", maxGen, anyLength)
+	res := s.trim(w, in)
+	p := planFor(w, in)
+	tr := traceAll(res.Trimmed, in)
+	kept := map[int]bool{}
+	var list []int
+	for i, x := range tr {
+		if x.at < 0 {
+			s.fail("WIN-5", "trimmed[%d] is %s; trimmed holds input messages only", i, whatIs(res.Trimmed[i], in))
+		}
+		kept[x.at] = true
+		list = append(list, x.at)
+	}
+	summary := fmt.Sprintf("%s\ngot trimmed %s, evicted %s", p.explain(w), traceList(res.Trimmed, in), traceList(res.Evicted, in))
+	for _, u := range p.units {
+		var in1, out1 []int
+		for i := u[0]; i < u[1]; i++ {
+			if kept[i] {
+				in1 = append(in1, i)
+			} else {
+				out1 = append(out1, i)
+			}
+		}
+		if len(in1) == 0 || len(out1) == 0 {
+			continue
+		}
+		where := "the kept part of the middle starts inside it"
+		switch {
+		case !p.trims:
+			where = "nothing is trimmed here (WIN-1), so nothing may be evicted"
+		case u[0] < p.h0 && p.h0 < u[1]:
+			where = fmt.Sprintf("the preserved head, the first min(h, n) = %d messages, ends inside it and must grow to its end", p.h0)
+		case p.t0 > 0 && u[0] < p.n-p.t0 && p.n-p.t0 < u[1]:
+			where = fmt.Sprintf("the preserved tail, the last min(t, n − |head|) = %d messages, starts inside it and must grow back to its start", p.t0)
+		}
+		s.fail("WIN-9", "the unit %s — %s and its results — is split: trimmed holds %s but not %s; a trim cuts between units only (%s)\n%s",
+			indexList(rangeIdx(u[0], u[1])), describe(in, u[0]), indexList(in1), indexList(out1), where, summary)
+	}
+	if at, problem := toolProblem(list, in); at >= 0 {
+		s.fail("UNIT-3", "trimmed[%d]: %s\n%s", at, problem, summary)
+	}
+}
+
+func checkRefusesBrokenTools(t *rapid.T, tg target.Target) {
+	s := newSession(t, tg, "UNIT-2")
+	w := s.create(configGen(maxGen).Draw(t, "config"))
+	n := rapid.OneOf(rapid.IntRange(0, 12), lengthGen(w.max, w.h, w.t, anyLength)).Draw(t, "n")
+	h := historyGen(genOpts{n: n, marked: true, tools: rapid.IntRange(1, 3).Draw(t, "tool weight"), defects: [2]int{1, 1}, ambiguous: true}).Draw(t, "conversation")
+	b := h.broken[0]
+	what := fmt.Sprintf("the conversation has one broken tool structure (%s, injected as %q): %s", strings.Join(b.codes, " or "), b.defect, describeAll(h.msgs, b.idx))
+	msgs := raws(h.msgs)
+	s.record(protocol.MethodWindowTrim, protocol.WindowTrimParams{Window: w.handle, Messages: msgs})
+	res, err := target.Trim(s.ctx, s.tg, w.handle, msgs)
+	if err == nil {
+		s.fail("UNIT-2", "%s; window.trim must refuse it with %s, but it trimmed: trimmed %s, evicted %s",
+			what, protocol.KindInvalidMessage, traceList(res.Trimmed, h.msgs), traceList(res.Evicted, h.msgs))
+	}
+	var pe *protocol.Error
+	if !errors.As(err, &pe) || pe.Kind() != protocol.KindInvalidMessage {
+		s.fail("UNIT-2", "%s; window.trim must refuse it with %s, but failed with: %v", what, protocol.KindInvalidMessage, err)
+	}
+	if !slices.ContainsFunc(b.codes, func(c string) bool { return strings.Contains(pe.Message, c) }) {
+		s.fail("UNIT-2", "%s; window.trim refused it, but its error message names none of %s: %q", what, strings.Join(b.codes, ", "), pe.Message)
+	}
+	if !namesIndex(pe.Message, b.named) {
+		s.fail("UNIT-2", "%s; window.trim refused it, but its error message names no position of the structure (%s): %q", what, indexList(b.named), pe.Message)
+	}
+}
+
+// namesIndex reports whether an error message names one of the positions,
+// as messages[3] or [3].
+func namesIndex(message string, idx []int) bool {
+	for _, i := range idx {
+		if strings.Contains(message, fmt.Sprintf("[%d]", i)) {
+			return true
+		}
+	}
+	return false
+}
+
+func describeAll(in []msg, idx []int) string {
+	out := make([]string, len(idx))
+	for k, i := range idx {
+		out[k] = describe(in, i)
+	}
+	return strings.Join(out, ", ")
 }
 
 func checkCreateWarning(t *rapid.T, tg target.Target) {
@@ -540,6 +666,9 @@ func (s *session) callFailed(method string, err error) {
 		switch pe.Kind() {
 		case protocol.KindInvalidMessage:
 			clause = "MSG-1"
+			if slices.ContainsFunc(structureCodes, func(c string) bool { return strings.Contains(pe.Message, c) }) {
+				clause = "UNIT-2" // a well-formed structure refused
+			}
 		case protocol.KindInvalidConfig:
 			clause = "CFG-3"
 		}
@@ -683,149 +812,6 @@ func (s *session) blameEstimate(in []msg, got int) {
 }
 
 // ---------------------------------------------------------------------------
-// The plan: what WIN-1 – WIN-4 say a trim of n messages keeps
-
-type plan struct {
-	n, head, tail, keep int
-	// trims is false on the path of WIN-1 (and CFG-5).
-	trims bool
-	// headOnly is the path of WIN-3.
-	headOnly bool
-}
-
-func planFor(w window, n int) plan {
-	if w.max == 0 || n <= w.max {
-		return plan{n: n}
-	}
-	p := plan{n: n, trims: true}
-	p.head = min(w.h, n)
-	p.tail = min(w.t, n-p.head)
-	if w.h+w.t >= w.max {
-		p.headOnly = true
-	} else {
-		p.keep = min(w.max-w.h-w.t, n-p.head-p.tail)
-	}
-	return p
-}
-
-func (p plan) trimmed() []int {
-	if !p.trims {
-		return seqIdx(p.n)
-	}
-	out := seqIdx(p.head)
-	for i := p.n - p.tail - p.keep; i < p.n; i++ {
-		out = append(out, i)
-	}
-	return out
-}
-
-func (p plan) evicted() []int {
-	var out []int
-	if p.trims {
-		for i := p.head; i < p.n-p.tail-p.keep; i++ {
-			out = append(out, i)
-		}
-	}
-	return out
-}
-
-func (p plan) tailIdx() []int {
-	var out []int
-	for i := p.n - p.tail; i < p.n; i++ {
-		out = append(out, i)
-	}
-	return out
-}
-
-// zone of input message i on a trimming path (WIN-2).
-func (p plan) zone(i int) string {
-	switch {
-	case i < p.head:
-		return "head"
-	case i >= p.n-p.tail:
-		return "tail"
-	default:
-		return "middle"
-	}
-}
-
-func (p plan) explain(w window) string {
-	cfg := fmt.Sprintf("max_messages %d, preserve_first_n %d, preserve_last_n %d", w.max, w.h, w.t)
-	switch {
-	case w.max == 0:
-		return fmt.Sprintf("%s: trimming is off (CFG-5), the %d messages come back unchanged", cfg, p.n)
-	case !p.trims:
-		return fmt.Sprintf("%s: n = %d <= max, nothing is trimmed (WIN-1)", cfg, p.n)
-	}
-	middle := rangeIdx(p.head, p.n-p.tail)
-	if p.headOnly {
-		return fmt.Sprintf("%s: n = %d > max and h + t = %d >= max, so only the head %s and the tail %s are kept and the middle %s is evicted (WIN-3)",
-			cfg, p.n, w.h+w.t, indexList(seqIdx(p.head)), indexList(p.tailIdx()), indexList(middle))
-	}
-	return fmt.Sprintf("%s: n = %d > max and h + t = %d < max, so the head %s and the tail %s are kept with the newest max − h − t = %d of the middle %s (WIN-4)",
-		cfg, p.n, w.h+w.t, indexList(seqIdx(p.head)), indexList(p.tailIdx()), p.keep, indexList(middle))
-}
-
-// blameTrimmed names the clause a trimmed list that first differs from the
-// plan at position i breaks, and says how.
-func blameTrimmed(p plan, w window, in []msg, got []json.RawMessage, want []int, i int) (clause, what string) {
-	if p.trims && w.t == 0 && i == len(want) {
-		// What was wanted, then more: the tail taken as slice(-0).
-		return "WIN-2", fmt.Sprintf("preserve_last_n is 0, so there is no preserved tail (0 does not mean \"keep everything\"); trimmed should end after %d messages but goes on with %s",
-			len(want), whatIs(got[len(want)], in))
-	}
-	tr := traceAll(got, in)
-	seen := map[int]int{}
-	for k, x := range tr {
-		if x.at < 0 {
-			continue
-		}
-		if first, dup := seen[x.at]; dup {
-			clause = "WIN-5"
-			if p.trims && p.n < w.h+w.t {
-				clause = "WIN-2" // head and tail overlap (D-1)
-			}
-			return clause, fmt.Sprintf("%s appears twice in trimmed, at trimmed[%d] and trimmed[%d]; no message belongs to two zones and none is returned twice",
-				describe(in, x.at), first, k)
-		}
-		seen[x.at] = k
-	}
-	if !p.trims {
-		clause = "WIN-1"
-		if w.max == 0 {
-			clause = "CFG-5"
-		}
-		return clause, fmt.Sprintf("the window must return the input unchanged; trimmed[%d] should be %s, but %s", i, wantAt(want, i, in), gotAt(got, i, in, "trimmed"))
-	}
-	if i >= len(want) {
-		if p.headOnly {
-			return "WIN-3", fmt.Sprintf("only the head and tail are kept (%d messages), but trimmed goes on with %s", len(want), whatIs(got[i], in))
-		}
-		return "WIN-4", fmt.Sprintf("with h + t < max, trimmed holds exactly max_messages = %d messages, but goes on with %s", w.max, whatIs(got[i], in))
-	}
-	k := want[i]
-	gotSet, wantSet := map[int]bool{}, map[int]bool{}
-	for _, x := range tr {
-		gotSet[x.at] = true
-	}
-	for _, x := range want {
-		wantSet[x] = true
-	}
-	if len(got) == len(want) && mapsEqual(gotSet, wantSet) {
-		return "WIN-5", fmt.Sprintf("trimmed holds the right messages in the wrong order: trimmed[%d] should be %s, but %s", i, describe(in, k), gotAt(got, i, in, "trimmed"))
-	}
-	switch z := p.zone(k); z {
-	case "head":
-		return "WIN-2", fmt.Sprintf("trimmed[%d] should be %s, of the preserved head (the first min(h, n) = %d messages), but %s", i, describe(in, k), p.head, gotAt(got, i, in, "trimmed"))
-	case "tail":
-		return "WIN-2", fmt.Sprintf("trimmed[%d] should be %s, of the preserved tail (the last min(t, n − |head|) = %d messages), but %s", i, describe(in, k), p.tail, gotAt(got, i, in, "trimmed"))
-	default:
-		return "WIN-4", fmt.Sprintf("trimmed[%d] should be %s, one of the newest max − h − t = %d middle messages, which are kept while the older ones are evicted; but %s",
-			i, describe(in, k), p.keep, gotAt(got, i, in, "trimmed"))
-	}
-}
-
-// ---------------------------------------------------------------------------
 // Tracing returned messages back to the input
 
 // traced is a returned message traced back to the input by its marker.
@@ -854,8 +840,6 @@ func traceAll(list []json.RawMessage, in []msg) []traced {
 	}
 	return out
 }
-
-func describe(in []msg, i int) string { return fmt.Sprintf("input[%d] (role %s)", i, in[i].Role) }
 
 func wantAt(want []int, i int, in []msg) string {
 	if i >= len(want) {

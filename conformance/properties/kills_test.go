@@ -1,0 +1,93 @@
+package properties
+
+import (
+	"strings"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/convspec/convspec/conformance/mutants"
+	"github.com/convspec/convspec/conformance/target"
+)
+
+// kill says that a property rejects a faulty variant of the catalogue
+// (conformance/mutants), reporting the failure under one of clauses.
+type kill struct {
+	property, mutant string
+	clauses          []string
+}
+
+// kills shows every property able to fail against a realistic bug. The
+// in-package faulty targets (variants) cover the window's arithmetic; these
+// cover what only a whole engine can get wrong.
+var kills = []kill{
+	{"prop/window-units-whole", "window-splits-head-unit", []string{"WIN-9", "UNIT-3"}},
+	{"prop/window-units-whole", "window-splits-tail-unit", []string{"WIN-9", "UNIT-3"}},
+	{"prop/window-units-whole", "window-splits-middle-unit", []string{"WIN-9", "UNIT-3"}},
+	{"prop/window-refuses-broken-tools", "window-accepts-broken-tools", []string{"UNIT-2"}},
+	{"prop/history-classify", "classify-openai-only", []string{"CLS-1", "UNIT-1"}},
+	{"prop/prune-matches-rules", "prune-keeps-first", []string{"PRUNE-1"}},
+	{"prop/prune-matches-rules", "prune-tool-result-breaks-run", []string{"PRUNE-2"}},
+	{"prop/prune-only-prompts", "prune-drops-between", []string{"PRUNE-3"}},
+	{"prop/prune-only-prompts", "prune-tool-result-as-prompt", []string{"PRUNE-3"}},
+	{"prop/prune-no-adjacent-prompts", "prune-tool-result-breaks-run", []string{"PRUNE-1"}},
+	{"prop/prune-idempotent", "prune-single-pass", []string{"PRUNE-4"}},
+	{"prop/prune-pure-and-deterministic", "prune-remembers-removed", []string{"MSG-3"}},
+	{"prop/build-well-formed", "build-dangling-call", []string{"UNIT-3", "BUILD-5"}},
+	{"prop/build-bound", "build-dangling-call", []string{"BUILD-4"}},
+	{"prop/build-matches-rules", "build-prunes-after-window", []string{"BUILD-1"}},
+	{"prop/build-matches-rules", "build-ignores-exchanges", []string{"BUILD-3"}},
+	{"prop/build-repairs", "build-dangling-call", []string{"BUILD-2"}},
+}
+
+func mutantNamed(t *testing.T, name string) mutants.Mutant {
+	t.Helper()
+	if m, ok := mutants.Lookup(name); ok {
+		return m
+	}
+	for _, m := range mutants.PropertyMutants() {
+		if m.Name == name {
+			return m
+		}
+	}
+	t.Fatalf("no mutant %s", name)
+	return mutants.Mutant{}
+}
+
+// TestMutantsAreCaught runs each property of kills against its mutant.
+func TestMutantsAreCaught(t *testing.T) {
+	quietRapid(t)
+	for _, k := range kills {
+		t.Run(k.property+"/"+k.mutant, func(t *testing.T) {
+			t.Parallel()
+			p := lookup(t, k.property)
+			m := mutantNamed(t, k.mutant)
+			tg, err := target.NewInProcess(m.Engine)
+			if err != nil {
+				t.Fatal(err)
+			}
+			failed, out := runCaptured(p.ID, func(rt *rapid.T) { p.Check(rt, tg) })
+			switch {
+			case !failed:
+				t.Errorf("%s does not catch %s (%s)", k.property, k.mutant, m.Bug)
+			case !reportsUnder(out, k.clauses):
+				t.Errorf("%s caught %s but did not report it under %s:\n%s", k.property, k.mutant, strings.Join(k.clauses, " or "), clip(out))
+			default:
+				t.Logf("%s caught by %s:\n%s", k.mutant, k.property, clip(failureMessage(out)))
+			}
+		})
+	}
+}
+
+// TestPropertyMutantsAreValid keeps the variants of PropertyMutants
+// complete and their names distinct from the catalogue's.
+func TestPropertyMutantsAreValid(t *testing.T) {
+	for _, m := range mutants.PropertyMutants() {
+		if m.Name == "" || m.Bug == "" || len(m.Clauses) == 0 || m.Engine == nil {
+			t.Errorf("incomplete mutant %+v", m)
+		}
+		if _, dup := mutants.Lookup(m.Name); dup {
+			t.Logf("%s is in the catalogue already", m.Name)
+		}
+	}
+}
