@@ -3,7 +3,7 @@
 GO ?= go
 BIN := bin/conform
 
-.PHONY: all conform test lint bench build mutants golden-characters clean
+.PHONY: all conform test lint bench build mutants golden-characters golden-tokens clean
 
 all: lint test
 
@@ -36,6 +36,10 @@ mutants: build
 ## golden-characters: regenerate testdata/golden/characters.json with Node (not needed by `make test`)
 golden-characters:
 	node testdata/golden/gen/characters.mjs
+
+## golden-tokens: regenerate testdata/golden/tokens/cl100k_base.json with npm tiktoken (Node and npm; not needed by `make test`)
+golden-tokens:
+	cd testdata/golden/gen/tokens && npm ci --no-audit --no-fund && node gen.mjs
 
 clean:
 	rm -rf bin

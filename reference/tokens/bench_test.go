@@ -1,0 +1,96 @@
+package tokens
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/tiktoken-go/tokenizer/codec"
+)
+
+// The benchmarks report tokens/s; BENCHMARKS.md records them and the ratios
+// between sizes. Run them with
+//
+//	go test -run '^$' -bench . -benchtime 3x ./reference/tokens
+//
+// The v0.7.0 sub-benchmarks run tiktoken-go v0.7.0's own Codec.Count, for
+// words of up to 100,000 characters only: it takes seconds there, and
+// minutes for a million.
+
+// benchProse is English prose of about tokens tokens: a paragraph of
+// ordinary text (words, punctuation, numbers, a newline) repeated.
+func benchProse(tokens int) string {
+	const paragraph = "The committee met on Tuesday to review the proposal. After a long discussion, " +
+		"members agreed that the budget was too high; they asked the authors to cut it by 15% " +
+		"and to resubmit by March 3rd. \"We're not against the idea,\" the chair said, " +
+		"\"but we can't fund it as it stands.\" The authors' response is expected next week.\n\n"
+	per := Count(paragraph)
+	return strings.Repeat(paragraph, (tokens+per-1)/per)
+}
+
+func BenchmarkCountProse(b *testing.B) {
+	for _, size := range []int{10_000, 100_000, 1_000_000} {
+		text := benchProse(size)
+		n := Count(text)
+		b.Run(fmt.Sprintf("tokens=%d", size), func(b *testing.B) {
+			b.SetBytes(int64(len(text)))
+			for b.Loop() {
+				Count(text)
+			}
+			b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "tokens/s")
+		})
+	}
+}
+
+// BenchmarkCountWord counts one word without spaces (random ASCII letters:
+// one piece) with this package and, up to 100,000 characters, with v0.7.0.
+func BenchmarkCountWord(b *testing.B) {
+	v070 := codec.NewCl100kBase()
+	for _, size := range []int{10_000, 100_000, 1_000_000} {
+		word := xorshiftString(asciiLetters, size, 1)
+		n := Count(word)
+		b.Run(fmt.Sprintf("chars=%d/merge=heap", size), func(b *testing.B) {
+			b.SetBytes(int64(len(word)))
+			for b.Loop() {
+				Count(word)
+			}
+			b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "tokens/s")
+		})
+		if size > 100_000 {
+			continue
+		}
+		b.Run(fmt.Sprintf("chars=%d/merge=v0.7.0", size), func(b *testing.B) {
+			b.SetBytes(int64(len(word)))
+			for b.Loop() {
+				if _, err := v070.Count(word); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "tokens/s")
+		})
+	}
+}
+
+// BenchmarkMergeThreshold times mergeShort and mergeLong on pieces of
+// random letters around shortPiece, the length where Encode switches.
+func BenchmarkMergeThreshold(b *testing.B) {
+	tb := cl100k()
+	for _, size := range []int{3, 4, 6, 8, 12, 16, 32, 64, 128, 256, 512} {
+		pieces := make([]string, 64)
+		for i := range pieces {
+			pieces[i] = xorshiftString(asciiLetters, size, uint32(i+1))
+		}
+		var m mergeState
+		var dst []int
+		b.Run(fmt.Sprintf("bytes=%d/short", size), func(b *testing.B) {
+			for i := 0; b.Loop(); i++ {
+				dst = tb.mergeShort(&m, pieces[i%len(pieces)], dst[:0])
+			}
+		})
+		b.Run(fmt.Sprintf("bytes=%d/long", size), func(b *testing.B) {
+			for i := 0; b.Loop(); i++ {
+				dst = tb.mergeLong(&m, pieces[i%len(pieces)], dst[:0])
+			}
+		})
+	}
+}
