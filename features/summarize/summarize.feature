@@ -70,6 +70,48 @@ Feature: Summarization of evicted messages
     And the trimmed conversation is messages 1, 14, 15
     And the warnings include "summary_skipped_no_text"
 
+  # 002 edge case 2 says "no meaningful text content". Worked out from SUM-3,
+  # SUM-5, SUM-6, WIN-4 and D-20 (a user message of tool_result blocks is a
+  # tool result): head m1, tail m13-m14, middle m2-m12 (units [2,3] [4,5]
+  # [6,7] [8,9] [10,11] [12]). Planned for a summary (max 3 = head + tail)
+  # the trim would evict all 11, so c = 11 >= 10 and the text is checked.
+  # The covered messages that are not tool results hold only the text blocks
+  # "  " and "\n", tool_use blocks and the string " \t " - all white space;
+  # the text inside the tool results ("package parser", "package lexer")
+  # does not count. So no call; plain windowing with max 4 keeps
+  # keep_middle = 4 - 1 - 2 = 1 middle message, the last one (m12, a unit of
+  # its own), and evicts m2-m11.
+  @SUM-6
+  Scenario: Anthropic tool results and blank text are not meaningful text
+    Given a window with config:
+      """json
+      {"max_messages": 4, "preserve_first_n": 1, "preserve_last_n": 2, "summarize_on_trim": true}
+      """
+    And the conversation:
+      """json
+      [
+        {"role": "user", "content": "Fix the parser and the lexer."},
+        {"role": "assistant", "content": [{"type": "text", "text": "  "}, {"type": "tool_use", "id": "toolu_1", "name": "read_file", "input": {"path": "parser.go"}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "package parser"}]},
+        {"role": "assistant", "content": [{"type": "text", "text": "\n"}, {"type": "tool_use", "id": "toolu_2", "name": "read_file", "input": {"path": "lexer.go"}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_2", "content": [{"type": "text", "text": "package lexer"}]}]},
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_3", "name": "run_tests", "input": {}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_3", "content": "ok"}]},
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_4", "name": "run_tests", "input": {}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_4", "content": "ok"}]},
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_5", "name": "run_tests", "input": {}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_5", "content": "ok"}]},
+        {"role": "assistant", "content": " \t "},
+        {"role": "user", "content": "Now the lexer."},
+        {"role": "assistant", "content": "On it."}
+      ]
+      """
+    When the conversation is trimmed with a summarizer that replies "S1"
+    Then the summarizer was not called
+    And the trimmed conversation is messages 1, 12, 13, 14
+    And the evicted messages are messages 2-11
+    And the warnings include "summary_skipped_no_text"
+
   @SUM-5 @SUM-4
   Scenario: the rate limit holds a summary back until ten messages were evicted, then covers them all
     Given a conversation of 9 messages
