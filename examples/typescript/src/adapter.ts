@@ -1,23 +1,20 @@
 // The convspec protocol adapter (spec/protocol.md): newline-delimited
-// JSON-RPC 2.0 on stdin/stdout around the ConversationWindow library.
+// JSON-RPC 2.0 on stdin/stdout around the library (window, history).
 //
 //   node dist/adapter.js
 
 import { createInterface } from 'node:readline';
-import { ConversationWindow, ConvspecError, estimateTokens } from './window';
+import { buildLLMMessages, classifyConversation, pruneOrphanedUserMessages } from './history';
+import { ConvspecError, type ErrorKind, isObject, typeName } from './messages';
+import { DEFAULT_SUMMARIZER_TIMEOUT_MS, summarize } from './summarize';
+import { ConversationWindow, estimateTokens } from './window';
 import { lineDecoder, serialize } from './wire';
 
 const PROTOCOL = 1;
 const IMPLEMENTATION = { name: 'convspec-example-typescript', version: '0.1.0' };
+const CAPABILITIES = ['window', 'window.summarize', 'history'];
 
-type Kind =
-  | 'parse_error'
-  | 'invalid_request'
-  | 'method_not_found'
-  | 'invalid_params'
-  | 'internal_error'
-  | 'invalid_config'
-  | 'invalid_message';
+type Kind = 'parse_error' | 'invalid_request' | 'method_not_found' | 'invalid_params' | 'internal_error' | ErrorKind;
 
 const CODES: Record<Kind, number> = {
   parse_error: -32700,
@@ -27,13 +24,18 @@ const CODES: Record<Kind, number> = {
   internal_error: -32603,
   invalid_config: -32001,
   invalid_message: -32002,
+  unknown_model: -32003,
+  context_window_exhausted: -32004,
+  invariant_violation: -32005,
+  summarizer_failed: -32007,
 };
 
-/** An error answered to the harness with its kind. */
+/** An error answered to the harness with its kind (and, for some kinds, facts in `data`). */
 class RpcError extends Error {
   constructor(
     readonly kind: Kind,
     message: string,
+    readonly data: Record<string, unknown> = {},
   ) {
     super(message);
   }
@@ -43,81 +45,183 @@ type Id = string | number | null;
 type Params = Record<string, unknown>;
 
 const hasOwn = (o: object, name: string): boolean => Object.prototype.hasOwnProperty.call(o, name);
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const windows = new Map<string, ConversationWindow>();
 let windowCount = 0;
 
-/** params as an object; `undefined` when absent. */
-function objectParams(req: Record<string, unknown>, required: boolean): Params | undefined {
-  if (!hasOwn(req, 'params')) {
+/** params as an object; `{}` when absent and not required. */
+function objectParams(req: Record<string, unknown>, required = true): Params {
+  if (!hasOwn(req, 'params') || req.params === null) {
     if (required) throw new RpcError('invalid_params', 'params: missing');
-    return undefined;
+    return {};
   }
   const params = req.params;
   if (!isObject(params)) throw new RpcError('invalid_params', 'params: must be an object');
   return params;
 }
 
+/** A required member of params (null counts as missing). */
+function member(params: Params, name: string): unknown {
+  if (!hasOwn(params, name) || params[name] === null) throw new RpcError('invalid_params', `params.${name}: missing`);
+  return params[name];
+}
+
 function messagesParam(params: Params): unknown[] {
-  if (!hasOwn(params, 'messages')) throw new RpcError('invalid_params', 'params.messages: missing');
-  const messages = params.messages;
+  const messages = member(params, 'messages');
   if (!Array.isArray(messages)) throw new RpcError('invalid_params', 'params.messages: must be an array of messages');
   return messages;
 }
 
-const methods: Record<string, (req: Record<string, unknown>) => unknown> = {
-  initialize(req) {
-    const params = objectParams(req, true)!;
+/** A count (CFG-3): a number whose value is an integer from 0 to 2^53 − 1. */
+const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+
+/**
+ * The summarizer callback as the harness scripts it (protocol.md, "The
+ * scripted summarizer"): answers after `delay_ms` with `reply` or fails with
+ * `error`. The library gives up after `timeoutMs`.
+ */
+class Script {
+  readonly timeoutMs: number;
+  private readonly delayMs: number;
+  private readonly reply: string | undefined;
+  private readonly error: string | undefined;
+
+  constructor(script: unknown) {
+    if (!isObject(script)) throw new RpcError('invalid_params', `params.summarizer: must be an object, got ${typeName(script)}`);
+    const given = ['reply', 'error'].filter((name) => script[name] !== undefined && script[name] !== null);
+    if (given.length !== 1) throw new RpcError('invalid_params', 'params.summarizer: needs exactly one of reply and error');
+    const text = script[given[0]!];
+    if (typeof text !== 'string') throw new RpcError('invalid_params', `params.summarizer.${given[0]}: must be a string, got ${typeName(text)}`);
+    if (given[0] === 'reply') this.reply = text;
+    else this.error = text;
+    this.delayMs = Script.milliseconds(script, 'delay_ms') ?? 0;
+    this.timeoutMs = Script.milliseconds(script, 'timeout_ms') ?? DEFAULT_SUMMARIZER_TIMEOUT_MS;
+  }
+
+  private static milliseconds(script: Record<string, unknown>, name: string): number | undefined {
+    const v = script[name];
+    if (v === undefined || v === null) return undefined;
+    if (typeof v !== 'number' || !(v >= 0) || !Number.isFinite(v)) {
+      throw new RpcError('invalid_params', `params.summarizer.${name}: must be a non-negative number of milliseconds, got ${serialize(v)}`);
+    }
+    return v;
+  }
+
+  /** Plays the script once. */
+  answer(): Promise<string> {
+    return new Promise((resolve, reject) => {
+      setTimeout(() => (this.error !== undefined ? reject(new Error(this.error)) : resolve(this.reply!)), this.delayMs);
+    });
+  }
+}
+
+function summarizerParam(params: Params): Script {
+  return new Script(member(params, 'summarizer'));
+}
+
+function windowParam(params: Params): ConversationWindow {
+  const handle = member(params, 'window');
+  if (typeof handle !== 'string') throw new RpcError('invalid_params', 'params.window: must be a window handle (a string)');
+  const window = windows.get(handle);
+  if (window === undefined) throw new RpcError('invalid_params', `params.window: unknown window ${serialize(handle)}`);
+  return window;
+}
+
+/** Parses `max_messages` of history.build: a count (CFG-3). */
+function maxMessagesParam(params: Params): number {
+  const v = member(params, 'max_messages');
+  if (!isCount(v)) throw new RpcError('invalid_params', `params.max_messages: must be a non-negative integer, got ${serialize(v)}`);
+  return v === 0 ? 0 : v; // -0 is 0
+}
+
+const methods: Record<string, (params: Params | undefined, req: Record<string, unknown>) => unknown> = {
+  initialize(_, req) {
+    const params = objectParams(req);
     if (params.protocol !== PROTOCOL) {
       throw new RpcError('invalid_params', `params.protocol: unsupported protocol ${serialize(params.protocol)}, this implementation speaks ${PROTOCOL}`);
     }
-    return { protocol: PROTOCOL, implementation: IMPLEMENTATION, capabilities: ['window'] };
-  },
-
-  'window.create'(req) {
-    const params = objectParams(req, false) ?? {};
-    // `config` absent or null is the configuration {} (protocol.md, CFG-2).
-    const config = params.config ?? undefined;
-    const window = new ConversationWindow(config);
-    const handle = `w${++windowCount}`;
-    windows.set(handle, window);
-    return { window: handle, config: window.config, warnings: window.warnings };
-  },
-
-  'window.trim'(req) {
-    const params = objectParams(req, true)!;
-    const handle = params.window;
-    if (typeof handle !== 'string') throw new RpcError('invalid_params', 'params.window: must be a window handle (a string)');
-    const window = windows.get(handle);
-    if (window === undefined) throw new RpcError('invalid_params', `params.window: unknown window ${serialize(handle)}`);
-    return window.trim(messagesParam(params));
-  },
-
-  'window.estimate'(req) {
-    const params = objectParams(req, true)!;
-    return { tokens: estimateTokens(messagesParam(params)) };
+    return { protocol: PROTOCOL, implementation: IMPLEMENTATION, capabilities: CAPABILITIES };
   },
 
   shutdown() {
     return null;
   },
+
+  'window.create'(_, req) {
+    const params = objectParams(req, false);
+    // `config` absent or null is the configuration {} (protocol.md, CFG-2).
+    const window = new ConversationWindow(params.config ?? undefined);
+    const handle = `w${++windowCount}`;
+    windows.set(handle, window);
+    return { window: handle, config: window.config, warnings: window.warnings };
+  },
+
+  async 'window.trim'(params) {
+    const window = windowParam(params!);
+    const messages = messagesParam(params!);
+    if (params!.summarizer === undefined || params!.summarizer === null) return { ...window.trim(messages), summarizer_calls: [] };
+    const script = summarizerParam(params!);
+    const calls: Array<{ prompt: string; max_tokens: number }> = [];
+    const result = await window.trimAndSummarize(
+      messages,
+      (prompt, maxTokens) => {
+        calls.push({ prompt, max_tokens: maxTokens });
+        return script.answer();
+      },
+      { timeoutMs: script.timeoutMs },
+    );
+    return { ...result, summarizer_calls: calls };
+  },
+
+  'window.estimate'(params) {
+    return { tokens: estimateTokens(messagesParam(params!)) };
+  },
+
+  async 'window.summarize'(params) {
+    const messages = messagesParam(params!);
+    const script = summarizerParam(params!);
+    const calls: Array<{ prompt: string; max_tokens: number }> = [];
+    const summary = await summarize(
+      messages,
+      (prompt, maxTokens) => {
+        calls.push({ prompt, max_tokens: maxTokens });
+        return script.answer();
+      },
+      script.timeoutMs,
+    );
+    return { summary, summarizer_calls: calls };
+  },
+
+  'history.classify'(params) {
+    return classifyConversation(messagesParam(params!));
+  },
+
+  'history.prune'(params) {
+    return pruneOrphanedUserMessages(messagesParam(params!));
+  },
+
+  'history.build'(params) {
+    const messages = messagesParam(params!);
+    return buildLLMMessages(messages, maxMessagesParam(params!));
+  },
 };
+
+/** Methods that take no params object. */
+const NO_PARAMS = new Set(['initialize', 'shutdown', 'window.create']);
 
 interface Response {
   jsonrpc: '2.0';
   id: Id;
   result?: unknown;
-  error?: { code: number; message: string; data: { kind: Kind } };
+  error?: { code: number; message: string; data: Record<string, unknown> };
 }
 
-function errorResponse(id: Id, kind: Kind, message: string): Response {
-  return { jsonrpc: '2.0', id, error: { code: CODES[kind], message, data: { kind } } };
+function errorResponse(id: Id, kind: Kind, message: string, data: Record<string, unknown> = {}): Response {
+  return { jsonrpc: '2.0', id, error: { code: CODES[kind], message, data: { ...data, kind } } };
 }
 
-/** Handles one line; returns the response, or undefined for a notification. */
-function handle(line: string): { response: Response | undefined; exit: boolean } {
+/** Handles one line; the response is undefined for a notification. */
+async function handle(line: string): Promise<{ response: Response | undefined; exit: boolean }> {
   let req: unknown;
   try {
     req = JSON.parse(line);
@@ -136,14 +240,16 @@ function handle(line: string): { response: Response | undefined; exit: boolean }
 
   const method = req.method;
   let response: Response;
-  if (!Object.prototype.hasOwnProperty.call(methods, method)) {
+  if (!hasOwn(methods, method)) {
     response = errorResponse(id, 'method_not_found', `unknown method ${serialize(method)}`);
   } else {
     try {
-      response = { jsonrpc: '2.0', id, result: methods[method]!(req) };
+      const params = NO_PARAMS.has(method) ? undefined : objectParams(req);
+      response = { jsonrpc: '2.0', id, result: await methods[method]!(params, req) };
     } catch (e) {
-      if (e instanceof RpcError || e instanceof ConvspecError) response = errorResponse(id, e.kind, e.message);
-      else response = errorResponse(id, 'internal_error', String(e));
+      if (e instanceof RpcError) response = errorResponse(id, e.kind, e.message, e.data);
+      else if (e instanceof ConvspecError) response = errorResponse(id, e.kind, e.message);
+      else response = errorResponse(id, 'internal_error', e instanceof Error ? `${e.name}: ${e.message}` : String(e));
     }
   }
   return { response: isNotification ? undefined : response, exit: method === 'shutdown' };
@@ -154,10 +260,12 @@ const JSON_WHITE_SPACE = /^[ \t\r\n]*$/;
 const lines = createInterface({ input: process.stdin.pipe(lineDecoder()), terminal: false });
 
 let exiting = false;
+// Requests are answered one at a time, in order.
+let queue: Promise<void> = Promise.resolve();
 
-lines.on('line', (line) => {
-  if (exiting || JSON_WHITE_SPACE.test(line)) return; // blank lines are ignored
-  const { response, exit } = handle(line);
+async function answer(line: string): Promise<void> {
+  if (exiting) return;
+  const { response, exit } = await handle(line);
   let out = '';
   if (response !== undefined) {
     try {
@@ -173,9 +281,17 @@ lines.on('line', (line) => {
   } else if (out !== '') {
     process.stdout.write(out);
   }
+}
+
+lines.on('line', (line) => {
+  if (JSON_WHITE_SPACE.test(line)) return; // blank lines are ignored
+  queue = queue.then(() => answer(line));
 });
 
-// Exit promptly at end of input, whether or not shutdown came first.
+// Exit promptly at end of input, whether or not shutdown came first (after
+// answering what was read).
 lines.on('close', () => {
-  if (!exiting) process.stdout.write('', () => process.exit(0));
+  queue = queue.then(() => {
+    if (!exiting) process.stdout.write('', () => process.exit(0));
+  });
 });

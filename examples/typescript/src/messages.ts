@@ -11,10 +11,19 @@ export interface Message {
   [member: string]: unknown;
 }
 
+/** The error kinds of spec/protocol.md that the library's operations raise. */
+export type ErrorKind =
+  | 'invalid_config'
+  | 'invalid_message'
+  | 'summarizer_failed'
+  | 'unknown_model'
+  | 'invariant_violation'
+  | 'context_window_exhausted';
+
 /** Base class of the errors this library throws; `kind` is the protocol's error kind. */
 export class ConvspecError extends Error {
   constructor(
-    readonly kind: 'invalid_config' | 'invalid_message',
+    readonly kind: ErrorKind,
     message: string,
   ) {
     super(message);
@@ -88,7 +97,8 @@ function blocks(content: unknown, type: string): Array<[number, Record<string, u
   return found;
 }
 
-function classifyValid(m: Message): Classification {
+/** The class of a message already known to be valid. */
+export function classifyValid(m: Message): Classification {
   switch (m.role) {
     case 'system':
     case 'developer':
@@ -135,7 +145,7 @@ function messageProblem(m: unknown): string | undefined {
   if (typeof role !== 'string' || role === '') {
     return `"role" must be a non-empty string, got ${typeof role === 'string' ? 'an empty string' : typeName(role)}`;
   }
-  if (!wellFormed(m)) return 'contains a string that is not well-formed Unicode (an unpaired surrogate)';
+  if (!wellFormed(m)) return 'contains a string that is not well-formed Unicode (an unpaired surrogate or bytes that are not UTF-8)';
   try {
     classifyValid(m as Message);
   } catch (e) {
@@ -145,6 +155,13 @@ function messageProblem(m: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * A UTF-16 code unit that is half of no surrogate pair: in a `u` pattern a
+ * pair is one code point, so only lone halves fall in the range.
+ * (String.prototype.isWellFormed says the same, from Node 20 on.)
+ */
+const LONE_SURROGATE = /[\ud800-\udfff]/u;
+
 /** Whether every string in a JSON value, member names included, is well-formed Unicode. */
 function wellFormed(value: unknown): boolean {
   // An explicit stack: content may be nested deeper than the call stack allows.
@@ -152,12 +169,12 @@ function wellFormed(value: unknown): boolean {
   while (stack.length > 0) {
     const v = stack.pop();
     if (typeof v === 'string') {
-      if (!v.isWellFormed()) return false;
+      if (LONE_SURROGATE.test(v)) return false;
     } else if (Array.isArray(v)) {
       for (const e of v) stack.push(e);
     } else if (isObject(v)) {
       for (const name of Object.keys(v)) {
-        if (!name.isWellFormed()) return false;
+        if (LONE_SURROGATE.test(name)) return false;
         stack.push(v[name]);
       }
     }
@@ -183,60 +200,108 @@ export function classify(message: unknown): Classification {
   return classifyValid(message as Message);
 }
 
+/** A malformed tool structure (UNIT-2): its code and every message it is made of. */
+export interface BrokenStructure {
+  readonly code: StructureCode;
+  /** The messages of the structure, ascending; the first names it (the call, or the orphaned result). */
+  readonly indexes: readonly number[];
+  readonly detail: string;
+}
+
+/** `messages[i]: code: detail`, naming a broken structure. */
+export const describeStructure = (b: BrokenStructure): string => `messages[${b.indexes[0]}]: ${b.code}: ${b.detail}`;
+
+/** The tool structure of a conversation (UNIT-1, UNIT-2). */
+export interface Structure {
+  /** For every message, the index where its unit starts. */
+  readonly starts: readonly number[];
+  /** The malformed structures, ordered by the message that names them. */
+  readonly broken: readonly BrokenStructure[];
+}
+
 /**
- * Splits a conversation into units (UNIT-1) after checking its tool structure
- * (UNIT-2). Returns, for every message, the index where its unit starts.
- * Throws InvalidMessageError naming the first index and the code of a broken
- * structure.
+ * Reads the tool structure of a conversation. A call with a defect (an id
+ * declared before or twice, answered twice, or left unanswered) is broken
+ * together with the results that directly follow it; a result that does not
+ * answer the call it directly follows is broken alone. Throws
+ * InvalidMessageError for an invalid message (MSG-1, CLS-2).
  */
-export function unitStarts(messages: readonly unknown[]): number[] {
+export function analyzeStructure(messages: readonly unknown[]): Structure {
   validateMessages(messages);
-  const problems: Array<{ index: number; code: StructureCode; detail: string }> = [];
-  const problem = (index: number, code: StructureCode, detail: string): void => {
-    problems.push({ index, code, detail });
-  };
   const starts: number[] = [];
+  const broken: BrokenStructure[] = [];
   const declared = new Set<string>();
   // The call whose results are being read, if any.
-  let open: { index: number; ids: Set<string>; answered: Set<string> } | undefined;
+  let open:
+    | { index: number; ids: Set<string>; results: number[]; answered: Set<string>; defect?: { code: StructureCode; detail: string } }
+    | undefined;
   const close = (): void => {
     if (open === undefined) return;
     const missing = [...open.ids].filter((id) => !open!.answered.has(id));
-    if (missing.length > 0) problem(open.index, 'unanswered_tool_call', `no result for ${missing.map((id) => JSON.stringify(id)).join(', ')}`);
+    if (missing.length > 0 && open.defect === undefined) {
+      open.defect = { code: 'unanswered_tool_call', detail: `no result for ${missing.map((id) => JSON.stringify(id)).join(', ')}` };
+    }
+    if (open.defect !== undefined) broken.push({ ...open.defect, indexes: [open.index, ...open.results] });
     open = undefined;
   };
 
-  (messages as readonly Message[]).forEach((m, i) => {
-    const c = classifyValid(m);
+  messages.forEach((m, i) => {
+    const c = classifyValid(m as Message);
     if (c.class === 'tool_result') {
       starts.push(open === undefined ? i : open.index);
+      const undeclared = c.ids.find((id) => open === undefined || !open.ids.has(id));
+      if (undeclared !== undefined) {
+        broken.push({
+          code: 'orphan_tool_result',
+          indexes: [i],
+          detail: `the result for ${JSON.stringify(undeclared)} does not directly follow a call that declares it`,
+        });
+        return;
+      }
+      open!.results.push(i);
       for (const id of c.ids) {
-        if (open === undefined || !open.ids.has(id)) {
-          problem(i, 'orphan_tool_result', `the result for ${JSON.stringify(id)} does not directly follow a call that declares it`);
-        } else if (open.answered.has(id)) {
-          problem(i, 'tool_call_answered_twice', `${JSON.stringify(id)} is answered a second time`);
-        } else {
-          open.answered.add(id);
+        if (open!.answered.has(id)) {
+          open!.defect ??= { code: 'tool_call_answered_twice', detail: `${JSON.stringify(id)} is answered a second time (messages[${i}])` };
         }
+        open!.answered.add(id);
       }
       return;
     }
     close();
     starts.push(i);
     if (c.class === 'tool_call') {
+      const ids = new Set<string>();
+      let defect: { code: StructureCode; detail: string } | undefined;
       for (const id of c.ids) {
-        if (declared.has(id)) problem(i, 'duplicate_tool_call_id', `the call id ${JSON.stringify(id)} is declared a second time`);
-        declared.add(id);
+        if (defect === undefined && (declared.has(id) || ids.has(id))) {
+          defect = { code: 'duplicate_tool_call_id', detail: `the call id ${JSON.stringify(id)} is declared a second time` };
+        }
+        ids.add(id);
       }
-      open = { index: i, ids: new Set(c.ids), answered: new Set() };
+      for (const id of ids) declared.add(id);
+      open = { index: i, ids, results: [], answered: new Set(), ...(defect === undefined ? {} : { defect }) };
     }
   });
   close();
+  broken.sort((a, b) => a.indexes[0]! - b.indexes[0]!);
+  return { starts, broken };
+}
 
-  if (problems.length > 0) {
-    // Name the first message of a broken structure.
-    const first = problems.reduce((a, b) => (b.index < a.index ? b : a));
-    throw new InvalidMessageError(`messages[${first.index}]: ${first.code}: ${first.detail}`);
-  }
-  return starts;
+/**
+ * Splits a conversation into units (UNIT-1) after checking its tool structure
+ * (UNIT-2). Returns, for every message, the index where its unit starts.
+ * Throws InvalidMessageError naming the index and the code of every broken
+ * structure, the first one first.
+ */
+export function unitStarts(messages: readonly unknown[]): number[] {
+  const { starts, broken } = analyzeStructure(messages);
+  if (broken.length > 0) throw new InvalidMessageError(broken.map(describeStructure).join('; '));
+  return [...starts];
+}
+
+/** The units of a conversation as half-open ranges [start, end), from unitStarts. */
+export function unitRanges(starts: readonly number[]): Array<[number, number]> {
+  const bounds = starts.flatMap((s, i) => (s === i ? [i] : []));
+  bounds.push(starts.length);
+  return bounds.slice(1).map((end, k) => [bounds[k]!, end]);
 }

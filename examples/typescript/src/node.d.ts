@@ -1,5 +1,5 @@
-// The few Node.js 20 APIs the adapter uses, declared here so that `typescript`
-// stays the only dev dependency (no @types/node).
+// The few Node.js APIs (Node 18.14 and later) used here, declared so that
+// `typescript` stays the only dev dependency (no @types/node).
 
 declare class Buffer extends Uint8Array {
   static concat(list: readonly Uint8Array[], totalLength?: number): Buffer;
@@ -48,3 +48,6 @@ declare module 'node:readline' {
   }
   export function createInterface(options: { input: NodeReadable; terminal?: boolean; crlfDelay?: number }): Interface;
 }
+
+declare function setTimeout(callback: () => void, ms: number): unknown;
+declare function clearTimeout(timer: unknown): void;

@@ -1,6 +1,6 @@
 /**
  * A sliding-window conversation history, as specified by convspec
- * (spec/SPEC.md, capability `window`).
+ * (spec/SPEC.md, capabilities `window` and `window.summarize`).
  *
  * The module is a library: it knows nothing of JSON-RPC. Messages are the
  * plain values `JSON.parse` builds; they are never copied or rewritten, so a
@@ -10,8 +10,10 @@
 
 import { writeJSON } from './json';
 import { InvalidConfigError, type Message, typeName, unitStarts, validateMessages } from './messages';
+import { type Summarizer, SummarizerError, callSummarizer, hasText, summaryPrompt } from './summarize';
 
 export * from './messages';
+export * from './summarize';
 
 /** The configuration a window is created from; every member is optional. */
 export interface ConversationHistoryConfig {
@@ -46,6 +48,8 @@ export interface TrimResult {
   evicted: Message[];
   metrics: ConversationMetrics;
   warnings: Warning[];
+  /** The summary message inserted into `trimmed`, or null (SUM-2). */
+  summary: Message | null;
 }
 
 export const PRESERVE_EXCEEDS_MAX = 'preserve_exceeds_max';
@@ -161,12 +165,43 @@ function estimateValid(messages: readonly Message[]): number {
   return Math.ceil(characters / 4);
 }
 
-/** A window over a conversation: keeps a preserved head and tail and the most recent middle. */
+/**
+ * Where a trim cuts a conversation: head `[0, headEnd)`, evicted
+ * `[headEnd, keepFrom)`, kept middle `[keepFrom, tailStart)`, tail
+ * `[tailStart, n)`; `fills` when head and tail alone fill the cap (WIN-3).
+ */
+interface Cut {
+  headEnd: number;
+  keepFrom: number;
+  tailStart: number;
+  fills: boolean;
+}
+
+export const SUMMARY_FAILED = 'summary_failed';
+export const SUMMARY_EMPTY = 'summary_empty';
+export const SUMMARY_SKIPPED_NO_TEXT = 'summary_skipped_no_text';
+
+/** At most one summary per this many evicted messages (SUM-5). */
+export const SUMMARIZE_EVERY = 10;
+const SUMMARY_PREFIX = '[Conversation Summary]\n';
+
+export interface SummarizeOptions {
+  /** How long to wait for the summarizer before the call counts as failed (default 30 s). */
+  timeoutMs?: number;
+}
+
+/**
+ * A window over a conversation: keeps a preserved head and tail and the most
+ * recent middle; with `summarize_on_trim` and a summarizer, condenses what it
+ * evicts into one summary message.
+ */
 export class ConversationWindow {
   /** The effective configuration (every default applied). */
   readonly config: Readonly<EffectiveConfig>;
   /** Warnings about the configuration itself (CFG-6). */
   readonly warnings: readonly Warning[];
+  /** Messages evicted since the last summary, not yet offered to one (SUM-4). */
+  private pending: Message[] = [];
 
   /** Throws InvalidConfigError if `config` breaks CFG-3 or CFG-4. */
   constructor(config?: ConversationHistoryConfig | unknown) {
@@ -180,60 +215,123 @@ export class ConversationWindow {
   }
 
   /**
-   * Trims `messages` to the window (WIN-1 – WIN-8). The input is not modified;
-   * the result holds the same message objects, in input order.
+   * Trims `messages` to the window (WIN-1 – WIN-9), without summarizing. The
+   * input is not modified; the result holds the same message objects, in
+   * input order. Throws InvalidMessageError for an invalid message or a
+   * broken tool structure (MSG-1, CLS-2, UNIT-2).
    */
   trim(messages: readonly unknown[]): TrimResult {
-    const starts = unitStarts(messages); // validates; throws InvalidMessageError (MSG-1, CLS-2, UNIT-2)
+    const starts = unitStarts(messages);
     const valid = messages as readonly Message[];
-    const { max_messages: max, preserve_first_n: h, preserve_last_n: t } = this.config;
-    const n = valid.length;
+    const max = this.config.max_messages;
+    if (max === 0 || valid.length <= max) return this.result(valid, undefined); // WIN-1, CFG-5
+    return this.result(valid, this.cut(starts, max));
+  }
+
+  /**
+   * Trims `messages` like `trim`, and with `summarize_on_trim` condenses the
+   * evicted messages into a summary placed right after the head (SUM-2 –
+   * SUM-8): at most once per ten evicted messages, covering everything
+   * evicted since the last summary. A summarizer that fails, answers nothing
+   * or does not answer in time leaves a warning and plain eviction; the trim
+   * itself succeeds.
+   */
+  async trimAndSummarize(messages: readonly unknown[], summarizer: Summarizer, options: SummarizeOptions = {}): Promise<TrimResult> {
+    const starts = unitStarts(messages);
+    const valid = messages as readonly Message[];
+    const max = this.config.max_messages;
+    if (max === 0 || valid.length <= max) return this.result(valid, undefined);
+    const plain = this.cut(starts, max);
+    if (!this.config.summarize_on_trim) return this.result(valid, plain); // SUM-8
+    const plainEvicted = valid.slice(plain.headEnd, plain.keepFrom);
+
+    // SUM-3: the summary takes a place of the cap.
+    const planned = this.cut(starts, max - 1);
+    const evicted = valid.slice(planned.headEnd, planned.keepFrom);
+    const covered = [...this.pending, ...evicted]; // SUM-4
+    if (evicted.length === 0 || covered.length < SUMMARIZE_EVERY) {
+      // SUM-5: not yet; plain eviction, remembered for the next summary.
+      this.pending.push(...plainEvicted);
+      return this.result(valid, plain);
+    }
+    if (!hasText(covered)) {
+      // SUM-6: nothing to lose.
+      this.pending = [];
+      return this.result(valid, plain, undefined, [
+        { code: SUMMARY_SKIPPED_NO_TEXT, message: `the ${covered.length} messages to summarize hold no text; no summary was made` },
+      ]);
+    }
+    let reply: string;
+    try {
+      reply = (await callSummarizer(summarizer, summaryPrompt(covered), options.timeoutMs)).trim();
+    } catch (e) {
+      if (!(e instanceof SummarizerError)) throw e;
+      // SUM-7: plain eviction; the next summary covers these too.
+      this.pending.push(...plainEvicted);
+      return this.result(valid, plain, undefined, [
+        { code: SUMMARY_FAILED, message: `${e.message}; evicted without a summary, the next summary will cover them` },
+      ]);
+    }
+    if (reply === '') {
+      this.pending.push(...plainEvicted);
+      return this.result(valid, plain, undefined, [
+        { code: SUMMARY_EMPTY, message: "the summarizer's reply is empty; evicted without a summary, the next summary will cover them" },
+      ]);
+    }
+    this.pending = [];
+    return this.result(valid, planned, { role: 'assistant', content: SUMMARY_PREFIX + reply });
+  }
+
+  /** Plans the trim of a conversation longer than `cap` (WIN-2 – WIN-4, WIN-9). */
+  private cut(starts: readonly number[], cap: number): Cut {
+    const n = starts.length;
+    const { preserve_first_n: h, preserve_last_n: t } = this.config;
     // The unit boundaries: b is one when a unit starts at b, or b = n.
     const isBoundary = (b: number): boolean => b === n || starts[b] === b;
-    const warnings: Warning[] = [];
+    // Three zones that never overlap, cut between units; head and tail grow
+    // to whole units.
+    let headEnd = Math.min(h, n);
+    while (!isBoundary(headEnd)) headEnd++;
+    let tailStart = n - Math.min(t, n - headEnd);
+    if (tailStart < n) tailStart = starts[tailStart]!;
+    const preserved = headEnd + (n - tailStart);
+    if (preserved >= cap) return { headEnd, keepFrom: tailStart, tailStart, fills: true }; // WIN-3
+    // WIN-4: keep the most recent whole middle units that hold at most
+    // k messages: the middle from the first boundary at or after tailStart − k.
+    let keepFrom = tailStart - (cap - preserved);
+    while (!isBoundary(keepFrom)) keepFrom++;
+    return { headEnd, keepFrom, tailStart, fills: false };
+  }
+
+  private result(messages: readonly Message[], cut: Cut | undefined, summary?: Message, extra: readonly Warning[] = []): TrimResult {
     let trimmed: Message[];
     let evicted: Message[];
-
-    if (max === 0 || n <= max) {
-      // WIN-1, CFG-5: nothing changes.
-      trimmed = valid.slice();
+    const warnings: Warning[] = [];
+    if (cut === undefined) {
+      trimmed = messages.slice();
       evicted = [];
     } else {
-      // WIN-2, WIN-9: three zones that never overlap, cut between units;
-      // head and tail grow to whole units.
-      let headEnd = Math.min(h, n);
-      if (headEnd > 0) while (!isBoundary(headEnd)) headEnd++;
-      let tailStart = n - Math.min(t, n - headEnd);
-      if (tailStart < n) tailStart = starts[tailStart]!;
-      const head = valid.slice(0, headEnd);
-      const tail = valid.slice(tailStart);
-      if (head.length + tail.length >= max) {
-        // WIN-3: head and tail fill the cap; only they are kept.
-        trimmed = [...head, ...tail];
-        evicted = valid.slice(headEnd, tailStart);
-        warnings.push(preserveWarning(this.config));
-      } else {
-        // WIN-4: keep the most recent whole middle units that hold at most
-        // k messages: the middle from the first boundary at or after
-        // tailStart − k.
-        const k = max - head.length - tail.length;
-        let cut = tailStart - k;
-        while (!isBoundary(cut)) cut++;
-        trimmed = [...head, ...valid.slice(cut, tailStart), ...tail];
-        evicted = valid.slice(headEnd, cut);
-      }
+      trimmed = [
+        ...messages.slice(0, cut.headEnd),
+        ...(summary === undefined ? [] : [summary]),
+        ...messages.slice(cut.keepFrom, cut.tailStart),
+        ...messages.slice(cut.tailStart),
+      ];
+      evicted = messages.slice(cut.headEnd, cut.keepFrom);
+      if (cut.fills) warnings.push(preserveWarning(this.config));
     }
-
+    warnings.push(...extra);
     return {
       trimmed,
       evicted,
       metrics: {
-        totalMessages: n,
-        preservedMessages: trimmed.length,
+        totalMessages: messages.length,
+        preservedMessages: trimmed.length - (summary === undefined ? 0 : 1), // input messages only (SUM-2)
         evictedMessages: evicted.length,
         estimatedTokens: estimateValid(trimmed),
       },
       warnings,
+      summary: summary ?? null,
     };
   }
 }

@@ -1,0 +1,11 @@
+/**
+ * convspec in TypeScript: the library behind the adapter, as a package.
+ *
+ * - window.ts: ConversationWindow (sliding window, summaries), estimateTokens
+ * - messages.ts: the message model, classes and tool-call units
+ * - summarize.ts: the summary prompt and summarize()
+ * - history.ts: classifyConversation, pruneOrphanedUserMessages, buildLLMMessages
+ */
+
+export * from './window';
+export * from './history';
