@@ -1,18 +1,30 @@
 // The convspec protocol adapter (spec/protocol.md): newline-delimited
-// JSON-RPC 2.0 on stdin/stdout around the library (window, history).
+// JSON-RPC 2.0 on stdin/stdout around the library (window, history, budget).
 //
 //   node dist/adapter.js
 
 import { createInterface } from 'node:readline';
+import {
+  DEFAULT_TARGET_PERCENT,
+  ContextWindowExhaustedError,
+  contextLimit,
+  countTokens,
+  encode,
+  isApproachingLimit,
+  isAtLimit,
+  prepareRequest,
+  pruneMessages,
+  summarizeAndCompress,
+} from './budget';
 import { buildLLMMessages, classifyConversation, pruneOrphanedUserMessages } from './history';
-import { ConvspecError, type ErrorKind, isObject, typeName } from './messages';
+import { ConvspecError, type ErrorKind, type Message, isObject, typeName } from './messages';
 import { DEFAULT_SUMMARIZER_TIMEOUT_MS, summarize } from './summarize';
 import { ConversationWindow, estimateTokens } from './window';
 import { lineDecoder, serialize } from './wire';
 
 const PROTOCOL = 1;
 const IMPLEMENTATION = { name: 'convspec-example-typescript', version: '0.1.0' };
-const CAPABILITIES = ['window', 'window.summarize', 'history'];
+const CAPABILITIES = ['window', 'window.summarize', 'history', 'budget', 'tokens.cl100k'];
 
 type Kind = 'parse_error' | 'invalid_request' | 'method_not_found' | 'invalid_params' | 'internal_error' | ErrorKind;
 
@@ -72,8 +84,39 @@ function messagesParam(params: Params): unknown[] {
   return messages;
 }
 
+function stringParam(params: Params, name: string): string {
+  const v = member(params, name);
+  if (typeof v !== 'string') throw new RpcError('invalid_params', `params.${name}: must be a string, got ${typeName(v)}`);
+  return v;
+}
+
 /** A count (CFG-3): a number whose value is an integer from 0 to 2^53 − 1. */
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+
+/** `limits`: extra models and their limits, each a positive count (LIM-1). */
+function limitsParam(params: Params): Map<string, number> {
+  const limits = new Map<string, number>();
+  if (!hasOwn(params, 'limits') || params.limits === null) return limits;
+  if (!isObject(params.limits)) throw new RpcError('invalid_params', `params.limits: must be an object, got ${typeName(params.limits)}`);
+  for (const [model, limit] of Object.entries(params.limits)) {
+    if (!isCount(limit) || limit === 0) {
+      throw new RpcError('invalid_params', `params.limits[${JSON.stringify(model)}]: must be a positive integer, got ${serialize(limit)}`);
+    }
+    limits.set(model, limit);
+  }
+  return limits;
+}
+
+/** `target_ratio`: above 0, at most 1, at most two decimals; as a percentage. */
+function targetPercentParam(params: Params): number {
+  if (!hasOwn(params, 'target_ratio') || params.target_ratio === null) return DEFAULT_TARGET_PERCENT;
+  const r = params.target_ratio;
+  const percent = typeof r === 'number' ? Math.round(r * 100) : NaN;
+  if (typeof r !== 'number' || !(r > 0 && r <= 1) || Math.abs(r * 100 - percent) > 1e-9) {
+    throw new RpcError('invalid_params', `params.target_ratio: must be a number above 0 and at most 1 with at most two decimals, got ${serialize(r)}`);
+  }
+  return percent;
+}
 
 /**
  * The summarizer callback as the harness scripts it (protocol.md, "The
@@ -203,6 +246,68 @@ const methods: Record<string, (params: Params | undefined, req: Record<string, u
   'history.build'(params) {
     const messages = messagesParam(params!);
     return buildLLMMessages(messages, maxMessagesParam(params!));
+  },
+
+  'tokens.encode'(params) {
+    const ids = encode(stringParam(params!, 'text'));
+    return { tokens: ids, count: ids.length };
+  },
+
+  'budget.count'(params) {
+    const { tokens, perMessage } = countTokens(messagesParam(params!));
+    return { tokens, per_message: perMessage };
+  },
+
+  'budget.check'(params) {
+    const limit = contextLimit(stringParam(params!, 'model'), limitsParam(params!));
+    const { tokens } = countTokens(messagesParam(params!));
+    return { tokens, limit, approaching: isApproachingLimit(tokens, limit), at_limit: isAtLimit(tokens, limit) };
+  },
+
+  'budget.prune'(params) {
+    const limit = contextLimit(stringParam(params!, 'model'), limitsParam(params!));
+    const percent = targetPercentParam(params!);
+    return pruneMessages(messagesParam(params!), limit, percent);
+  },
+
+  async 'budget.compress'(params) {
+    const messages = messagesParam(params!);
+    const script = summarizerParam(params!);
+    const calls: Array<{ messages: Message[] }> = [];
+    const compressed = await summarizeAndCompress(
+      messages,
+      (given) => {
+        calls.push({ messages: given });
+        return script.answer();
+      },
+      { timeoutMs: script.timeoutMs },
+    );
+    return { messages: compressed, summarizer_calls: calls };
+  },
+
+  async 'budget.prepare'(params) {
+    const model = stringParam(params!, 'model');
+    const limits = limitsParam(params!);
+    const messages = messagesParam(params!);
+    const script = summarizerParam(params!);
+    const calls: Array<{ messages: Message[] }> = [];
+    try {
+      const prepared = await prepareRequest(
+        messages,
+        model,
+        (given) => {
+          calls.push({ messages: given });
+          return script.answer();
+        },
+        { limits, timeoutMs: script.timeoutMs },
+      );
+      return { ...prepared, summarizer_calls: calls };
+    } catch (e) {
+      if (e instanceof ContextWindowExhaustedError) {
+        throw new RpcError(e.kind, e.message, { tokenCount: e.tokenCount, limit: e.limit, model: e.model, summarizer_calls: calls.length });
+      }
+      throw e;
+    }
   },
 };
 
