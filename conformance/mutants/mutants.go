@@ -225,6 +225,8 @@ func All() []Mutant {
 		{Name: "summary-max-tokens-4096", Bug: "calls the summarizer with max_tokens 4096 instead of 1024", Clauses: []string{"SUM-1"}, Engine: summarizingMutant(wrongMaxTokens)},
 		{Name: "summary-after-tail", Bug: "appends the summary after the tail instead of after the head", Clauses: []string{"SUM-2"}, Engine: summarizingMutant(summaryAfterTail)},
 	}
+	ms = append(ms, budgetMutants()...)
+	ms = append(ms, loopMutants()...)
 	sort.Slice(ms, func(i, j int) bool { return ms[i].Name < ms[j].Name })
 	return ms
 }

@@ -24,9 +24,17 @@ const (
 	MethodWindowTrim      = "window.trim"
 	MethodWindowEstimate  = "window.estimate"
 	MethodWindowSummarize = "window.summarize"
+	MethodTokensEncode    = "tokens.encode"
+	MethodBudgetCount     = "budget.count"
+	MethodBudgetCheck     = "budget.check"
+	MethodBudgetPrune     = "budget.prune"
+	MethodBudgetCompress  = "budget.compress"
+	MethodBudgetPrepare   = "budget.prepare"
 	MethodHistoryClassify = "history.classify"
 	MethodHistoryPrune    = "history.prune"
 	MethodHistoryBuild    = "history.build"
+	MethodConfigResolve   = "config.resolve"
+	MethodLoopRun         = "loop.run"
 )
 
 // Capabilities an implementation may declare in its handshake.
@@ -34,7 +42,17 @@ const (
 	CapWindow    = "window"
 	CapSummarize = "window.summarize"
 	CapHistory   = "history"
+	CapBudget    = "budget"
+	CapTokens    = "tokens.cl100k"
+	CapConfig    = "config"
+	CapLoop      = "loop"
 )
+
+// Capabilities lists every capability of protocol v1, in the order of
+// spec/protocol.md.
+func Capabilities() []string {
+	return []string{CapWindow, CapSummarize, CapHistory, CapBudget, CapTokens, CapConfig, CapLoop}
+}
 
 // Error kinds (spec/protocol.md, "Errors"). Kind is the stable identity of an
 // error; Code is its JSON-RPC code.
@@ -88,9 +106,19 @@ type Error struct {
 	Data    *ErrorData `json:"data,omitempty"`
 }
 
-// ErrorData carries the stable kind of an error.
+// ErrorData carries the stable kind of an error and, for some kinds, its
+// facts (context_window_exhausted: tokenCount, limit, model, and the
+// number of summarizer calls made before giving up).
 type ErrorData struct {
-	Kind string `json:"kind"`
+	Kind            string `json:"kind"`
+	TokenCount      *int   `json:"tokenCount,omitempty"`
+	Limit           *int   `json:"limit,omitempty"`
+	Model           string `json:"model,omitempty"`
+	SummarizerCalls *int   `json:"summarizer_calls,omitempty"`
+	// Path names the offending member of a config file (invalid_config from
+	// config.resolve and loop.run), e.g. "execution.conversation.max_messages";
+	// "" for the document as a whole.
+	Path *string `json:"path,omitempty"`
 }
 
 // NewError builds the error object of a kind.
@@ -284,6 +312,169 @@ type HistoryBuildResult struct {
 	Warnings []Repair          `json:"warnings"`
 }
 
+// TokensEncodeParams encodes text with cl100k_base.
+type TokensEncodeParams struct {
+	Text string `json:"text"`
+}
+
+// TokensEncodeResult is the token ids and their number.
+type TokensEncodeResult struct {
+	Tokens []int `json:"tokens"`
+	Count  int   `json:"count"`
+}
+
+// BudgetCountParams counts the tokens of messages.
+type BudgetCountParams struct {
+	Messages []json.RawMessage `json:"messages"`
+}
+
+// BudgetCountResult is the total and each message's count.
+type BudgetCountResult struct {
+	Tokens     int   `json:"tokens"`
+	PerMessage []int `json:"per_message"`
+}
+
+// BudgetCheckParams checks messages against a model's limit. Limits adds
+// or overrides models in the registry for this request.
+type BudgetCheckParams struct {
+	Messages []json.RawMessage `json:"messages"`
+	Model    string            `json:"model"`
+	Limits   map[string]int    `json:"limits,omitempty"`
+}
+
+// BudgetCheckResult is isApproachingLimit and isAtLimit with their inputs.
+type BudgetCheckResult struct {
+	Tokens      int  `json:"tokens"`
+	Limit       int  `json:"limit"`
+	Approaching bool `json:"approaching"`
+	AtLimit     bool `json:"at_limit"`
+}
+
+// BudgetPruneParams is pruneMessages; TargetRatio defaults to 0.80.
+type BudgetPruneParams struct {
+	Messages    []json.RawMessage `json:"messages"`
+	Model       string            `json:"model"`
+	Limits      map[string]int    `json:"limits,omitempty"`
+	TargetRatio json.RawMessage   `json:"target_ratio,omitempty"`
+}
+
+// BudgetPruneResult is the pruned messages and the input positions removed.
+type BudgetPruneResult struct {
+	Messages []json.RawMessage `json:"messages"`
+	Removed  []int             `json:"removed"`
+}
+
+// BudgetSummarizerCall is one call to summaryFn: the messages it was given.
+type BudgetSummarizerCall struct {
+	Messages []json.RawMessage `json:"messages"`
+}
+
+// BudgetCompressParams is summarizeAndCompress.
+type BudgetCompressParams struct {
+	Messages   []json.RawMessage `json:"messages"`
+	Summarizer *SummarizerScript `json:"summarizer"`
+}
+
+// BudgetCompressResult is the compressed messages and the calls made.
+type BudgetCompressResult struct {
+	Messages        []json.RawMessage      `json:"messages"`
+	SummarizerCalls []BudgetSummarizerCall `json:"summarizer_calls"`
+}
+
+// BudgetPrepareParams is the check before a provider call.
+type BudgetPrepareParams struct {
+	Messages   []json.RawMessage `json:"messages"`
+	Model      string            `json:"model"`
+	Limits     map[string]int    `json:"limits,omitempty"`
+	Summarizer *SummarizerScript `json:"summarizer"`
+}
+
+// Event is an event of the request preparation.
+type Event struct {
+	Event                string `json:"event"`
+	TokenCount           *int   `json:"tokenCount,omitempty"`
+	Limit                *int   `json:"limit,omitempty"`
+	OriginalTokenCount   *int   `json:"originalTokenCount,omitempty"`
+	CompressedTokenCount *int   `json:"compressedTokenCount,omitempty"`
+	Error                string `json:"error,omitempty"`
+}
+
+// BudgetPrepareResult is what would be sent, the events, and the calls.
+type BudgetPrepareResult struct {
+	Messages        []json.RawMessage      `json:"messages"`
+	Events          []Event                `json:"events"`
+	SummarizerCalls []BudgetSummarizerCall `json:"summarizer_calls"`
+}
+
+// ConfigSource is a config file: its syntax ("yaml" or "json") and text.
+type ConfigSource struct {
+	Format string `json:"format"`
+	Text   string `json:"text"`
+}
+
+// ConfigResolveParams resolves a config file.
+type ConfigResolveParams struct {
+	Config *ConfigSource `json:"config"`
+}
+
+// ConfigResolveResult is the effective ConversationHistoryConfig, which form
+// set max_messages ("default", "shorthand" or "conversation"), and warnings.
+type ConfigResolveResult struct {
+	Config          WindowConfig `json:"config"`
+	MaxMessagesFrom string       `json:"max_messages_from"`
+	Warnings        []Warning    `json:"warnings"`
+}
+
+// LoopTurn is one model call: the model's response and the tool results
+// appended after it.
+type LoopTurn struct {
+	Response json.RawMessage   `json:"response"`
+	Results  []json.RawMessage `json:"results"`
+}
+
+// LoopIteration is one executor iteration.
+type LoopIteration struct {
+	Prompt json.RawMessage `json:"prompt"`
+	Turns  []LoopTurn      `json:"turns"`
+}
+
+// LoopRunParams simulates a provider run. Summarizers script the
+// summarizer's successive calls (the last one repeats); absent or empty
+// means no summarizer is provided.
+type LoopRunParams struct {
+	Config      *ConfigSource      `json:"config"`
+	Initial     []json.RawMessage  `json:"initial"`
+	Iterations  []LoopIteration    `json:"iterations"`
+	Summarizers []SummarizerScript `json:"summarizers,omitempty"`
+}
+
+// LoopRequest is what one model call was sent.
+type LoopRequest struct {
+	Iteration int               `json:"iteration"`
+	Messages  []json.RawMessage `json:"messages"`
+}
+
+// ConversationMetrics are a provider's conversationMetrics.
+type ConversationMetrics struct {
+	MessageCount    int `json:"messageCount"`
+	EstimatedTokens int `json:"estimatedTokens"`
+}
+
+// LoopIterationResult is what an iteration hands on.
+type LoopIterationResult struct {
+	State   []json.RawMessage   `json:"state"`
+	Metrics ConversationMetrics `json:"metrics"`
+	Events  []Warning           `json:"events"`
+}
+
+// LoopRunResult is the outcome of a run.
+type LoopRunResult struct {
+	Config          WindowConfig          `json:"config"`
+	Requests        []LoopRequest         `json:"requests"`
+	Iterations      []LoopIterationResult `json:"iterations"`
+	SummarizerCalls []SummarizerCall      `json:"summarizer_calls"`
+}
+
 // required lists, per result type, the members an implementation must send;
 // a missing one is a protocol error, not a zero value.
 var required = map[string][]string{
@@ -292,8 +483,19 @@ var required = map[string][]string{
 	"WindowTrimResult":      {"trimmed", "evicted", "metrics", "warnings"},
 	"WindowEstimateResult":  {"tokens"},
 	"HistoryClassifyResult": {"classes", "units"},
+	"TokensEncodeResult":    {"tokens", "count"},
+	"BudgetCountResult":     {"tokens", "per_message"},
+	"BudgetCheckResult":     {"tokens", "limit", "approaching", "at_limit"},
+	"BudgetPruneResult":     {"messages", "removed"},
+	"BudgetCompressResult":  {"messages", "summarizer_calls"},
+	"BudgetPrepareResult":   {"messages", "events", "summarizer_calls"},
 	"HistoryPruneResult":    {"messages", "removed"},
 	"HistoryBuildResult":    {"messages", "warnings"},
+	"ConfigResolveResult":   {"config", "max_messages_from", "warnings"},
+	"LoopRunResult":         {"config", "requests", "iterations", "summarizer_calls"},
+	"LoopRequest":           {"iteration", "messages"},
+	"LoopIterationResult":   {"state", "metrics", "events"},
+	"ConversationMetrics":   {"messageCount", "estimatedTokens"},
 	"WindowConfig":          {"max_messages", "summarize_on_trim", "preserve_first_n", "preserve_last_n"},
 	"Metrics":               {"totalMessages", "preservedMessages", "evictedMessages", "estimatedTokens"},
 }
@@ -329,6 +531,9 @@ func checkRequired(raw json.RawMessage, typeName, path string) error {
 		}
 	}
 	nested := map[string]string{"config": "WindowConfig", "metrics": "Metrics"}
+	if typeName == "LoopIterationResult" {
+		nested["metrics"] = "ConversationMetrics"
+	}
 	for member, t := range nested {
 		if v, ok := members[member]; ok && contains(required[typeName], member) {
 			if err := checkRequired(v, t, path+"."+member); err != nil {

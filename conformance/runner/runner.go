@@ -125,7 +125,7 @@ func Run(ctx context.Context, tg target.Target, opts Options) ([]Result, error) 
 var clauseTag = regexp.MustCompile(`^@([A-Z]+-[0-9]+)$`)
 
 // knownCapabilities are the capability tags a scenario may carry.
-var knownCapabilities = []string{protocol.CapWindow, protocol.CapSummarize, protocol.CapHistory}
+var knownCapabilities = protocol.Capabilities()
 
 // ScenarioCase derives a scenario's stable case from its name and tags:
 // ID is "<first clause>/<name as kebab-case>".

@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/convspec/convspec/conformance/protocol"
+	"github.com/convspec/convspec/reference/budget"
 	"github.com/convspec/convspec/reference/history"
 	"github.com/convspec/convspec/reference/message"
 	"github.com/convspec/convspec/reference/window"
@@ -54,7 +55,7 @@ func (Reference) Name() string { return "convspec-reference" }
 
 // Capabilities implements Engine.
 func (Reference) Capabilities() []string {
-	return []string{protocol.CapWindow, protocol.CapSummarize, protocol.CapHistory}
+	return protocol.Capabilities()
 }
 
 // Summarize implements Engine.
@@ -139,12 +140,28 @@ func (h *Handler) Handle(ctx context.Context, method string, params json.RawMess
 		return h.windowEstimate(params)
 	case protocol.MethodWindowSummarize:
 		return h.windowSummarize(ctx, params)
+	case protocol.MethodTokensEncode:
+		return h.tokensEncode(params)
+	case protocol.MethodBudgetCount:
+		return h.budgetCount(params)
+	case protocol.MethodBudgetCheck:
+		return h.budgetCheck(params)
+	case protocol.MethodBudgetPrune:
+		return h.budgetPrune(params)
+	case protocol.MethodBudgetCompress:
+		return h.budgetCompress(ctx, params)
+	case protocol.MethodBudgetPrepare:
+		return h.budgetPrepare(ctx, params)
 	case protocol.MethodHistoryClassify:
 		return h.historyClassify(params)
 	case protocol.MethodHistoryPrune:
 		return h.historyPrune(params)
 	case protocol.MethodHistoryBuild:
 		return h.historyBuild(params)
+	case protocol.MethodConfigResolve:
+		return h.configResolve(params)
+	case protocol.MethodLoopRun:
+		return h.loopRun(ctx, params)
 	default:
 		return nil, protocol.NewError(protocol.KindMethodNotFound, "unknown method %q", method)
 	}
@@ -370,6 +387,10 @@ func asProtocolError(err error) error {
 		return protocol.NewError(protocol.KindInvalidMessage, "%v", err)
 	case errors.Is(err, window.ErrInvalidConfig):
 		return protocol.NewError(protocol.KindInvalidConfig, "%v", err)
+	case errors.Is(err, budget.ErrUnknownModel):
+		return protocol.NewError(protocol.KindUnknownModel, "%v", err)
+	case errors.Is(err, budget.ErrInvariant):
+		return protocol.NewError(protocol.KindInvariant, "%v", err)
 	default:
 		var pe *protocol.Error
 		if errors.As(err, &pe) {

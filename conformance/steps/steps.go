@@ -25,6 +25,8 @@ func Register(sc *godog.ScenarioContext, tg target.Target) {
 	w := &world{tg: &recorder{Target: tg}}
 	registerHistory(sc, w)
 	registerSummarize(sc, w)
+	registerBudget(sc, w)
+	registerLoop(sc, w)
 
 	sc.Given(`^a window with the default config$`, w.createWindowDefault)
 	sc.Given(`^a window with config:$`, w.createWindowDoc)
@@ -79,9 +81,22 @@ type world struct {
 	summaries int
 
 	summarizeRes *protocol.WindowSummarizeResult
-	classifyRes  *protocol.HistoryClassifyResult
-	pruneRes     *protocol.HistoryPruneResult
-	buildRes     *protocol.HistoryBuildResult
+
+	limits         map[string]int
+	encodeRes      *protocol.TokensEncodeResult
+	countRes       *protocol.BudgetCountResult
+	checkRes       *protocol.BudgetCheckResult
+	budgetPruneRes *protocol.BudgetPruneResult
+	budgetMessages []json.RawMessage
+	budgetCalls    []protocol.BudgetSummarizerCall
+	events         []protocol.Event
+	prepared       bool
+
+	classifyRes *protocol.HistoryClassifyResult
+	pruneRes    *protocol.HistoryPruneResult
+	buildRes    *protocol.HistoryBuildResult
+
+	loop loopWorld
 }
 
 // recorder remembers the last exchange so that failures can show it.

@@ -1,0 +1,183 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"sync"
+
+	"github.com/convspec/convspec/conformance/protocol"
+	"github.com/convspec/convspec/reference/config"
+	"github.com/convspec/convspec/reference/loop"
+	"github.com/convspec/convspec/reference/message"
+	"github.com/convspec/convspec/reference/window"
+)
+
+// LoopEngine is the configuration and provider-loop behaviour an Engine
+// exposes (capabilities config and loop).
+type LoopEngine interface {
+	ResolveConfig(text []byte, f config.Format) (config.Resolved, error)
+	RunLoop(ctx context.Context, r loop.Run) (loop.Result, error)
+}
+
+// ResolveConfig implements LoopEngine.
+func (Reference) ResolveConfig(text []byte, f config.Format) (config.Resolved, error) {
+	return config.Resolve(text, f)
+}
+
+// RunLoop implements LoopEngine.
+func (Reference) RunLoop(ctx context.Context, r loop.Run) (loop.Result, error) {
+	return loop.Execute(ctx, r)
+}
+
+func (h *Handler) loopEngine() (LoopEngine, error) {
+	if l, ok := h.engine.(LoopEngine); ok {
+		return l, nil
+	}
+	return nil, protocol.NewError(protocol.KindMethodNotFound, "this implementation has no provider loop")
+}
+
+// resolveConfig checks a ConfigSource and resolves it with l.
+func resolveConfig(l LoopEngine, src *protocol.ConfigSource) (config.Resolved, error) {
+	if src == nil {
+		return config.Resolved{}, protocol.NewError(protocol.KindInvalidParams, "params.config is missing")
+	}
+	f, err := config.ParseFormat(src.Format)
+	if err != nil {
+		return config.Resolved{}, protocol.NewError(protocol.KindInvalidParams, "params.config.format: %v", err)
+	}
+	res, err := l.ResolveConfig([]byte(src.Text), f)
+	if err != nil {
+		var ce *config.Error
+		if errors.As(err, &ce) {
+			pe := protocol.NewError(protocol.KindInvalidConfig, "%v", err)
+			path := ce.Path
+			pe.Data.Path = &path
+			return config.Resolved{}, pe
+		}
+		return config.Resolved{}, asProtocolError(err)
+	}
+	return res, nil
+}
+
+func (h *Handler) configResolve(params json.RawMessage) (any, error) {
+	l, err := h.loopEngine()
+	if err != nil {
+		return nil, err
+	}
+	var p protocol.ConfigResolveParams
+	if err := decodeParams(params, &p, "config"); err != nil {
+		return nil, err
+	}
+	res, err := resolveConfig(l, p.Config)
+	if err != nil {
+		return nil, err
+	}
+	return protocol.ConfigResolveResult{
+		Config:          protocol.WindowConfig(res.Config),
+		MaxMessagesFrom: res.MaxMessagesFrom,
+		Warnings:        wireWarnings(res.Warnings),
+	}, nil
+}
+
+func (h *Handler) loopRun(ctx context.Context, params json.RawMessage) (any, error) {
+	l, err := h.loopEngine()
+	if err != nil {
+		return nil, err
+	}
+	var p protocol.LoopRunParams
+	if err := decodeParams(params, &p, "config", "iterations"); err != nil {
+		return nil, err
+	}
+	resolved, err := resolveConfig(l, p.Config)
+	if err != nil {
+		return nil, err
+	}
+	run := loop.Run{Config: resolved.Config}
+	if run.Initial, err = message.FromRaw(p.Initial); err != nil {
+		return nil, asProtocolError(err)
+	}
+	for i, it := range p.Iterations {
+		prompt, err := message.Parse(it.Prompt)
+		if err != nil {
+			return nil, protocol.NewError(protocol.KindInvalidMessage, "iterations[%d].prompt: %v", i, err)
+		}
+		iteration := loop.Iteration{Prompt: prompt}
+		for j, t := range it.Turns {
+			response, err := message.Parse(t.Response)
+			if err != nil {
+				return nil, protocol.NewError(protocol.KindInvalidMessage, "iterations[%d].turns[%d].response: %v", i, j, err)
+			}
+			results, err := message.FromRaw(t.Results)
+			if err != nil {
+				return nil, protocol.NewError(protocol.KindInvalidMessage, "iterations[%d].turns[%d].results: %v", i, j, err)
+			}
+			iteration.Turns = append(iteration.Turns, loop.Turn{Response: response, Results: results})
+		}
+		run.Iterations = append(run.Iterations, iteration)
+	}
+	var seq *summarizerSequence
+	if len(p.Summarizers) > 0 {
+		if seq, err = newSummarizerSequence(p.Summarizers); err != nil {
+			return nil, err
+		}
+		run.Summarizer = seq
+	}
+	res, err := l.RunLoop(ctx, run)
+	if err != nil {
+		return nil, asProtocolError(err)
+	}
+	out := protocol.LoopRunResult{
+		Config:          protocol.WindowConfig(resolved.Config),
+		Requests:        make([]protocol.LoopRequest, len(res.Requests)),
+		Iterations:      make([]protocol.LoopIterationResult, len(res.Iterations)),
+		SummarizerCalls: wireCalls(res.SummarizerCalls),
+	}
+	for i, r := range res.Requests {
+		out.Requests[i] = protocol.LoopRequest{Iteration: r.Iteration, Messages: rawMessages(r.Messages)}
+	}
+	for i, it := range res.Iterations {
+		out.Iterations[i] = protocol.LoopIterationResult{
+			State:   rawMessages(it.State),
+			Metrics: protocol.ConversationMetrics(it.Metrics),
+			Events:  wireWarnings(it.Events),
+		}
+	}
+	return out, nil
+}
+
+// summarizerSequence plays its scripts in order, one per call; the last one
+// repeats.
+type summarizerSequence struct {
+	mu      sync.Mutex
+	scripts []*scriptedSummarizer
+	next    int
+}
+
+func newSummarizerSequence(scripts []protocol.SummarizerScript) (*summarizerSequence, error) {
+	seq := &summarizerSequence{}
+	for i := range scripts {
+		s, err := scripted(&scripts[i], true)
+		if err != nil {
+			var pe *protocol.Error
+			if errors.As(err, &pe) {
+				pe.Message = "params.summarizers[" + strconv.Itoa(i) + "]: " + pe.Message
+			}
+			return nil, err
+		}
+		seq.scripts = append(seq.scripts, s)
+	}
+	return seq, nil
+}
+
+// Call implements window.Summarizer.
+func (q *summarizerSequence) Call(ctx context.Context, prompt string, maxTokens int) (string, error) {
+	q.mu.Lock()
+	s := q.scripts[min(q.next, len(q.scripts)-1)]
+	q.next++
+	q.mu.Unlock()
+	return s.Call(ctx, prompt, maxTokens)
+}
+
+var _ window.Summarizer = (*summarizerSequence)(nil)

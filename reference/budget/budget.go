@@ -1,0 +1,302 @@
+// Package budget keeps a conversation inside a model's context window by
+// exact token counts (spec TOK-*, LIM-*, THR-*, PRN-*, CMP-*, PREP-*): it
+// counts cl100k_base tokens per message, knows each model's limit, prunes
+// the oldest units when the count approaches the limit, and compresses the
+// conversation into a summary when it reaches it.
+package budget
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/convspec/convspec/reference/message"
+	"github.com/convspec/convspec/reference/tokens"
+)
+
+// Thresholds (THR-1, THR-2), as percentages so that comparisons are exact
+// integer arithmetic.
+const (
+	WarnPercent = 80 // WARN_THRESHOLD_RATIO = 0.80
+	HardPercent = 95 // HARD_LIMIT_RATIO = 0.95
+)
+
+// DefaultLimits is MODEL_CONTEXT_LIMITS (LIM-1): the single source of the
+// context limits. Use Limits to extend it rather than copying it.
+func DefaultLimits() map[string]int {
+	return map[string]int{
+		"gemini-3-pro":      1_000_000,
+		"claude-3.5-sonnet": 200_000,
+		"gpt-4o":            128_000,
+	}
+}
+
+// ErrUnknownModel is wrapped when a model has no known limit (LIM-2).
+var ErrUnknownModel = errors.New("unknown model")
+
+// Limits is a registry of context limits.
+type Limits map[string]int
+
+// NewLimits is DefaultLimits with extra entries added or overriding.
+func NewLimits(extra map[string]int) (Limits, error) {
+	l := Limits(DefaultLimits())
+	for model, n := range extra {
+		if model == "" || n <= 0 {
+			return nil, fmt.Errorf("limits: model %q needs a positive limit, got %d", model, n)
+		}
+		l[model] = n
+	}
+	return l, nil
+}
+
+// Of is the limit of a model, or an error wrapping ErrUnknownModel — never
+// a silent default.
+func (l Limits) Of(model string) (int, error) {
+	n, ok := l[model]
+	if !ok {
+		known := slices.Sorted(maps.Keys(l))
+		return 0, fmt.Errorf("%w %q (known: %v)", ErrUnknownModel, model, known)
+	}
+	return n, nil
+}
+
+// MessageTokens counts one message (TOK-2): the tokens of its role, of its
+// text content, and ceil(length/4) of the compact form of anything else.
+func MessageTokens(m message.Message) int {
+	n := tokens.Count(m.Role()) + contentTokens(m.Content())
+	var members map[string]json.RawMessage
+	if json.Unmarshal(m.Raw(), &members) == nil {
+		if calls, ok := members["tool_calls"]; ok && string(calls) != "null" {
+			n += fallback(calls)
+		}
+	}
+	return n
+}
+
+func contentTokens(content json.RawMessage) int {
+	if len(content) == 0 || string(content) == "null" {
+		return 0
+	}
+	switch content[0] {
+	case '"':
+		var s string
+		_ = json.Unmarshal(content, &s)
+		return tokens.Count(s)
+	case '[':
+		var blocks []json.RawMessage
+		_ = json.Unmarshal(content, &blocks)
+		n := 0
+		for _, b := range blocks {
+			n += blockTokens(b)
+		}
+		return n
+	default:
+		return fallback(content)
+	}
+}
+
+func blockTokens(b json.RawMessage) int {
+	var block struct {
+		Type    string          `json:"type"`
+		Text    *string         `json:"text"`
+		Content json.RawMessage `json:"content"`
+	}
+	if json.Unmarshal(b, &block) != nil {
+		return fallback(b)
+	}
+	switch {
+	case block.Type == "text" && block.Text != nil:
+		return tokens.Count(*block.Text)
+	case block.Type == "tool_result":
+		return contentTokens(block.Content)
+	default:
+		return fallback(b)
+	}
+}
+
+// fallback is ceil(length(compact JSON) / 4), lengths as in EST-2 (TOK-2).
+func fallback(raw json.RawMessage) int {
+	s, err := message.Compact(raw)
+	if err != nil {
+		return 0
+	}
+	return (message.Length(s) + 3) / 4
+}
+
+// Count is estimateTokenCount: the sum of MessageTokens (TOK-3).
+func Count(msgs []message.Message) int {
+	n := 0
+	for _, m := range msgs {
+		n += MessageTokens(m)
+	}
+	return n
+}
+
+// Approaching reports whether count exceeds 80% of limit (THR-1).
+func Approaching(count, limit int) bool { return 100*count > WarnPercent*limit }
+
+// AtLimit reports whether count exceeds 95% of limit (THR-2).
+func AtLimit(count, limit int) bool { return 100*count > HardPercent*limit }
+
+// ErrInvariant is wrapped when an operation would return a conversation
+// without its first message (PRN-4).
+var ErrInvariant = errors.New("invariant violation")
+
+// Prune is pruneMessages (PRN-1–PRN-5): it removes whole units, oldest
+// first, after the first message's unit and before the final message's
+// unit, until the count is below targetPercent of limit. removed lists the
+// input positions removed.
+func Prune(msgs []message.Message, limit, targetPercent int) (kept []message.Message, removed []int, err error) {
+	if len(msgs) == 0 {
+		return nil, nil, fmt.Errorf("%w: pruneMessages got no messages, and must never return an empty array", ErrInvariant)
+	}
+	if targetPercent <= 0 || targetPercent > 100 {
+		return nil, nil, fmt.Errorf("target ratio must be above 0 and at most 1, got %d%%", targetPercent)
+	}
+	units, err := message.Units(msgs)
+	if err != nil {
+		return nil, nil, err
+	}
+	per := make([]int, len(msgs)) // each message counted once (PRN-5)
+	total := 0
+	for i, m := range msgs {
+		per[i] = MessageTokens(m)
+		total += per[i]
+	}
+	below := func() bool { return 100*total < targetPercent*limit }
+	drop := make([]bool, len(msgs))
+	for _, u := range units[min(1, len(units)):max(1, len(units)-1)] {
+		if below() {
+			break
+		}
+		for i := u.Start; i < u.End; i++ {
+			drop[i] = true
+			total -= per[i]
+			removed = append(removed, i)
+		}
+	}
+	for i, m := range msgs {
+		if !drop[i] {
+			kept = append(kept, m)
+		}
+	}
+	if len(kept) == 0 { // the code-review guard; unreachable once msgs is non-empty
+		return nil, nil, fmt.Errorf("%w: pruning would return no messages", ErrInvariant)
+	}
+	return kept, removed, nil
+}
+
+// Summarizer is summaryFn: it condenses messages into a summary text.
+type Summarizer interface {
+	Summarize(ctx context.Context, msgs []message.Message) (string, error)
+}
+
+// Compress is summarizeAndCompress (CMP-1–CMP-3): [first message if it is
+// a system message, summary (assistant), last user prompt], with one call to
+// s for the messages in between.
+func Compress(ctx context.Context, msgs []message.Message, s Summarizer) ([]message.Message, error) {
+	var sys *message.Message
+	rest := msgs
+	if len(msgs) > 0 && msgs[0].Class() == message.System {
+		sys, rest = &msgs[0], msgs[1:]
+	}
+	last := -1
+	for i := len(rest) - 1; i >= 0; i-- {
+		if rest[i].Class() == message.UserPrompt {
+			last = i
+			break
+		}
+	}
+	compressed := slices.Clone(rest)
+	if last >= 0 {
+		compressed = slices.Delete(compressed, last, last+1)
+	}
+	text, err := s.Summarize(ctx, compressed)
+	if err != nil {
+		return nil, err
+	}
+	summary, err := message.New("assistant", text)
+	if err != nil {
+		return nil, err
+	}
+	var out []message.Message
+	if sys != nil {
+		out = append(out, *sys)
+	}
+	out = append(out, summary)
+	if last >= 0 {
+		out = append(out, rest[last])
+	}
+	return out, nil
+}
+
+// Event is something the request preparation tells the caller (PREP-2,
+// PREP-3): context_window_approaching {tokenCount, limit},
+// context_compressed {originalTokenCount, compressedTokenCount} or
+// context_compression_failed {error}.
+type Event struct {
+	Name                 string `json:"event"`
+	TokenCount           int    `json:"tokenCount,omitempty"`
+	Limit                int    `json:"limit,omitempty"`
+	OriginalTokenCount   int    `json:"originalTokenCount,omitempty"`
+	CompressedTokenCount int    `json:"compressedTokenCount,omitempty"`
+	Error                string `json:"error,omitempty"`
+}
+
+// Event names.
+const (
+	EventApproaching       = "context_window_approaching"
+	EventCompressed        = "context_compressed"
+	EventCompressionFailed = "context_compression_failed"
+)
+
+// ExhaustedError is ContextWindowExhaustedError (PREP-4).
+type ExhaustedError struct {
+	TokenCount, Limit int
+	Model             string
+}
+
+func (e *ExhaustedError) Error() string {
+	return fmt.Sprintf("context window exhausted: %d tokens still exceed %d%% of %s's limit of %d after compression", e.TokenCount, HardPercent, e.Model, e.Limit)
+}
+
+// Prepare is the LLMClient's check before each provider call (PREP-1–PREP-5).
+func Prepare(ctx context.Context, msgs []message.Message, model string, limits Limits, s Summarizer) ([]message.Message, []Event, error) {
+	limit, err := limits.Of(model)
+	if err != nil {
+		return nil, nil, err
+	}
+	count := Count(msgs)
+	switch {
+	case !Approaching(count, limit): // PREP-1
+		return slices.Clone(msgs), nil, nil
+	case !AtLimit(count, limit): // PREP-2
+		kept, _, err := Prune(msgs, limit, WarnPercent)
+		if err != nil {
+			return nil, nil, err
+		}
+		return kept, []Event{{Name: EventApproaching, TokenCount: count, Limit: limit}}, nil
+	}
+	// PREP-3: one compression; the summarizer's own call is never checked.
+	compressed, err := Compress(ctx, msgs, s)
+	if err != nil {
+		events := []Event{{Name: EventCompressionFailed, Error: err.Error()}}
+		kept, _, perr := Prune(msgs, limit, WarnPercent)
+		if perr != nil {
+			return nil, events, perr
+		}
+		if n := Count(kept); AtLimit(n, limit) {
+			return nil, events, &ExhaustedError{TokenCount: n, Limit: limit, Model: model}
+		}
+		return kept, events, nil
+	}
+	after := Count(compressed)
+	events := []Event{{Name: EventCompressed, OriginalTokenCount: count, CompressedTokenCount: after}}
+	if AtLimit(after, limit) { // PREP-4
+		return nil, events, &ExhaustedError{TokenCount: after, Limit: limit, Model: model}
+	}
+	return compressed, events, nil
+}

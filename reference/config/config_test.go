@@ -1,0 +1,103 @@
+package config
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/convspec/convspec/reference/window"
+)
+
+func TestResolve(t *testing.T) {
+	def := window.DefaultConfig()
+	with := func(f func(*window.Config)) window.Config { c := def; f(&c); return c }
+	cases := []struct {
+		name   string
+		format Format
+		text   string
+		want   window.Config
+		from   string
+		warn   []string
+	}{
+		{"empty yaml", YAML, "", def, SourceDefault, nil},
+		{"empty json", JSON, "", def, SourceDefault, nil},
+		{"no execution", YAML, "provider: anthropic\n", def, SourceDefault, nil},
+		{"existing config", YAML, "execution:\n  max_iterations: 50\n  timeout: 30s\n", def, SourceDefault, nil},
+		{"shorthand", YAML, "execution:\n  max_conversation_messages: 40\n", with(func(c *window.Config) { c.MaxMessages = 40 }), SourceShorthand, nil},
+		{"full form", YAML, "execution:\n  max_iterations: 50\n  conversation:\n    max_messages: 100\n    summarize_on_trim: true\n    preserve_first_n: 1\n    preserve_last_n: 20\n",
+			with(func(c *window.Config) { c.SummarizeOnTrim = true }), SourceConversation, nil},
+		{"shorthand fills the block", YAML, "execution:\n  max_conversation_messages: 30\n  conversation:\n    preserve_last_n: 10\n",
+			with(func(c *window.Config) { c.MaxMessages, c.PreserveLastN = 30, 10 }), SourceShorthand, nil},
+		{"block wins", JSON, `{"execution":{"max_conversation_messages":30,"conversation":{"max_messages":60}}}`,
+			with(func(c *window.Config) { c.MaxMessages = 60 }), SourceConversation, []string{CodeShorthandOverridden}},
+		{"same in both", JSON, `{"execution":{"max_conversation_messages":60,"conversation":{"max_messages":60}}}`,
+			with(func(c *window.Config) { c.MaxMessages = 60 }), SourceConversation, nil},
+		{"nulls are absent", YAML, "execution:\n  max_conversation_messages: ~\n  conversation: null\n", def, SourceDefault, nil},
+		{"zero disables", YAML, "execution:\n  max_conversation_messages: 0\n", with(func(c *window.Config) { c.MaxMessages = 0 }), SourceShorthand, nil},
+		{"anchors", YAML, "base: &n 25\nexecution:\n  max_conversation_messages: *n\n", with(func(c *window.Config) { c.MaxMessages = 25 }), SourceShorthand, nil},
+		{"float count", YAML, "execution:\n  max_conversation_messages: 30.0\n", with(func(c *window.Config) { c.MaxMessages = 30 }), SourceShorthand, nil},
+		{"preserve fills cap", YAML, "execution:\n  max_conversation_messages: 10\n", with(func(c *window.Config) { c.MaxMessages = 10 }), SourceShorthand, []string{window.CodePreserveExceedsMax}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := Resolve([]byte(c.text), c.format)
+			if err != nil {
+				t.Fatalf("Resolve: %v", err)
+			}
+			if got.Config != c.want || got.MaxMessagesFrom != c.from {
+				t.Errorf("got %+v from %s, want %+v from %s", got.Config, got.MaxMessagesFrom, c.want, c.from)
+			}
+			var codes []string
+			for _, w := range got.Warnings {
+				codes = append(codes, w.Code)
+			}
+			if len(codes) != len(c.warn) || (len(codes) > 0 && codes[0] != c.warn[0]) {
+				t.Errorf("warnings %v, want %v", codes, c.warn)
+			}
+		})
+	}
+}
+
+func TestResolveErrors(t *testing.T) {
+	cases := []struct {
+		name   string
+		format Format
+		text   string
+		path   string
+	}{
+		{"negative shorthand", YAML, "execution:\n  max_conversation_messages: -1\n", "execution.max_conversation_messages"},
+		{"string shorthand", YAML, "execution:\n  max_conversation_messages: \"100\"\n", "execution.max_conversation_messages"},
+		{"negative in block", YAML, "execution:\n  conversation:\n    preserve_last_n: -3\n", "execution.conversation.preserve_last_n"},
+		{"wrong type in block", JSON, `{"execution":{"conversation":{"summarize_on_trim":"yes"}}}`, "execution.conversation.summarize_on_trim"},
+		{"yaml yes is a string", YAML, "execution:\n  conversation:\n    summarize_on_trim: yes\n", "execution.conversation.summarize_on_trim"},
+		{"unknown key in block", YAML, "execution:\n  conversation:\n    preserve_last: 5\n", "execution.conversation.preserve_last"},
+		{"block not a mapping", YAML, "execution:\n  conversation: 100\n", "execution.conversation"},
+		{"execution not a mapping", JSON, `{"execution":[1]}`, "execution"},
+		{"root not a mapping", YAML, "- 1\n", ""},
+		{"duplicate yaml key", YAML, "execution:\n  max_conversation_messages: 5\n  max_conversation_messages: 6\n", "execution.max_conversation_messages"},
+		{"duplicate json key", JSON, `{"execution":{"conversation":{"max_messages":1,"max_messages":2}}}`, "execution.conversation.max_messages"},
+		{"infinity", YAML, "execution:\n  max_conversation_messages: .inf\n", "execution.max_conversation_messages"},
+		{"fraction", JSON, `{"execution":{"max_conversation_messages":2.5}}`, "execution.max_conversation_messages"},
+		{"bad yaml", YAML, "execution: [\n", ""},
+		{"bad json", JSON, `{"execution":`, ""},
+		{"two yaml documents", YAML, "a: 1\n---\nb: 2\n", ""},
+		{"two json values", JSON, `{} {}`, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Resolve([]byte(c.text), c.format)
+			var e *Error
+			if !errors.As(err, &e) {
+				t.Fatalf("Resolve = %v, want a *config.Error", err)
+			}
+			if e.Path != c.path {
+				t.Errorf("path %q, want %q (%v)", e.Path, c.path, err)
+			}
+			if !errors.Is(err, window.ErrInvalidConfig) {
+				t.Errorf("%v does not wrap window.ErrInvalidConfig", err)
+			}
+		})
+	}
+	if _, err := Resolve(nil, "toml"); err == nil {
+		t.Error("an unknown format resolved")
+	}
+}
