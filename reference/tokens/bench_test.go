@@ -16,7 +16,9 @@ import (
 // The impl=v0.7.0 sub-benchmarks run tiktoken-go v0.7.0's own Codec.Count
 // on the same text, the baseline: on words, for up to 100,000 characters
 // only, as its merge is quadratic (seconds at 100,000 characters, tens of
-// minutes at a million).
+// minutes at a million). Besides wall time, each reports tokens/s and
+// cpu-ms/op, the CPU time of the process per run, steadier than wall time
+// on a shared machine.
 
 // benchProse is English prose of about tokens tokens: a paragraph of
 // ordinary text (words, punctuation, numbers, a newline) repeated.
@@ -38,50 +40,72 @@ func BenchmarkCountProse(b *testing.B) {
 		n := Count(text)
 		b.Run(fmt.Sprintf("tokens=%d/impl=tokens", size), func(b *testing.B) {
 			b.SetBytes(int64(len(text)))
-			for b.Loop() {
-				Count(text)
-			}
-			b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "tokens/s")
+			measure(b, n, func() { Count(text) })
 		})
 		b.Run(fmt.Sprintf("tokens=%d/impl=v0.7.0", size), func(b *testing.B) {
 			b.SetBytes(int64(len(text)))
-			for b.Loop() {
+			measure(b, n, func() {
 				if _, err := v070.Count(text); err != nil {
 					b.Fatal(err)
 				}
-			}
-			b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "tokens/s")
+			})
 		})
 	}
 }
 
-// BenchmarkCountWord counts one word without spaces (random ASCII letters,
-// the xorshift recipe of the golden cases: one piece for the merge) with
-// this package and, up to 100,000 characters, with v0.7.0.
+// BenchmarkCountWord counts one word without spaces, one piece for the
+// merge, with this package and with v0.7.0 where it finishes in seconds:
+//
+//   - word=letters: random ASCII letters of both cases (the xorshift recipe
+//     of the golden cases, as in TestMegabyteWordWithoutSpaces), the shape
+//     of an identifier-like blob; merge cuts it into short parts.
+//   - word=a-run: the letter a repeated, where merge finds no cut and
+//     mergeLong's heap does all the work.
 func BenchmarkCountWord(b *testing.B) {
 	v070 := codec.NewCl100kBase()
-	for _, size := range []int{10_000, 100_000, 1_000_000} {
-		word := xorshiftString(asciiLetters, size, 1)
-		n := Count(word)
-		b.Run(fmt.Sprintf("chars=%d/impl=tokens", size), func(b *testing.B) {
-			b.SetBytes(int64(len(word)))
-			for b.Loop() {
-				Count(word)
+	words := []struct {
+		name    string
+		make    func(n int) string
+		maxV070 int // the longest word v0.7.0 is timed on
+	}{
+		{"letters", func(n int) string { return xorshiftString(asciiLetters, n, 1) }, 100_000},
+		{"a-run", func(n int) string { return strings.Repeat("a", n) }, 10_000},
+	}
+	for _, w := range words {
+		for _, size := range []int{10_000, 100_000, 1_000_000} {
+			word := w.make(size)
+			n := Count(word)
+			b.Run(fmt.Sprintf("word=%s/chars=%d/impl=tokens", w.name, size), func(b *testing.B) {
+				b.SetBytes(int64(len(word)))
+				measure(b, n, func() { Count(word) })
+			})
+			if size > w.maxV070 {
+				continue
 			}
-			b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "tokens/s")
-		})
-		if size > 100_000 {
-			continue
+			b.Run(fmt.Sprintf("word=%s/chars=%d/impl=v0.7.0", w.name, size), func(b *testing.B) {
+				b.SetBytes(int64(len(word)))
+				measure(b, n, func() {
+					if _, err := v070.Count(word); err != nil {
+						b.Fatal(err)
+					}
+				})
+			})
 		}
-		b.Run(fmt.Sprintf("chars=%d/impl=v0.7.0", size), func(b *testing.B) {
-			b.SetBytes(int64(len(word)))
-			for b.Loop() {
-				if _, err := v070.Count(word); err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "tokens/s")
-		})
+	}
+}
+
+// measure runs f in the benchmark loop and reports, besides the wall time,
+// tokens/s (tokens per run) and cpu-ms/op, the CPU time of the process per
+// run: on a shared machine the wall time grows with the load, the CPU time
+// hardly does.
+func measure(b *testing.B, tokens int, f func()) {
+	cpu0, ok0 := processCPU()
+	for b.Loop() {
+		f()
+	}
+	b.ReportMetric(float64(tokens)*float64(b.N)/b.Elapsed().Seconds(), "tokens/s")
+	if cpu1, ok1 := processCPU(); ok0 && ok1 {
+		b.ReportMetric(float64(cpu1-cpu0)/1e6/float64(b.N), "cpu-ms/op")
 	}
 }
 

@@ -8,9 +8,9 @@
 // vocabulary is compiled in, from github.com/tiktoken-go/tokenizer v0.7.0,
 // and nothing is downloaded. And it stays fast on the inputs agents produce:
 // a tool result that is one huge word (a minified file, a base64 blob, a run
-// of emoji) is merged in O(n log n) rather than the O(n²) of the usual
-// byte-pair merge, so a 1 MB word without spaces counts in well under a
-// second.
+// of emoji) is cut where no token can cross and merged in O(n log n),
+// rather than the O(n²) of the usual byte-pair merge, so a 1 MB word
+// without spaces counts in well under a second.
 //
 // Text is always encoded as plain text: "<|endoftext|>" and the other special
 // tokens are never produced, their text is split like any other (tiktoken's
@@ -66,6 +66,9 @@ type tables struct {
 	// token: the lookups of the first merges, without hashing.
 	byteRank [256]uint32
 	pairRank []uint32
+	// inner is a bit set of the byte pairs (a<<8 | b) that are consecutive
+	// in some token: where a piece has any other pair, merge cuts it.
+	inner [1 << 16 / 64]uint64
 	// maxTokenLen is the length in bytes of the longest token; no longer
 	// byte string has a rank, so it is not looked up.
 	maxTokenLen int
@@ -93,6 +96,10 @@ func loadTables() *tables {
 		}
 		t.ranks[b] = id
 		t.maxTokenLen = max(t.maxTokenLen, len(b))
+		for i := 0; i+1 < len(b); i++ {
+			pair := int(b[i])<<8 | int(b[i+1])
+			t.inner[pair>>6] |= 1 << (pair & 63)
+		}
 	}
 	t.pairRank = make([]uint32, 1<<16)
 	for i := range t.pairRank {

@@ -102,8 +102,9 @@ func TestLongSContractionIsUnobservable(t *testing.T) {
 // TestUnicodeTables checks the assumption behind addedLetters and
 // addedNumbers: Go's unicode tables are those of Unicode 15.0.0, which lack
 // them. A Go release with newer tables must be checked again against npm
-// tiktoken (see BENCHMARKS.md): letters that Unicode 17 adds, say, would
-// become letters here while they are not in the oracle's Rust regex.
+// tiktoken (the code point scan: testdata/golden/gen/tokens/scan.mjs and
+// TestCodePointScan): letters that Unicode 17 adds, say, would become
+// letters here while they are not in the oracle's Rust regex.
 func TestUnicodeTables(t *testing.T) {
 	if unicode.Version != "15.0.0" {
 		t.Fatalf("Go's unicode tables are at Unicode %s, this package was checked with 15.0.0: "+
@@ -147,8 +148,9 @@ func classRanges(t *testing.T, class string) map[rune]rune {
 }
 
 // TestMergeMatchesV070 is the differential test of the merges: mergeShort
-// and mergeLong, each on every piece whatever its length, give the ids of
-// tiktoken-go v0.7.0's mergePairs (v070_test.go) on random pieces.
+// and mergeLong, each on every piece whatever its length, and merge, which
+// cuts the piece where no token can cross, give the ids of tiktoken-go
+// v0.7.0's mergePairs (v070_test.go) on random pieces.
 func TestMergeMatchesV070(t *testing.T) {
 	tb := cl100k()
 	vocabulary := v070Vocabulary()
@@ -193,13 +195,17 @@ func TestMergeMatchesV070(t *testing.T) {
 				if got := tb.mergeLong(&m, piece, nil); !slices.Equal(got, want) {
 					t.Fatalf("mergeLong(%q)\n  got:  %v\n  want: %v (v0.7.0)\n  %s", piece, got, want, firstDifference(got, want))
 				}
+				if got := tb.merge(&m, piece, nil); !slices.Equal(got, want) {
+					t.Fatalf("merge(%q)\n  got:  %v\n  want: %v (v0.7.0)\n  %s", piece, got, want, firstDifference(got, want))
+				}
 			}
 		})
 	}
 }
 
-// TestMergeLongMatchesV070OnLongPieces compares mergeLong with v0.7.0's
-// merge on pieces of thousands of bytes, where they differ in speed most.
+// TestMergeLongMatchesV070OnLongPieces compares mergeLong and merge with
+// v0.7.0's merge on pieces of thousands of bytes, where they differ in
+// speed most, and where merge cuts hundreds of times.
 func TestMergeLongMatchesV070OnLongPieces(t *testing.T) {
 	tb := cl100k()
 	vocabulary := v070Vocabulary()
@@ -220,6 +226,9 @@ func TestMergeLongMatchesV070OnLongPieces(t *testing.T) {
 		want := v070Merge(vocabulary, piece)
 		if got := tb.mergeLong(&m, piece, nil); !slices.Equal(got, want) {
 			t.Errorf("%s: mergeLong differs from v0.7.0's merge on %d bytes\n  %s", name, len(piece), firstDifference(got, want))
+		}
+		if got := tb.merge(&m, piece, nil); !slices.Equal(got, want) {
+			t.Errorf("%s: merge differs from v0.7.0's merge on %d bytes\n  %s", name, len(piece), firstDifference(got, want))
 		}
 	}
 }
@@ -302,10 +311,11 @@ func TestConcurrentUse(t *testing.T) {
 // 1.0.22 with testdata/golden/gen/tokens/megabyte.mjs. npm tiktoken cannot
 // encode the word in one call (a piece of a million letters exceeds its
 // regex's backtrack limit, and its merge is quadratic), so the script cuts
-// it at the 101 positions (of 458,436 candidates) that no token of the
-// vocabulary spans, where the byte-pair merge of the whole equals the
-// merges of the parts, and encodes each part with npm tiktoken. The same
-// script reproduces tok-large-letters-100000, which npm encodes whole.
+// it into 101 parts of at most 10,000 letters, at positions that no token
+// of the vocabulary spans (458,436 of the 999,999 qualify), where the
+// byte-pair merge of the whole equals the merges of the parts, and encodes
+// each part with npm tiktoken. The same script reproduces
+// tok-large-letters-100000, which npm encodes whole.
 const (
 	megabyteWordCount  = 657_519
 	megabyteWordSHA256 = "7aa107cff31b9ac6c8bb6f4903c3155efc856b7e19d6f342816baa43052f20db"
