@@ -421,6 +421,16 @@ def _classify_valid(m: dict) -> Classification:
     return Classification(OTHER)
 
 
+# White space is Unicode's White_Space property (spec section 6a, D-31), not
+# str.strip's idea of it, which also removes U+001C-U+001F.
+_WHITE_SPACE = "\t\n\x0b\x0c\r \x85\xa0\u1680" + "".join(chr(c) for c in range(0x2000, 0x200B)) + "\u2028\u2029\u202f\u205f\u3000"
+
+
+def strip_white_space(s: str) -> str:
+    """s without leading and trailing white space (D-31)."""
+    return s.strip(_WHITE_SPACE)
+
+
 def classify(message: Any) -> Classification:
     """The class of a message (CLS-1); raises InvalidMessageError if it is not a valid message."""
     validate_messages([message])
@@ -435,11 +445,12 @@ class BrokenStructure:
     code: str
     indexes: tuple[int, ...]
     detail: str
+    at: int = -1  # the message to name, when it is not the first (a stranger's result)
 
     @property
     def index(self) -> int:
         """The message the structure is named by: the call, or the orphaned result."""
-        return self.indexes[0]
+        return self.at if self.at >= 0 else self.indexes[0]
 
     def describe(self) -> str:
         return f"messages[{self.index}]: {self.code}: {self.detail}"
@@ -505,8 +516,25 @@ def analyze_structure(messages: Sequence[Any]) -> Structure:
     for i, m in enumerate(messages):
         c = _classify_valid(m)
         if c.cls == TOOL_RESULT:
+            if call is not None and all(id_ in call.answered for id_ in call.ids):
+                close()  # a complete unit takes no more results (BUILD-2, D-32)
             starts.append(i if call is None else call.index)
             undeclared = [id_ for id_ in c.ids if call is None or id_ not in call.ids]
+            if undeclared and call is not None:
+                # A stranger ends the call's structure, which breaks as a whole
+                # under the first code that applies (BUILD-2, D-32).
+                for id_ in c.ids:
+                    if id_ in call.ids:
+                        if id_ in call.answered:
+                            call.defect("tool_call_answered_twice", f"{json.dumps(id_)} is answered a second time (messages[{i}])")
+                        call.answered.add(id_)
+                call.results.append(i)
+                call.defect("orphan_tool_result",
+                            f"the result for {json.dumps(undeclared[0])} follows the call at messages[{call.index}], which does not declare it")
+                at = i if call.code == "orphan_tool_result" else -1
+                broken.append(BrokenStructure(call.code, (call.index, *call.results), call.detail, at))
+                call = None
+                continue
             if undeclared:
                 broken.append(BrokenStructure(
                     "orphan_tool_result", (i,),
@@ -531,7 +559,7 @@ def analyze_structure(messages: Sequence[Any]) -> Structure:
             declared |= seen
             call = _Call(i, c.ids, code, detail)
     close()
-    broken.sort(key=lambda b: b.index)
+    broken.sort(key=lambda b: b.indexes[0])
     return Structure(starts, broken)
 
 
@@ -719,11 +747,11 @@ def _has_text(messages: Iterable[dict]) -> bool:
         if _classify_valid(m).cls == TOOL_RESULT:
             continue
         content = m.get("content")
-        if isinstance(content, str) and content.strip():
+        if isinstance(content, str) and strip_white_space(content):
             return True
         for _, block in _blocks(content, "text"):
             text = block.get("text")
-            if isinstance(text, str) and text.strip():
+            if isinstance(text, str) and strip_white_space(text):
                 return True
     return False
 
@@ -759,7 +787,7 @@ def summarize(messages: Sequence[Any], summarizer: Summarizer, timeout: float | 
     without leading and trailing white space. Raises SummarizerError for a
     failed or empty reply, InvalidMessageError for an invalid message."""
     validate_messages(messages)
-    reply = call_summarizer(summarizer, summary_prompt(messages), timeout).strip()
+    reply = strip_white_space(call_summarizer(summarizer, summary_prompt(messages), timeout))
     if not reply:
         raise SummarizerError("the summarizer's reply is empty")
     return reply
@@ -939,7 +967,7 @@ class ConversationWindow:
                 SUMMARY_SKIPPED_NO_TEXT,
                 f"the {len(covered)} messages to summarize hold no text (only tool results and calls); none was made")])
         try:
-            reply = call_summarizer(summarizer, summary_prompt(covered), timeout).strip()
+            reply = strip_white_space(call_summarizer(summarizer, summary_prompt(covered), timeout))
         except SummarizerError as e:  # SUM-7
             self._pending += plain_evicted
             return self._result(messages, plain, warnings=[WindowWarning(

@@ -67,6 +67,28 @@ Feature: Building the messages for a model call
       | Anthropic | a call with no result       | system, user, call(a), assistant                     | 1, 2, 4    | unanswered_tool_call | 3       |
       | OpenAI    | a trailing unanswered call  | system, user, assistant, user, call(a)               | 1-4        | unanswered_tool_call | 5       |
 
+  @BUILD-2
+  Scenario: a call followed by a stranger's result is dropped whole; its own result then follows no call (D-32)
+    Given the OpenAI conversation: system, user, call(a), result(x), result(a), assistant
+    When the history is built with max_messages 0
+    Then the built history is messages 1, 2, 6
+    And the build warns "orphan_tool_result" about messages 3, 4
+    And the build warns "orphan_tool_result" about message 5
+
+  @BUILD-2
+  Scenario: a result after a complete unit is an orphan, and the unit is kept (D-32)
+    Given the OpenAI conversation: system, user, call(a), result(a), result(a), assistant
+    When the history is built with max_messages 0
+    Then the built history is messages 1-4, 6
+    And the build warns "orphan_tool_result" about message 5
+
+  @BUILD-2
+  Scenario: overlapping problems are one structure, reported under the first code that applies (D-32)
+    Given the Anthropic conversation: system, user, call(a), result(a x), assistant
+    When the history is built with max_messages 0
+    Then the built history is messages 1, 2, 5
+    And the build warns "orphan_tool_result" about messages 3, 4
+
   @BUILD-1 @BUILD-2 @BUILD-5
   Scenario: a repair that leaves two prompts adjacent is followed by pruning
     Given the OpenAI conversation: system, user, call(a), user, assistant

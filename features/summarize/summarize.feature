@@ -265,3 +265,11 @@ Feature: Summarization of evicted messages
     When a summary is requested with a summarizer that fails with "quota exceeded"
     Then the request fails with "summarizer_failed"
     And the error message mentions "quota exceeded"
+
+  @SUM-9 @SUM-2
+  Scenario: white space is Unicode's White_Space, not a language's trim (D-31)
+    # U+FEFF and U+001C are not White_Space: JavaScript's trim removes the
+    # first, Python's strip the second; U+3000 and U+0085 are White_Space.
+    Given a conversation of 3 messages
+    When a summary is requested with a summarizer that replies "\u0085\ufeff ok \u001c\u3000"
+    Then the summary is "\ufeff ok \u001c"

@@ -44,8 +44,8 @@ type Limits map[string]int
 func NewLimits(extra map[string]int) (Limits, error) {
 	l := Limits(DefaultLimits())
 	for model, n := range extra {
-		if model == "" || n <= 0 {
-			return nil, fmt.Errorf("limits: model %q needs a positive limit, got %d", model, n)
+		if model == "" || n <= 0 || n > 1<<53-1 {
+			return nil, fmt.Errorf("limits: model %q needs a positive limit of at most 2^53-1, got %d", model, n)
 		}
 		l[model] = n
 	}

@@ -206,10 +206,12 @@ export interface BrokenStructure {
   /** The messages of the structure, ascending; the first names it (the call, or the orphaned result). */
   readonly indexes: readonly number[];
   readonly detail: string;
+  /** The message to name when it is not the first: a stranger's result that broke its call's structure. */
+  readonly at?: number;
 }
 
 /** `messages[i]: code: detail`, naming a broken structure. */
-export const describeStructure = (b: BrokenStructure): string => `messages[${b.indexes[0]}]: ${b.code}: ${b.detail}`;
+export const describeStructure = (b: BrokenStructure): string => `messages[${b.at ?? b.indexes[0]}]: ${b.code}: ${b.detail}`;
 
 /** The tool structure of a conversation (UNIT-1, UNIT-2). */
 export interface Structure {
@@ -248,8 +250,33 @@ export function analyzeStructure(messages: readonly unknown[]): Structure {
   messages.forEach((m, i) => {
     const c = classifyValid(m as Message);
     if (c.class === 'tool_result') {
+      // A complete unit takes no more results (BUILD-2, D-32).
+      if (open !== undefined && [...open.ids].every((id) => open!.answered.has(id))) close();
       starts.push(open === undefined ? i : open.index);
       const undeclared = c.ids.find((id) => open === undefined || !open.ids.has(id));
+      if (undeclared !== undefined && open !== undefined) {
+        // A stranger ends the call's structure, which breaks as a whole under
+        // the first code that applies (BUILD-2, D-32).
+        for (const id of c.ids) {
+          if (!open.ids.has(id)) continue;
+          if (open.answered.has(id)) {
+            open.defect ??= { code: 'tool_call_answered_twice', detail: `${JSON.stringify(id)} is answered a second time (messages[${i}])` };
+          }
+          open.answered.add(id);
+        }
+        open.results.push(i);
+        open.defect ??= {
+          code: 'orphan_tool_result',
+          detail: `the result for ${JSON.stringify(undeclared)} follows the call at messages[${open.index}], which does not declare it`,
+        };
+        broken.push({
+          ...open.defect,
+          indexes: [open.index, ...open.results],
+          ...(open.defect.code === 'orphan_tool_result' ? { at: i } : {}),
+        });
+        open = undefined;
+        return;
+      }
       if (undeclared !== undefined) {
         broken.push({
           code: 'orphan_tool_result',

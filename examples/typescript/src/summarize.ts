@@ -8,6 +8,14 @@
 import { writeJSON } from './json';
 import { ConvspecError, type Message, classifyValid, isObject, typeName, validateMessages } from './messages';
 
+/**
+ * s without leading and trailing white space, which is Unicode's White_Space
+ * property (spec section 6a, D-31) — not String.prototype.trim's idea of it,
+ * which also removes U+FEFF.
+ */
+export const trimWhiteSpace = (s: string): string =>
+  s.replace(/^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g, '');
+
 export const SUMMARY_INSTRUCTION =
   'Summarize the following conversation history concisely. Focus on: what files were read/written, ' +
   'what decisions were made, what problems were encountered, and what the current state of the task is. ' +
@@ -101,8 +109,8 @@ export function hasText(messages: readonly Message[]): boolean {
   return messages.some((m) => {
     if (classifyValid(m).class === 'tool_result') return false;
     const content = m.content;
-    if (typeof content === 'string') return content.trim() !== '';
-    return Array.isArray(content) && content.some((b) => isObject(b) && b.type === 'text' && typeof b.text === 'string' && b.text.trim() !== '');
+    if (typeof content === 'string') return trimWhiteSpace(content) !== '';
+    return Array.isArray(content) && content.some((b) => isObject(b) && b.type === 'text' && typeof b.text === 'string' && trimWhiteSpace(b.text) !== '');
   });
 }
 
@@ -143,7 +151,7 @@ export function callSummarizer(summarizer: Summarizer, prompt: string, timeoutMs
  */
 export async function summarize(messages: readonly unknown[], summarizer: Summarizer, timeoutMs?: number): Promise<string> {
   validateMessages(messages);
-  const reply = (await callSummarizer(summarizer, summaryPrompt(messages), timeoutMs)).trim();
+  const reply = trimWhiteSpace(await callSummarizer(summarizer, summaryPrompt(messages), timeoutMs));
   if (reply === '') throw new SummarizerError("the summarizer's reply is empty");
   return reply;
 }

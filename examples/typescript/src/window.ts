@@ -10,7 +10,7 @@
 
 import { writeJSON } from './json';
 import { InvalidConfigError, type Message, typeName, unitStarts, validateMessages } from './messages';
-import { type Summarizer, SummarizerError, callSummarizer, hasText, summaryPrompt } from './summarize';
+import { type Summarizer, SummarizerError, callSummarizer, hasText, summaryPrompt, trimWhiteSpace } from './summarize';
 
 export * from './messages';
 export * from './summarize';
@@ -263,7 +263,7 @@ export class ConversationWindow {
     }
     let reply: string;
     try {
-      reply = (await callSummarizer(summarizer, summaryPrompt(covered), options.timeoutMs)).trim();
+      reply = trimWhiteSpace(await callSummarizer(summarizer, summaryPrompt(covered), options.timeoutMs));
     } catch (e) {
       if (!(e instanceof SummarizerError)) throw e;
       // SUM-7: plain eviction; the next summary covers these too.
