@@ -45,6 +45,7 @@ func registerLoop(sc *godog.ScenarioContext, w *world) {
 	sc.Then(`^every request holds at most (\d+) messages$`, w.requestsAtMost)
 	sc.Then(`^every handed-on state holds at most (\d+) messages$`, w.statesAtMost)
 	sc.Then(`^request (\d+) holds (\d+) messages$`, w.requestHolds)
+	sc.Then(`^iteration (\d+) hands on (\d+) messages$`, w.handsOn)
 	sc.Then(`^the first message of every request is the first message of the run$`, w.firstKept)
 	sc.Then(`^every iteration starts from the state the one before handed on$`, w.stateCarried)
 	sc.Then(`^the events of iteration (\d+) are:$`, w.iterationEvents)
@@ -253,6 +254,17 @@ func (w *world) requestHolds(i, n int) error {
 	}
 	if got := len(rs[i-1].Messages); got != n {
 		return w.failf("request %d holds %d messages, want %d: %s", i, got, n, clip(mustJSON(rs[i-1].Messages)))
+	}
+	return nil
+}
+
+func (w *world) handsOn(i, n int) error {
+	it, err := w.iteration(i)
+	if err != nil {
+		return err
+	}
+	if got := len(it.State); got != n {
+		return w.failf("iteration %d hands on %d messages, want %d", i, got, n)
 	}
 	return nil
 }

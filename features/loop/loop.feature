@@ -237,3 +237,61 @@ Feature: The provider tool-call loop, end to end
     And every request holds at most 12 messages
     And no request contains the text "upstream 529"
     And some request holds the summary "Read the sources of the refactoring." right after the first message
+
+  @LOOP-3 @CFG-5
+  Scenario Outline: without a cap the array grows without bound, as 004's audit found (<provider>, <style>)
+    # Per iteration of one turn of 5 calls: OpenAI appends the prompt, the
+    # call, 5 results and the reply (8 messages; 1 system prompt first);
+    # Anthropic grouped appends prompt, call, one result message and reply
+    # (4); Anthropic one call per message appends prompt, 5 calls and 5
+    # results, and the reply (12). After 20 iterations: 1 + 20·8 = 161,
+    # 20·4 = 80 and 20·12 = 240 messages.
+    Given the config file in YAML:
+      """
+      execution:
+        max_conversation_messages: 0
+      """
+    And <article> <provider> run of 20 iterations, each with 1 tool turn of 5 parallel calls <style>
+    When the run is executed
+    Then iteration 20 hands on <messages> messages
+    And every request is valid for the provider
+
+    Examples:
+      | article | provider  | style               | messages |
+      | an      | OpenAI    |                     | 161      |
+      | an      | Anthropic |                     | 80       |
+      | an      | Anthropic | appended one by one | 240      |
+
+  @LOOP-3 @LOOP-7
+  Scenario Outline: the same 20 iterations under the plan's max_messages 30 stay within it (<provider>, <style>)
+    Given <article> <provider> run of 20 iterations, each with 1 tool turn of 5 parallel calls <style>
+    When the run is executed
+    Then every handed-on state holds at most 30 messages
+    And every request holds at most 30 messages
+    And every request is valid for the provider
+
+    Examples:
+      | article | provider  | style               |
+      | an      | OpenAI    |                     |
+      | an      | Anthropic |                     |
+      | an      | Anthropic | appended one by one |
+
+  @LOOP-1 @SUM-2 @SUM-7
+  Scenario: summaries in an Anthropic loop keep every request valid
+    Given the config file in YAML:
+      """
+      execution:
+        conversation:
+          max_messages: 12
+          summarize_on_trim: true
+          preserve_first_n: 1
+          preserve_last_n: 4
+      """
+    And the summarizer of the run fails with "upstream 529 overloaded"
+    And then replies "Read the sources of the refactoring."
+    And an Anthropic run of 3 iterations, each with 3 tool turns of 3 parallel calls
+    When the run is executed
+    Then every request is valid for the provider
+    And every request holds at most 12 messages
+    And no request contains the text "upstream 529"
+    And some request holds the summary "Read the sources of the refactoring." right after the first message
