@@ -30,7 +30,9 @@ type ProcessConfig struct {
 	StartTimeout time.Duration
 	// CallTimeout bounds each request.
 	CallTimeout time.Duration
-	// MaxRestarts bounds how often a dead implementation is restarted.
+	// MaxRestarts bounds how often a dead implementation is restarted over
+	// the whole session; zero means DefaultMaxRestarts and a negative value
+	// means never.
 	MaxRestarts int
 	// MaxLineBytes bounds one line of output; a longer one is a protocol error.
 	MaxLineBytes int
@@ -88,8 +90,11 @@ func StartProcess(ctx context.Context, cfg ProcessConfig) (*Process, error) {
 	if cfg.CallTimeout <= 0 {
 		cfg.CallTimeout = DefaultCallTimeout
 	}
-	if cfg.MaxRestarts <= 0 {
+	switch {
+	case cfg.MaxRestarts == 0:
 		cfg.MaxRestarts = DefaultMaxRestarts
+	case cfg.MaxRestarts < 0:
+		cfg.MaxRestarts = 0
 	}
 	if cfg.MaxLineBytes <= 0 {
 		cfg.MaxLineBytes = DefaultMaxLineBytes

@@ -62,13 +62,19 @@ type Failure struct {
 // Unwrap returns the cause.
 func (f *Failure) Unwrap() error { return f.Err }
 
+// Error says what went wrong in one line, without the stderr tail: the
+// error travels inside step and property messages, which would repeat it.
+// Report adds the tail.
 func (f *Failure) Error() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s during %s: %s", f.Outcome, f.Method, f.Detail)
-	if f.StderrTail != "" {
-		fmt.Fprintf(&b, "\nlast lines of stderr:\n%s", indent(f.StderrTail))
+	return fmt.Sprintf("%s during %s: %s", f.Outcome, f.Method, f.Detail)
+}
+
+// Report is Error followed by the last lines of stderr, if any.
+func (f *Failure) Report() string {
+	if f.StderrTail == "" {
+		return f.Error()
 	}
-	return b.String()
+	return fmt.Sprintf("%s\nlast lines of stderr:\n%s", f.Error(), indent(f.StderrTail))
 }
 
 func indent(s string) string {
