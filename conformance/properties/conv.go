@@ -147,6 +147,14 @@ type genOpts struct {
 	// plainTemplates, when set, makes every message that is not part of a
 	// tool unit a copy of one of these (no marker).
 	templates []msg
+	// force makes every unit of this kind (tool, prompt, …).
+	force string
+	// silent leaves the text out of tool calls (SUM-6: only tool results
+	// and calls, nothing to summarize).
+	silent bool
+	// base is added to every marker and idBase to every tool id number,
+	// so that conversations generated one after another can be joined.
+	base, idBase int
 }
 
 // markov lists what may follow a unit of each kind; rapid shrinks towards
@@ -198,6 +206,9 @@ func drawPlan(t *rapid.T, o genOpts) []item {
 			kinds = append(kinds, "system", "other")
 		}
 		kind := rapid.SampledFrom(kinds).Draw(t, "unit")
+		if o.force != "" {
+			kind = o.force
+		}
 		if stretch > 0 {
 			stretch--
 		} else if tools > 0 && rapid.IntRange(0, 15).Draw(t, "tool-free stretch") == 0 {
@@ -455,7 +466,7 @@ func (e *emitter) add(role string, content *jv, extra []jmember, class string, i
 	at := len(e.h.msgs)
 	seq := -1
 	if e.o.marked {
-		seq = at
+		seq = e.o.base + at
 	}
 	m := finish(e.t, role, content, extra, seq, false)
 	m.Class, m.IDs = class, ids
@@ -554,7 +565,7 @@ func (e *emitter) call(ids []string, anthropic []bool) int {
 	set := func(v jv) { content = &v }
 	calls := jarr()
 	blocks := jarr()
-	if rapid.IntRange(0, 2).Draw(t, "text before the calls") == 0 {
+	if !e.o.silent && rapid.IntRange(0, 2).Draw(t, "text before the calls") == 0 {
 		blocks.elems = append(blocks.elems, textBlock(t))
 	}
 	for i, id := range ids {
@@ -565,7 +576,7 @@ func (e *emitter) call(ids []string, anthropic []bool) int {
 				mem("name", jstr(rapid.SampledFrom([]string{"get_weather", "read_file", "bash"}).Draw(t, "tool"))),
 				mem("input", jobj(mem("query", drawStr(t, "input")))),
 			))
-			if rapid.IntRange(0, 5).Draw(t, "text between the calls") == 0 {
+			if !e.o.silent && rapid.IntRange(0, 5).Draw(t, "text between the calls") == 0 {
 				blocks.elems = append(blocks.elems, textBlock(t))
 			}
 		} else {
@@ -579,6 +590,10 @@ func (e *emitter) call(ids []string, anthropic []bool) int {
 		case 0:
 			// absent
 		case 1:
+			if e.o.silent {
+				set(jstr(rapid.SampledFrom([]string{"", " ", "\n"}).Draw(t, "blank content")))
+				break
+			}
 			set(drawStr(t, "content"))
 		default:
 			set(jnull())
@@ -771,7 +786,7 @@ func (e *emitter) orphan(x insertion) {
 }
 
 func emit(t *rapid.T, plan []item, ins []insertion, o genOpts) history {
-	e := &emitter{t: t, o: o, ids: map[int][]string{}}
+	e := &emitter{t: t, o: o, ids: map[int][]string{}, nextID: o.idBase}
 	e.salt = rapid.SampledFrom([]string{"", "0", "Ab", "é", "😀", "x-"}).Draw(t, "id salt")
 	e.h.msgs = []msg{}
 	e.h.units = [][2]int{}

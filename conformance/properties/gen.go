@@ -212,6 +212,12 @@ type msg struct {
 	Class string
 	IDs   []string
 	Unit  [2]int
+
+	// Rendered is the message as a summarization prompt renders it
+	// (SUM-1), and Texts the texts SUM-6 looks at: a string content, the
+	// text of each text block of an array content.
+	Rendered string
+	Texts    []string
 }
 
 // GoString keeps rapid's logs of drawn values readable.
@@ -536,7 +542,118 @@ func finish(t *rapid.T, role string, content *jv, extra []jmember, seq int, over
 	spaced := rapid.IntRange(0, 5).Draw(t, "spaced") == 0
 	m := build(role, obj, content, seq, spaced)
 	m.Unit = [2]int{-1, -1}
+	m.Rendered, m.Texts = render(role, content, extra), texts(content)
 	return m
+}
+
+// render is SUM-1's rendering of a message: "[role] " followed by its
+// parts joined by "\n".
+func render(role string, content *jv, extra []jmember) string {
+	var parts []string
+	if role == "tool" {
+		id := ""
+		for _, m := range extra {
+			if m.name == "tool_call_id" && m.val.kind == jStr {
+				id = m.val.str
+			}
+		}
+		parts = append(parts, "tool_result "+id+": "+strings.Join(contentParts(content), "\n"))
+	} else {
+		parts = contentParts(content)
+	}
+	for _, m := range extra {
+		if m.name != "tool_calls" || m.val.kind != jArr {
+			continue
+		}
+		for _, c := range m.val.elems {
+			fn := c.member("function")
+			parts = append(parts, "tool_call "+fn.member("name").str+" "+fn.member("arguments").str)
+		}
+	}
+	return "[" + role + "] " + strings.Join(parts, "\n")
+}
+
+// contentParts renders content: a string as itself, an array one part per
+// block, absent or null as nothing, anything else in its compact form.
+func contentParts(content *jv) []string {
+	switch {
+	case content == nil || content.kind == jNull:
+		return nil
+	case content.kind == jStr:
+		return []string{content.str}
+	case content.kind == jArr:
+		out := []string{}
+		for _, b := range content.elems {
+			out = append(out, blockText(b))
+		}
+		return out
+	default:
+		return []string{content.compact()}
+	}
+}
+
+// blockText renders a content block (SUM-1).
+func blockText(b jv) string {
+	if b.kind != jObj {
+		return b.compact()
+	}
+	switch typ := b.member("type"); {
+	case typ.kind == jStr && typ.str == "text" && b.member("text").kind == jStr:
+		return b.member("text").str
+	case typ.kind == jStr && typ.str == "tool_use":
+		input := jobj()
+		if in, ok := b.lookup("input"); ok {
+			input = in
+		}
+		return "tool_use " + b.member("name").str + " " + input.compact()
+	case typ.kind == jStr && typ.str == "tool_result":
+		c, ok := b.lookup("content")
+		cp := &c
+		if !ok {
+			cp = nil
+		}
+		return "tool_result " + b.member("tool_use_id").str + ": " + strings.Join(contentParts(cp), "\n")
+	default:
+		return b.compact()
+	}
+}
+
+// texts are what SUM-6 reads of content: a string, or the text of each
+// text block of an array.
+func texts(content *jv) []string {
+	switch {
+	case content == nil:
+		return nil
+	case content.kind == jStr:
+		return []string{content.str}
+	case content.kind == jArr:
+		var out []string
+		for _, b := range content.elems {
+			if b.kind == jObj && b.member("type").kind == jStr && b.member("type").str == "text" && b.member("text").kind == jStr {
+				out = append(out, b.member("text").str)
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// lookup is the value of an object's member.
+func (v jv) lookup(name string) (jv, bool) {
+	for _, m := range v.mems {
+		if m.name == name {
+			return m.val, true
+		}
+	}
+	return jv{}, false
+}
+
+// member is the value of an object's member, null when it has none.
+func (v jv) member(name string) jv {
+	if m, ok := v.lookup(name); ok {
+		return m
+	}
+	return jnull()
 }
 
 // textBlocks is an array of lo to hi text blocks.

@@ -326,9 +326,26 @@ func blamePrune(in []msg, got []json.RawMessage, want, removed []int) (clause, w
 		has[x.at] = true
 	}
 	all := seqIdx(len(in))
+	// What was removed wrongly first: keeping the wrong prompt of a run
+	// shows as both, and the removed last prompt says it best.
 	for i := range in {
+		if !slices.Contains(removed, i) && !has[i] {
+			return blameOne(in, all, has, i, false)
+		}
+	}
+	for i := range in {
+		if slices.Contains(removed, i) && has[i] {
+			return blameOne(in, all, has, i, true)
+		}
+	}
+	return "PRUNE-3", "the pruned list holds the right messages, but not as wanted"
+}
+
+// blameOne explains why input[i] was wrongly kept (kept) or removed.
+func blameOne(in []msg, all []int, has map[int]bool, i int, kept bool) (clause, what string) {
+	{
 		m := in[i]
-		switch keep := !slices.Contains(removed, i); {
+		switch keep := !kept; {
 		case keep && !has[i] && m.Class == clsUserPrompt:
 			prompts, _ := runOf(in, all, i)
 			if len(prompts) == 1 {

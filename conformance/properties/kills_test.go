@@ -38,6 +38,17 @@ var kills = []kill{
 	{"prop/build-matches-rules", "build-prunes-after-window", []string{"BUILD-1"}},
 	{"prop/build-matches-rules", "build-ignores-exchanges", []string{"BUILD-3"}},
 	{"prop/build-repairs", "build-dangling-call", []string{"BUILD-2"}},
+	{"prop/summarize-state-machine", "summary-after-tail", []string{"SUM-2"}},
+	{"prop/summarize-state-machine", "summary-counter-never-resets", []string{"SUM-5", "SUM-4"}},
+	{"prop/summarize-state-machine", "summary-counter-resets-on-failure", []string{"SUM-7"}},
+	{"prop/summarize-state-machine", "summary-covers-only-this-trim", []string{"SUM-4"}},
+	{"prop/summarize-state-machine", "summary-error-as-text", []string{"SUM-7"}},
+	{"prop/summarize-state-machine", "summary-every-trim", []string{"SUM-5"}},
+	{"prop/summarize-state-machine", "summary-max-tokens-4096", []string{"SUM-1"}},
+	{"prop/summarize-state-machine", "summary-not-counted", []string{"SUM-3"}},
+	{"prop/summarize-state-machine", "summary-of-tool-results", []string{"SUM-6"}},
+	{"prop/summarize-state-machine", "summary-prefix-missing", []string{"SUM-2"}},
+	{"prop/summarize-prompt", "summarize-single-newline", []string{"SUM-1"}},
 }
 
 func mutantNamed(t *testing.T, name string) mutants.Mutant {

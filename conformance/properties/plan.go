@@ -60,9 +60,19 @@ func singles(n int) [][2]int {
 }
 
 func planUnits(w window, units [][2]int, n int) plan {
+	if w.max == 0 {
+		return plan{n: n, units: units} // CFG-5
+	}
+	return planCap(w, units, n, w.max)
+}
+
+// planCap plans with a cap taken literally: a summarizing trim plans with
+// max_messages − 1 (SUM-3), where 0 leaves room for nothing rather than
+// turning trimming off.
+func planCap(w window, units [][2]int, n, limit int) plan {
 	p := plan{n: n, units: units}
-	if w.max == 0 || n <= w.max {
-		return p // WIN-1, CFG-5
+	if n <= limit {
+		return p // WIN-1
 	}
 	p.trims = true
 	// WIN-2, WIN-9: the head is the first min(h, n), grown to the end of
@@ -78,13 +88,13 @@ func planUnits(w window, units [][2]int, n int) plan {
 		tailStart = unitAt(units, n-p.t0)[0]
 	}
 	p.tail = n - tailStart
-	if p.head+p.tail >= w.max {
+	if p.head+p.tail >= limit {
 		p.headOnly = true // WIN-3
 		return p
 	}
 	// WIN-4: the kept middle starts at the first unit boundary at or after
 	// tailStart − k.
-	p.budget = w.max - p.head - p.tail
+	p.budget = limit - p.head - p.tail
 	keepFrom := tailStart
 	for _, u := range units {
 		if u[0] >= tailStart-p.budget {

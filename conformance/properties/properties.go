@@ -4,6 +4,8 @@
 package properties
 
 import (
+	"slices"
+
 	"pgregory.net/rapid"
 
 	"github.com/convspec/convspec/conformance/target"
@@ -27,5 +29,5 @@ type Property struct {
 
 // All lists every property, in a stable order.
 func All() []Property {
-	return append(windowProperties(), historyProperties()...)
+	return slices.Concat(windowProperties(), historyProperties(), summarizeProperties())
 }

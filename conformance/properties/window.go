@@ -623,6 +623,19 @@ type session struct {
 	// clause is the clause a failed call is reported under.
 	clause string
 	sent   []string
+	// handles maps each window handle the target gave to w1, w2, … in the
+	// order of creation: a failure message must read the same when rapid
+	// replays the case against a target that hands out other handles, or
+	// rapid takes it for a flaky failure and does not shrink it.
+	handles map[string]string
+}
+
+// stable replaces the target's window handles in text by their aliases.
+func (s *session) stable(text string) string {
+	for h, alias := range s.handles {
+		text = strings.ReplaceAll(text, strconv.Quote(h), strconv.Quote(alias))
+	}
+	return text
 }
 
 func newSession(t *rapid.T, tg target.Target, clause string) *session {
@@ -642,7 +655,7 @@ func start(t *rapid.T, tg target.Target, clause string, maxes *rapid.Generator[i
 // back, then every request sent.
 func (s *session) fail(clause, format string, args ...any) {
 	s.t.Helper()
-	s.t.Fatalf("%s: %s\nrequests sent:\n  %s", clause, fmt.Sprintf(format, args...), strings.Join(s.sent, "\n  "))
+	s.t.Fatalf("%s", s.stable(fmt.Sprintf("%s: %s\nrequests sent:\n  %s", clause, fmt.Sprintf(format, args...), strings.Join(s.sent, "\n  "))))
 }
 
 func (s *session) record(method string, params any) {
@@ -713,6 +726,10 @@ func (s *session) create(c cfgCase) window {
 		s.fail(c.clause("summarize_on_trim"), "the effective config has summarize_on_trim %v, wanted %v (%s)\neffective config: %s",
 			got.SummarizeOnTrim, ws, c.how("summarize_on_trim"), mustJSON(got))
 	}
+	if s.handles == nil {
+		s.handles = map[string]string{}
+	}
+	s.handles[res.Window] = fmt.Sprintf("w%d", len(s.handles)+1)
 	return window{handle: res.Window, max: got.MaxMessages, h: got.PreserveFirstN, t: got.PreserveLastN, warnings: res.Warnings}
 }
 
