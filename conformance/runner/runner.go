@@ -11,12 +11,14 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math/rand/v2"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/cucumber/godog"
 	"pgregory.net/rapid"
@@ -75,8 +77,37 @@ type Result struct {
 	// Detail explains a failure: what was sent, what came back, what was
 	// wanted; for a property, the shrunk counterexample.
 	Detail string
-	// Seed reproduces a failed property.
+	// Seed reproduces a property: for a failed one, the seed of the
+	// failing check (`conform -seed` with it fails on the first check);
+	// otherwise the run's seed.
 	Seed uint64
+	// NotRun says that the case was not run because the implementation
+	// had failed more often than its restart limit allows; its outcome is
+	// Crash and its Detail starts with NotRunDetail.
+	NotRun bool
+	// Duration is how long the case took.
+	Duration time.Duration
+}
+
+// NotRunDetail starts the Detail of a case that was not run because the
+// restart limit had been reached.
+const NotRunDetail = "not run: restart limit reached"
+
+// Summary is a whole run.
+type Summary struct {
+	// Results holds every selected case that completed, in order: the
+	// scenarios, then the properties.
+	Results []Result
+	// Seed is the seed the properties ran with (Options.Seed, or the one
+	// picked at random).
+	Seed uint64
+	// Interrupted says that the context was cancelled before every
+	// selected case had completed; Results holds those that had.
+	Interrupted bool
+	// RestartLimit says that the implementation failed more often than its
+	// restart limit allows; the cases after that point are in Results as
+	// NotRun.
+	RestartLimit bool
 }
 
 // Options select and tune a run.
@@ -85,7 +116,8 @@ type Options struct {
 	Run, Skip *regexp.Regexp
 	// Checks is the number of generated cases per property; 0 means 100.
 	Checks int
-	// Seed makes properties deterministic; 0 picks one at random.
+	// Seed makes properties deterministic; 0 picks one at random (see
+	// NewSeed), reported in Summary.Seed and in every property's Result.
 	Seed uint64
 	// Features defaults to the embedded features.
 	Features fs.FS
@@ -103,32 +135,178 @@ func (o Options) selected(id string) bool {
 	return true
 }
 
-// Run executes every selected case against tg, scenarios first.
+// Run executes every selected case against tg, scenarios first, and
+// returns the results of those that completed (see RunAll).
 func Run(ctx context.Context, tg target.Target, opts Options) ([]Result, error) {
+	sum, err := RunAll(ctx, tg, opts)
+	return sum.Results, err
+}
+
+// RunAll executes every selected case against tg, scenarios first. It
+// stops early in two ways: when ctx is cancelled (Summary.Interrupted; the
+// case under way is dropped, since its outcome is the cancellation's, not
+// the implementation's) and when the implementation has failed more often
+// than its restart limit allows (Summary.RestartLimit; every case not yet
+// run is reported NotRun).
+func RunAll(ctx context.Context, tg target.Target, opts Options) (Summary, error) {
 	if opts.Features == nil {
 		opts.Features = features.FS
 	}
 	if opts.Properties == nil {
 		opts.Properties = properties.All()
 	}
-	results, err := runScenarios(ctx, tg, opts)
-	if err != nil {
-		return nil, err
+	if opts.Seed == 0 {
+		opts.Seed = NewSeed()
 	}
-	props, err := runProperties(tg, opts)
+	g := newGuard(ctx, tg)
+	sum := Summary{Seed: opts.Seed}
+	results, err := runScenarios(g, opts)
 	if err != nil {
-		return nil, err
+		return sum, err
 	}
-	return append(results, props...), nil
+	props, err := runProperties(g, opts)
+	if err != nil {
+		return sum, err
+	}
+	sum.Results = append(results, props...)
+	sum.Interrupted = ctx.Err() != nil
+	sum.RestartLimit = g.limitReached
+	return sum, nil
+}
+
+// NewSeed picks a random seed below 2^53, so that it survives a trip
+// through a JSON number in any language.
+func NewSeed() uint64 {
+	return 1 + rand.Uint64N(1<<53-1)
+}
+
+// guard stands between the cases and the target. It makes every call
+// honour the run's context (steps and properties call with their own), and
+// it watches for transport failures: the last one of the current case, so
+// that a property whose implementation crashed is reported as a crash, and
+// the restart limit, which ends the run.
+type guard struct {
+	target.Target
+	ctx context.Context
+	// failure is the last transport failure of the current case other
+	// than the restart limit; limited says that a call of the current case
+	// hit the restart limit.
+	failure *target.Failure
+	limited bool
+	// unsupported is the last error of kind unsupported the
+	// implementation answered in the current case: a case that does not
+	// pass after it is reported unsupported, not failed.
+	unsupported *protocol.Error
+	// limitReached is set once any case hit the restart limit.
+	limitReached bool
+}
+
+// lineGuard is a guard over a target that can send raw lines.
+type lineGuard struct {
+	*guard
+	ls target.LineSender
+}
+
+func newGuard(ctx context.Context, tg target.Target) *guard {
+	return &guard{Target: tg, ctx: ctx}
+}
+
+// target is what the cases talk to: the guard, with SendLine when the
+// underlying target has it.
+func (g *guard) target() target.Target {
+	if ls, ok := g.Target.(target.LineSender); ok {
+		return lineGuard{guard: g, ls: ls}
+	}
+	return g
+}
+
+// begin starts a case.
+func (g *guard) begin() { g.failure, g.limited, g.unsupported = nil, false, nil }
+
+// Call implements target.Target.
+func (g *guard) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	ctx, cancel := g.merge(ctx)
+	defer cancel()
+	res, err := g.Target.Call(ctx, method, params)
+	return res, g.watch(err)
+}
+
+// SendLine implements target.LineSender.
+func (l lineGuard) SendLine(ctx context.Context, line []byte) ([]byte, error) {
+	ctx, cancel := l.merge(ctx)
+	defer cancel()
+	res, err := l.ls.SendLine(ctx, line)
+	return res, l.watch(err)
+}
+
+// merge returns a context that ends with ctx or with the run's.
+func (g *guard) merge(ctx context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(ctx)
+	stop := context.AfterFunc(g.ctx, cancel)
+	return ctx, func() { stop(); cancel() }
+}
+
+func (g *guard) watch(err error) error {
+	var (
+		f  *target.Failure
+		pe *protocol.Error
+	)
+	switch {
+	case errors.Is(err, target.ErrRestartLimit):
+		g.limited, g.limitReached = true, true
+	case errors.As(err, &f):
+		g.failure = f
+	case errors.As(err, &pe) && pe.Kind() == protocol.KindUnsupported:
+		g.unsupported = pe
+	}
+	return err
+}
+
+// settle finishes the result of a case that did not pass: a transport
+// failure decides the outcome and adds the last lines of stderr (once);
+// otherwise an unsupported answer makes the case unsupported.
+func (g *guard) settle(r Result) Result {
+	if r.Outcome == Passed || r.Outcome == NotApplicable {
+		return r
+	}
+	switch {
+	case g.failure != nil:
+		r.Outcome = Outcome(g.failure.Outcome)
+		if tail := g.failure.StderrTail; tail != "" && !strings.Contains(r.Detail, stderrHeading) {
+			r.Detail = strings.TrimRight(r.Detail, "\n") + "\n" + stderrHeading + "\n" + indentTail(tail)
+		}
+	case g.unsupported != nil && r.Outcome == Failed:
+		r.Outcome = Unsupported
+		if !strings.Contains(r.Detail, g.unsupported.Error()) {
+			r.Detail = strings.TrimRight(r.Detail, "\n") + "\nthe implementation answered: " + g.unsupported.Error()
+		}
+	}
+	return r
+}
+
+// stderrHeading introduces the last lines an implementation wrote to stderr.
+const stderrHeading = "last lines of stderr:"
+
+func indentTail(s string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = "  | " + l
+	}
+	return strings.Join(lines, "\n")
+}
+
+// notRun is the result of a case the restart limit kept from running.
+func notRun(c Case) Result {
+	return Result{Case: c, Outcome: Crash, NotRun: true,
+		Detail: NotRunDetail + " before this case: the implementation failed more often than -max-restarts allows"}
 }
 
 var clauseTag = regexp.MustCompile(`^@([A-Z]+-[0-9]+)$`)
 
-// knownCapabilities are the capability tags a scenario may carry.
-var knownCapabilities = protocol.Capabilities()
-
 // ScenarioCase derives a scenario's stable case from its name and tags:
-// ID is "<first clause>/<name as kebab-case>".
+// ID is "<first clause>/<name as kebab-case>" (see Slug). The ID changes
+// only when the scenario is renamed or its first clause tag changes; a
+// property's ID is "prop/<name>" and never changes.
 func ScenarioCase(name, uri string, tags []string) (Case, error) {
 	c := Case{Kind: Scenario, Name: name, Source: uri}
 	for _, t := range tags {
@@ -138,7 +316,7 @@ func ScenarioCase(name, uri string, tags []string) (Case, error) {
 			}
 			continue
 		}
-		if cp := strings.TrimPrefix(t, "@"); slices.Contains(knownCapabilities, cp) {
+		if cp := strings.TrimPrefix(t, "@"); slices.Contains(protocol.Capabilities(), cp) {
 			c.Capability = cp
 			continue
 		}
@@ -147,7 +325,11 @@ func ScenarioCase(name, uri string, tags []string) (Case, error) {
 	if len(c.Clauses) == 0 {
 		return Case{}, fmt.Errorf("%s: scenario %q is not tagged with any clause ID", uri, name)
 	}
-	c.ID = c.Clauses[0] + "/" + Slug(name)
+	slug := Slug(name)
+	if slug == "" {
+		return Case{}, fmt.Errorf("%s: scenario %q has no letter or digit to derive its ID from", uri, name)
+	}
+	c.ID = c.Clauses[0] + "/" + slug
 	return c, nil
 }
 
@@ -233,37 +415,92 @@ func propertyCase(p properties.Property) Case {
 	return Case{ID: p.ID, Kind: Property, Name: p.Doc, Clauses: p.Clauses, Capability: p.Capability}
 }
 
-func runScenarios(ctx context.Context, tg target.Target, opts Options) ([]Result, error) {
-	info := tg.Info()
+// scenarioPaths are the godog paths that hold every selected scenario:
+// "." for all, or "file:line" for each selected scenario (an outline's
+// line stands for all its examples), so that godog does not prepare the
+// steps of hundreds of scenarios only to skip them. Nil means none is
+// selected.
+func scenarioPaths(opts Options) ([]string, error) {
+	if opts.Run == nil && opts.Skip == nil {
+		return []string{"."}, nil
+	}
+	suite := godog.TestSuite{Options: &godog.Options{FS: opts.Features, Paths: []string{"."}}}
+	feats, err := suite.RetrieveFeatures()
+	if err != nil {
+		return nil, fmt.Errorf("reading features: %w", err)
+	}
+	var paths []string
+	seen := map[string]bool{}
+	for _, f := range feats {
+		for _, p := range f.Pickles {
+			tags := make([]string, len(p.Tags))
+			for i, t := range p.Tags {
+				tags[i] = t.Name
+			}
+			c, err := ScenarioCase(p.Name, p.Uri, tags)
+			if err != nil {
+				return nil, err
+			}
+			sc := f.FindScenario(p.AstNodeIds[0])
+			if !opts.selected(c.ID) || sc == nil {
+				continue
+			}
+			path := fmt.Sprintf("%s:%d", p.Uri, sc.Location.Line)
+			if !seen[path] {
+				seen[path] = true
+				paths = append(paths, path)
+			}
+		}
+	}
+	return paths, nil
+}
+
+// lineSuffix is the ":line" godog appends to the URI of a scenario
+// selected by line.
+var lineSuffix = regexp.MustCompile(`:[0-9]+$`)
+
+func runScenarios(g *guard, opts Options) ([]Result, error) {
+	info := g.Info()
 	var (
 		results  []Result
 		setupErr error
 	)
+	paths, err := scenarioPaths(opts)
+	if err != nil || paths == nil {
+		return nil, err
+	}
 	suite := godog.TestSuite{
 		Name: "convspec",
 		ScenarioInitializer: func(sc *godog.ScenarioContext) {
-			steps.Register(sc, tg)
+			steps.Register(sc, g.target())
 			var (
 				current     Case
 				stepSkipped bool
+				started     time.Time
 			)
 			sc.Before(func(ctx context.Context, p *godog.Scenario) (context.Context, error) {
 				tags := make([]string, len(p.Tags))
 				for i, t := range p.Tags {
 					tags[i] = t.Name
 				}
-				c, err := ScenarioCase(p.Name, p.Uri, tags)
+				c, err := ScenarioCase(p.Name, lineSuffix.ReplaceAllString(p.Uri, ""), tags)
 				switch {
 				case err != nil:
 					setupErr = err
 					return ctx, godog.ErrSkip
 				case !opts.selected(c.ID):
 					return ctx, godog.ErrSkip
+				case g.ctx.Err() != nil:
+					return ctx, godog.ErrSkip
 				case c.Capability != "" && !info.Has(c.Capability):
 					results = append(results, Result{Case: c, Outcome: NotApplicable, Detail: "capability " + c.Capability + " not declared"})
 					return ctx, godog.ErrSkip
+				case g.limitReached:
+					results = append(results, notRun(c))
+					return ctx, godog.ErrSkip
 				}
-				current = c
+				current, stepSkipped, started = c, false, time.Now()
+				g.begin()
 				return ctx, nil
 			})
 			sc.StepContext().After(func(ctx context.Context, st *godog.Step, status godog.StepResultStatus, err error) (context.Context, error) {
@@ -273,13 +510,22 @@ func runScenarios(ctx context.Context, tg target.Target, opts Options) ([]Result
 				return ctx, nil // the hook's own error: none
 			})
 			sc.After(func(ctx context.Context, p *godog.Scenario, err error) (context.Context, error) {
+				var r Result
 				switch {
 				case current.ID == "":
-					// not selected or not applicable: already accounted for
+					// not selected, not applicable or not run: already accounted for
+				case g.ctx.Err() != nil:
+					// interrupted: the outcome is the cancellation's, not the implementation's
+				case g.limited && (g.failure == nil || errors.Is(err, target.ErrRestartLimit)):
+					r = notRun(current)
 				case stepSkipped && err == nil:
-					results = append(results, Result{Case: current, Outcome: NotApplicable, Detail: "the target cannot run a step of this scenario (raw protocol lines)"})
+					r = Result{Case: current, Outcome: NotApplicable, Detail: "the target cannot run a step of this scenario (raw protocol lines)"}
 				default:
-					results = append(results, classify(current, err))
+					r = g.settle(classify(current, err))
+				}
+				if r.ID != "" {
+					r.Duration = time.Since(started)
+					results = append(results, r)
 				}
 				current = Case{}
 				return ctx, nil
@@ -289,11 +535,11 @@ func runScenarios(ctx context.Context, tg target.Target, opts Options) ([]Result
 			Format:         "progress",
 			Output:         io.Discard,
 			FS:             opts.Features,
-			Paths:          []string{"."},
+			Paths:          paths,
 			Strict:         true,
 			Concurrency:    1, // the results slice and the target are shared
 			NoColors:       true,
-			DefaultContext: ctx,
+			DefaultContext: g.ctx,
 		},
 	}
 	suite.Run()
@@ -325,22 +571,35 @@ func classify(c Case, err error) Result {
 	return r
 }
 
-func runProperties(tg target.Target, opts Options) ([]Result, error) {
-	info := tg.Info()
+func runProperties(g *guard, opts Options) ([]Result, error) {
+	info := g.Info()
 	var out []Result
 	for _, p := range opts.Properties {
 		c := propertyCase(p)
-		if !opts.selected(c.ID) {
+		switch {
+		case !opts.selected(c.ID), g.ctx.Err() != nil:
 			continue
-		}
-		if !info.Has(p.Capability) {
+		case !info.Has(p.Capability):
 			out = append(out, Result{Case: c, Outcome: NotApplicable, Detail: "capability " + p.Capability + " not declared"})
 			continue
+		case g.limitReached:
+			out = append(out, notRun(c))
+			continue
 		}
-		r, err := runProperty(c, p, tg, opts)
-		if err != nil {
+		g.begin()
+		started := time.Now()
+		r, err := runProperty(c, p, g, opts)
+		switch {
+		case err != nil:
 			return nil, err
+		case g.ctx.Err() != nil:
+			continue // interrupted: the outcome is the cancellation's
+		case g.limited && g.failure == nil:
+			r = notRun(c)
+		case g.limited:
+			r.Detail += "\n(the restart limit was reached during this property)"
 		}
+		r.Duration = time.Since(started)
 		out = append(out, r)
 	}
 	return out, nil
@@ -381,13 +640,13 @@ func prepareRapid(opts Options) error {
 	return nil
 }
 
-func runProperty(c Case, p properties.Property, tg target.Target, opts Options) (Result, error) {
+func runProperty(c Case, p properties.Property, g *guard, opts Options) (Result, error) {
 	rapidMu.Lock()
 	defer rapidMu.Unlock()
 	if err := prepareRapid(opts); err != nil {
 		return Result{}, err
 	}
-	watch := &failureWatch{Target: tg}
+	tg := g.target()
 	tb := &propertyTB{name: c.ID}
 	func() {
 		defer func() {
@@ -396,9 +655,9 @@ func runProperty(c Case, p properties.Property, tg target.Target, opts Options) 
 				fmt.Fprintf(&tb.out, "panic: %v\n", r)
 			}
 		}()
-		rapid.Check(tb, func(t *rapid.T) { p.Check(t, watch) })
+		rapid.Check(tb, func(t *rapid.T) { p.Check(t, tg) })
 	}()
-	r := Result{Case: c, Outcome: Passed}
+	r := Result{Case: c, Outcome: Passed, Seed: opts.Seed}
 	if !tb.failed {
 		return r, nil
 	}
@@ -407,27 +666,31 @@ func runProperty(c Case, p properties.Property, tg target.Target, opts Options) 
 	if m := seedRe.FindStringSubmatch(r.Detail); m != nil {
 		r.Seed, _ = strconv.ParseUint(m[1], 10, 64)
 	}
-	if watch.failure != nil {
-		r.Outcome = Outcome(watch.failure.Outcome)
-	}
-	return r, nil
+	// rapid's advice names `go test` flags; the reports say how to rerun
+	// the case with conform instead.
+	r.Detail = trimRapidOutput(goTestAdvice.ReplaceAllString(r.Detail, ""))
+	return g.settle(r), nil
 }
 
-// failureWatch remembers the last transport failure during a property, so
-// that a crash is reported as a crash and not as a wrong answer.
-type failureWatch struct {
-	target.Target
-	failure *target.Failure
+// trimRapidOutput drops the "Failed test output:" section rapid appends to a
+// failure when it says nothing the failure message above it has not said:
+// the property's own lines repeated, and rapid's "draw" lines, which show
+// in Go syntax the values the requests above show as sent.
+func trimRapidOutput(detail string) string {
+	head, tail, ok := strings.Cut(detail, "\nFailed test output:")
+	if !ok || strings.TrimSpace(head) == "" {
+		return detail
+	}
+	for _, l := range strings.Split(tail, "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "[rapid] draw ") && !strings.Contains(head, l) {
+			return detail
+		}
+	}
+	return strings.TrimRight(head, "\n")
 }
 
-func (w *failureWatch) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
-	res, err := w.Target.Call(ctx, method, params)
-	var f *target.Failure
-	if errors.As(err, &f) {
-		w.failure = f
-	}
-	return res, err
-}
+// goTestAdvice is rapid's line on how to rerun a failure under `go test`.
+var goTestAdvice = regexp.MustCompile(`(?m)^To (?:try to )?reproduce, specify -run=.*\n?`)
 
 var errFailNow = errors.New("property failed")
 

@@ -3,7 +3,9 @@ package runner_test
 import (
 	"context"
 	"os"
+	"regexp"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/convspec/convspec/conformance/runner"
@@ -114,23 +116,90 @@ func TestScenarioIDs(t *testing.T) {
 	}
 }
 
+// TestSelection: -run and -skip run exactly the cases `conform list`
+// selects, in its order — also when the selection is one example of an
+// outline, or skips most of the features — and a case keeps its source.
 func TestSelection(t *testing.T) {
 	tg, err := target.NewInProcess(server.Reference{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := runner.Options{}
-	opts.Run = mustCompile(t, `^WIN-3/`)
-	results, err := runner.Run(context.Background(), tg, opts)
+	all, err := runner.Cases(runner.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(results) == 0 {
-		t.Fatal("-run ^WIN-3/ selected nothing")
+	for _, tc := range []struct{ run, skip string }{
+		{run: `^WIN-3/`},
+		{run: `^EST-1/5-characters`},
+		{run: `^(EST-2|WIN-1)/|^prop/window-bound$`},
+		{run: `^WIN-`, skip: `exactly|^WIN-[2-9]`},
+		{skip: `^[A-Z]`},
+	} {
+		opts := runner.Options{Checks: 5}
+		if tc.run != "" {
+			opts.Run = mustCompile(t, tc.run)
+		}
+		if tc.skip != "" {
+			opts.Skip = mustCompile(t, tc.skip)
+		}
+		var want []string
+		sources := map[string]string{}
+		for _, c := range all {
+			if (opts.Run == nil || opts.Run.MatchString(c.ID)) && (opts.Skip == nil || !opts.Skip.MatchString(c.ID)) {
+				want = append(want, c.ID)
+				sources[c.ID] = c.Source
+			}
+		}
+		if len(want) == 0 {
+			t.Fatalf("-run %q -skip %q selects nothing", tc.run, tc.skip)
+		}
+		results, err := runner.Run(context.Background(), tg, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, r := range results {
+			got = append(got, r.ID)
+			if r.Outcome != runner.Passed {
+				t.Errorf("%s: %s: %s", r.ID, r.Outcome, r.Detail)
+			}
+			if r.Source != sources[r.ID] {
+				t.Errorf("%s: source %q, want %q", r.ID, r.Source, sources[r.ID])
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("-run %q -skip %q ran\n%q\nwant\n%q", tc.run, tc.skip, got, want)
+		}
 	}
-	for _, r := range results {
-		if !slices.Contains([]string{r.ID[:6]}, "WIN-3/") {
-			t.Errorf("-run ^WIN-3/ ran %s", r.ID)
+}
+
+// TestCaseIDsAreStable: every ID is derived from what a case is — a
+// scenario's first clause and its name, a property's name — never from a
+// line number or position, so it survives edits elsewhere; and it is unique.
+func TestCaseIDsAreStable(t *testing.T) {
+	cases, err := runner.Cases(runner.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	scenarioID := regexp.MustCompile(`^[A-Z]+-[0-9]+/[a-z0-9.]+(-[a-z0-9.]+)*$`)
+	propertyID := regexp.MustCompile(`^prop/[a-z0-9]+(-[a-z0-9]+)*$`)
+	seen := map[string]bool{}
+	for _, c := range cases {
+		if seen[c.ID] {
+			t.Errorf("ID %s twice", c.ID)
+		}
+		seen[c.ID] = true
+		switch c.Kind {
+		case runner.Scenario:
+			if !scenarioID.MatchString(c.ID) || !strings.HasPrefix(c.ID, c.Clauses[0]+"/") || c.ID != c.Clauses[0]+"/"+runner.Slug(c.Name) {
+				t.Errorf("scenario %q (%s): ID %s is not its first clause and the slug of its name", c.Name, c.Source, c.ID)
+			}
+		case runner.Property:
+			if !propertyID.MatchString(c.ID) {
+				t.Errorf("property ID %s is not prop/NAME", c.ID)
+			}
+		default:
+			t.Errorf("%s: kind %q", c.ID, c.Kind)
 		}
 	}
 }
