@@ -470,7 +470,7 @@ func (s *session) readLines(max int) {
 				s.deliver(lineResult{err: fmt.Errorf("output line longer than %d bytes (an output flood?)", max)})
 				return
 			}
-			line = append(line, chunk...)
+			line = appendBounded(line, chunk, max)
 			if errors.Is(err, bufio.ErrBufferFull) {
 				continue
 			}
@@ -489,6 +489,19 @@ func (s *session) readLines(max int) {
 			return
 		}
 	}
+}
+
+// appendBounded appends chunk to line, growing it by doubling but never
+// beyond limit bytes: a line that floods towards the limit costs at most
+// the limit and half of it again while it is copied, not the 1.25× steps
+// (and their garbage) of append.
+func appendBounded(line, chunk []byte, limit int) []byte {
+	if need := len(line) + len(chunk); need > cap(line) {
+		grown := make([]byte, len(line), min(max(2*cap(line), need), limit))
+		copy(grown, line)
+		line = grown
+	}
+	return append(line, chunk...)
 }
 
 // deliver hands a line to the caller unless the session was killed.

@@ -506,3 +506,19 @@ func TestProcess(t *testing.T) {
 		im.assertNoneLeft(t)
 	})
 }
+
+// TestAppendBounded: a line grows by doubling, never past the limit.
+func TestAppendBounded(t *testing.T) {
+	chunk := bytes.Repeat([]byte("x"), 1000)
+	const limit = 10_500
+	var line []byte
+	for len(line)+len(chunk) <= limit {
+		line = appendBounded(line, chunk, limit)
+		if cap(line) > limit {
+			t.Fatalf("cap %d over the limit %d at len %d", cap(line), limit, len(line))
+		}
+	}
+	if len(line) != 10_000 || !bytes.Equal(line, bytes.Repeat([]byte("x"), 10_000)) {
+		t.Fatalf("line of %d bytes", len(line))
+	}
+}
