@@ -44,6 +44,13 @@ func historyProperties() []Property {
 			Check:      checkPruneNoAdjacentPrompts,
 		},
 		{
+			ID:         "prop/prune-keeps-tool-structure",
+			Clauses:    []string{"UNIT-3", "PRUNE-2"},
+			Capability: protocol.CapHistory,
+			Doc:        "pruning well-formed history in either provider format keeps every tool-call unit whole and every system message: no result without its call, no call without its results",
+			Check:      checkPruneKeepsToolStructure,
+		},
+		{
 			ID:         "prop/prune-idempotent",
 			Clauses:    []string{"PRUNE-4"},
 			Capability: protocol.CapHistory,
@@ -446,6 +453,43 @@ func checkPruneNoAdjacentPrompts(t *rapid.T, tg target.Target) {
 			last = k
 		case isAssistant(c):
 			last = -1
+		}
+	}
+}
+
+func checkPruneKeepsToolStructure(t *rapid.T, tg target.Target) {
+	s := newSession(t, tg, "UNIT-3")
+	h := wellFormedHistory(t)
+	in := h.msgs
+	res := s.prune(raws(in))
+	summary := fmt.Sprintf("got %s, removed %v", traceList(res.Messages, in), res.Removed)
+	var list []int
+	for k, x := range traceAll(res.Messages, in) {
+		if x.at < 0 {
+			s.fail("PRUNE-3", "messages[%d] is %s; the pruned history is a subsequence of the input\n%s", k, whatIs(res.Messages[k], in), summary)
+		}
+		list = append(list, x.at)
+	}
+	for _, u := range h.units {
+		var has, lacks []int
+		for i := u[0]; i < u[1]; i++ {
+			if slices.Contains(list, i) {
+				has = append(has, i)
+			} else {
+				lacks = append(lacks, i)
+			}
+		}
+		if len(has) > 0 && len(lacks) > 0 {
+			s.fail("UNIT-3", "the unit %s — %s and its results — is split: pruning keeps %s but removes %s; a tool result is never a member of a run (PRUNE-2)\n%s",
+				indexList(rangeIdx(u[0], u[1])), describe(in, u[0]), indexList(has), indexList(lacks), summary)
+		}
+	}
+	if at, problem := toolProblem(list, in); at >= 0 {
+		s.fail("UNIT-3", "messages[%d]: %s\n%s", at, problem, summary)
+	}
+	for i, m := range in {
+		if m.Class == clsSystem && !slices.Contains(list, i) {
+			s.fail("PRUNE-2", "%s was removed: system messages are not user prompts and do not end a run; pruning never removes them\n%s", describe(in, i), summary)
 		}
 	}
 }

@@ -32,6 +32,8 @@ var kills = []kill{
 	{"prop/prune-only-prompts", "prune-tool-result-as-prompt", []string{"PRUNE-3"}},
 	{"prop/prune-no-adjacent-prompts", "prune-tool-result-breaks-run", []string{"PRUNE-1"}},
 	{"prop/prune-idempotent", "prune-single-pass", []string{"PRUNE-4"}},
+	{"prop/prune-keeps-tool-structure", "prune-tool-result-as-prompt", []string{"UNIT-3"}},
+	{"prop/prune-keeps-tool-structure", "prune-drops-between", []string{"UNIT-3", "PRUNE-2"}},
 	{"prop/prune-pure-and-deterministic", "prune-remembers-removed", []string{"MSG-3"}},
 	{"prop/build-well-formed", "build-dangling-call", []string{"UNIT-3", "BUILD-5"}},
 	{"prop/build-bound", "build-dangling-call", []string{"BUILD-4"}},
@@ -49,6 +51,16 @@ var kills = []kill{
 	{"prop/summarize-state-machine", "summary-of-tool-results", []string{"SUM-6"}},
 	{"prop/summarize-state-machine", "summary-prefix-missing", []string{"SUM-2"}},
 	{"prop/summarize-prompt", "summarize-single-newline", []string{"SUM-1"}},
+	{"prop/budget-prune-under-target", "budget-ratio-inverted", []string{"PRN-1"}},
+	{"prop/budget-prune-under-target", "budget-prune-stops-at-target", []string{"PRN-1"}},
+	{"prop/budget-prune-keeps-first-and-final", "budget-prunes-system-prompt", []string{"PRN-2"}},
+	{"prop/budget-prune-units-whole", "budget-prunes-messages", []string{"UNIT-3"}},
+	{"prop/budget-prune-monotone", "budget-ratio-inverted", []string{"PRN-5"}},
+	{"prop/budget-prune-oldest-first", "budget-prunes-newest", []string{"PRN-1"}},
+	{"prop/budget-prune-oldest-first", "budget-prune-stops-at-target", []string{"PRN-1"}},
+	{"prop/budget-prune-oldest-first", "budget-ratio-inverted", []string{"PRN-1"}},
+	{"prop/budget-check-thresholds", "budget-at-80-is-approaching", []string{"THR-1"}},
+	{"prop/budget-check-thresholds", "budget-at-95-is-at-limit", []string{"THR-2"}},
 }
 
 func mutantNamed(t *testing.T, name string) mutants.Mutant {

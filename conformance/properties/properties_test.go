@@ -19,6 +19,7 @@ import (
 	"github.com/convspec/convspec/conformance/server"
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/reference/message"
+	refwindow "github.com/convspec/convspec/reference/window"
 	"github.com/convspec/convspec/spec"
 )
 
@@ -169,6 +170,8 @@ type faulty struct {
 	trim     func(ctx context.Context, f *faulty, c protocol.WindowConfig, p protocol.WindowTrimParams, r *protocol.WindowTrimResult)
 	estimate func(msgs []message.Message) int
 	refuse   func(p protocol.WindowTrimParams) error // an error instead of a trim
+	// answer rewrites the reference's answer to any other method.
+	answer func(method string, params any, result json.RawMessage) json.RawMessage
 }
 
 func (f *faulty) Info() target.Info { return f.ref.Info() }
@@ -218,7 +221,11 @@ func (f *faulty) Call(ctx context.Context, method string, params any) (json.RawM
 		}
 		return json.Marshal(protocol.WindowEstimateResult{Tokens: f.estimate(msgs)})
 	}
-	return f.ref.Call(ctx, method, params)
+	res, err := f.ref.Call(ctx, method, params)
+	if err == nil && f.answer != nil {
+		res = f.answer(method, params, res)
+	}
+	return res, err
 }
 
 func nonNil[E any](s []E) []E {
@@ -498,6 +505,42 @@ var variants = []variant{
 			f.created = func(r *protocol.WindowCreateResult) { r.Warnings = nil }
 		},
 		caught: []expect{{"prop/window-create-warning", []string{"CFG-6"}}},
+	},
+	{
+		name: "budget-count-priming",
+		bug:  "adds the 3 tokens of OpenAI's reply priming to the count of every list (the cookbook's num_tokens_from_messages), so counts are not additive",
+		build: func(f *faulty) {
+			f.answer = func(method string, _ any, result json.RawMessage) json.RawMessage {
+				if method != protocol.MethodBudgetCount && method != protocol.MethodBudgetCheck {
+					return result
+				}
+				var r map[string]any
+				_ = json.Unmarshal(result, &r)
+				r["tokens"] = r["tokens"].(float64) + 3
+				out, _ := json.Marshal(r)
+				return out
+			}
+		},
+		caught: []expect{{"prop/budget-count-additive", []string{"TOK-3"}}},
+	},
+	{
+		name: "budget-removed-one-based",
+		bug:  "reports the removed positions counting from 1",
+		build: func(f *faulty) {
+			f.answer = func(method string, _ any, result json.RawMessage) json.RawMessage {
+				if method != protocol.MethodBudgetPrune {
+					return result
+				}
+				var r protocol.BudgetPruneResult
+				_ = json.Unmarshal(result, &r)
+				for i := range r.Removed {
+					r.Removed[i]++
+				}
+				out, _ := json.Marshal(r)
+				return out
+			}
+		},
+		caught: []expect{{"prop/budget-prune-subsequence", []string{"PRN-1"}}},
 	},
 	{
 		name:   "estimate-floor",
@@ -819,3 +862,29 @@ func (r *recorder) Fatal(args ...any) { r.Error(args...); panic(errStop) }
 func (r *recorder) FailNow()          { r.failed = true; panic(errStop) }
 func (r *recorder) Fail()             { r.failed = true }
 func (r *recorder) Failed() bool      { return r.failed }
+
+// TestOracleAgreesWithReference: the properties' own rendering of SUM-1
+// and reading of SUM-6 agree with the reference's on generated messages;
+// where they differ one of the two misreads the spec.
+func TestOracleAgreesWithReference(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		h := historyGen(genOpts{n: rapid.IntRange(1, 10).Draw(rt, "n"), marked: true, tools: -1,
+			silent: rapid.Bool().Draw(rt, "silent")}).Draw(rt, "history")
+		for i, m := range h.msgs {
+			parsed, err := message.Parse(m.Raw)
+			if err != nil {
+				rt.Fatalf("input[%d] does not parse: %v: %s", i, err, m.Raw)
+			}
+			if got := refwindow.Render(parsed); got != m.Rendered {
+				rt.Fatalf("input[%d] %s\nrendered %q\nreference %q", i, m.Raw, m.Rendered, got)
+			}
+			if string(parsed.Class()) != m.Class {
+				rt.Fatalf("input[%d] %s: class %s, reference %s", i, m.Raw, m.Class, parsed.Class())
+			}
+			e := entryOf(m, i)
+			if k := meaning([]convEntry{e}); k != disputedText && (k == meaningfulText) != refwindow.HasMeaningfulText([]message.Message{parsed}) {
+				rt.Fatalf("input[%d] %s: meaningful %v, reference %v", i, m.Raw, k == meaningfulText, !(k == meaningfulText))
+			}
+		}
+	})
+}

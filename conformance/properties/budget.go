@@ -1,0 +1,521 @@
+package properties
+
+// The token budget (section 8a): counts are additive, and pruneMessages
+// removes whole units, oldest first after the first message's unit, until
+// the count is below the target, keeping the first and the final message.
+// The properties take the implementation's own per-message counts
+// (budget.count) as given and check that everything else agrees with them;
+// whether the counts are cl100k's is for the golden cases (TOK-1).
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"pgregory.net/rapid"
+
+	"github.com/convspec/convspec/conformance/protocol"
+	"github.com/convspec/convspec/conformance/target"
+)
+
+// propModel is the model the properties add with a limit of their own
+// (LIM-1: a request may add models).
+const propModel = "convspec-property-model"
+
+func budgetProperties() []Property {
+	return []Property{
+		{
+			ID:         "prop/budget-count-additive",
+			Clauses:    []string{"TOK-3"},
+			Capability: protocol.CapBudget,
+			Doc:        "the count of a list is the sum of its per-message counts, a message counts the same wherever it stands, and budget.check counts as budget.count does",
+			Check:      checkCountAdditive,
+		},
+		{
+			ID:         "prop/budget-prune-under-target",
+			Clauses:    []string{"PRN-1", "PRN-3", "PRN-4"},
+			Capability: protocol.CapBudget,
+			Doc:        "after pruning the count is below the target, or only the units of the first and the final message are left; below the target nothing changes; never empty",
+			Check:      checkPruneUnderTarget,
+		},
+		{
+			ID:         "prop/budget-prune-keeps-first-and-final",
+			Clauses:    []string{"PRN-2"},
+			Capability: protocol.CapBudget,
+			Doc:        "pruning keeps the first and the final message and their units",
+			Check:      checkPruneFirstAndFinal,
+		},
+		{
+			ID:         "prop/budget-prune-subsequence",
+			Clauses:    []string{"PRN-1", "MSG-2"},
+			Capability: protocol.CapBudget,
+			Doc:        "what pruning returns is the input without the positions it lists as removed, in order and unchanged",
+			Check:      checkPruneSubsequence,
+		},
+		{
+			ID:         "prop/budget-prune-units-whole",
+			Clauses:    []string{"UNIT-3", "PRN-1"},
+			Capability: protocol.CapBudget,
+			Doc:        "pruning removes whole units in both provider formats: no result without its call, no call without all its results",
+			Check:      checkPruneUnitsWhole,
+		},
+		{
+			ID:         "prop/budget-prune-monotone",
+			Clauses:    []string{"PRN-5"},
+			Capability: protocol.CapBudget,
+			Doc:        "a larger target ratio never removes more messages than a smaller one",
+			Check:      checkPruneMonotone,
+		},
+		{
+			ID:         "prop/budget-prune-oldest-first",
+			Clauses:    []string{"PRN-1"},
+			Capability: protocol.CapBudget,
+			Doc:        "pruning removes exactly the oldest units after the first message's unit, one by one until the count is strictly below the target",
+			Check:      checkPruneOldestFirst,
+		},
+		{
+			ID:         "prop/budget-check-thresholds",
+			Clauses:    []string{"THR-1", "THR-2"},
+			Capability: protocol.CapBudget,
+			Doc:        "budget.check is approaching exactly above 80% of the limit and at the limit exactly above 95%, compared exactly, at and around the boundaries",
+			Check:      checkThresholds,
+		},
+	}
+}
+
+// ---------------------------------------------------------------------------
+// Calls
+
+func (s *session) count(msgs []json.RawMessage) protocol.BudgetCountResult {
+	s.t.Helper()
+	if msgs == nil {
+		msgs = []json.RawMessage{}
+	}
+	var r protocol.BudgetCountResult
+	s.invoke(protocol.MethodBudgetCount, protocol.BudgetCountParams{Messages: msgs}, &r)
+	if len(r.PerMessage) != len(msgs) {
+		s.fail("TOK-3", "budget.count returned %d per-message counts for %s", len(r.PerMessage), plural(len(msgs), "message"))
+	}
+	return r
+}
+
+// budgetCase is a conversation, its counts as the target gives them, and a
+// limit and target chosen around them.
+type budgetCase struct {
+	h     history
+	per   []int
+	total int
+	// limit is the model's limit and percent the target (target_ratio
+	// times 100); ratio is how target_ratio is sent, nil for the default.
+	limit, percent int
+	ratio          json.RawMessage
+	model          string
+	limits         map[string]int
+}
+
+func (c budgetCase) in() []msg { return c.h.msgs }
+
+// params builds budget.prune's request for the messages at positions idx.
+func (c budgetCase) params(ratio json.RawMessage) protocol.BudgetPruneParams {
+	return protocol.BudgetPruneParams{Messages: raws(c.h.msgs), Model: c.model, Limits: c.limits, TargetRatio: ratio}
+}
+
+// removable are the units pruning may remove: every unit after the first
+// message's and before the final message's (PRN-1, PRN-2).
+func (c budgetCase) removable() [][2]int {
+	us := c.h.units
+	if len(us) <= 2 {
+		return nil
+	}
+	return us[1 : len(us)-1]
+}
+
+func sumAt(per []int, idx []int) int {
+	n := 0
+	for _, i := range idx {
+		n += per[i]
+	}
+	return n
+}
+
+// below is PRN-1's test: 100·c < percent·L.
+func below(count, percent, limit int) bool { return 100*count < percent*limit }
+
+// expectPrune is what PRN-1 removes at a target.
+func (c budgetCase) expectPrune(percent int) []int {
+	total := c.total
+	removed := []int{}
+	for _, u := range c.removable() {
+		if below(total, percent, c.limit) {
+			break
+		}
+		for i := u[0]; i < u[1]; i++ {
+			removed = append(removed, i)
+			total -= c.per[i]
+		}
+	}
+	return removed
+}
+
+// percents a target ratio can be sent as so that the limit can be chosen
+// with 100·c = p·L exactly: p divides 100.
+var exactPercents = []int{50, 25, 100, 20, 10, 5, 4, 2, 1}
+
+func ratioJSON(t *rapid.T, percent int) json.RawMessage {
+	s := strconv.FormatFloat(float64(percent)/100, 'f', -1, 64)
+	if percent == 100 && rapid.Bool().Draw(t, "ratio spelled 1.0") {
+		s = "1.0"
+	}
+	return json.RawMessage(s)
+}
+
+// drawBudgetCase draws a well-formed conversation of both formats, counts
+// it, and chooses a limit and target: on the boundary of a unit removal
+// (100·c = p·L for the count c left after some removals, and one token to
+// either side), anywhere, or a known model far above the conversation.
+func drawBudgetCase(t *rapid.T, s *session) budgetCase {
+	n := rapid.OneOf(rapid.IntRange(1, 8), rapid.IntRange(1, 30)).Draw(t, "n")
+	c := budgetCase{h: historyGen(genOpts{n: n, marked: true, tools: -1}).Draw(t, "conversation")}
+	res := s.count(raws(c.h.msgs))
+	c.per, c.total = res.PerMessage, res.Tokens
+	if sum := sumAt(c.per, seqIdx(len(c.per))); sum != c.total {
+		s.fail("TOK-3", "budget.count returned tokens %d, but its per-message counts %v add up to %d", c.total, c.per, sum)
+	}
+	c.model, c.limits = propModel, map[string]int{}
+	switch rapid.SampledFrom([]string{"boundary", "boundary", "default ratio", "anywhere", "known model"}).Draw(t, "limit") {
+	case "boundary":
+		// The count left after the first k removable units.
+		k := rapid.IntRange(0, len(c.removable())).Draw(t, "units removed at the boundary")
+		left := c.total
+		for _, u := range c.removable()[:k] {
+			left -= sumAt(c.per, rangeIdx(u[0], u[1]))
+		}
+		c.percent = rapid.SampledFrom(exactPercents).Draw(t, "target percent")
+		c.limit = max(1, left*100/c.percent+rapid.IntRange(-1, 1).Draw(t, "limit off the boundary by"))
+		c.ratio = ratioJSON(t, c.percent)
+	case "default ratio":
+		c.percent = 80
+		c.limit = max(1, c.total*rapid.IntRange(50, 150).Draw(t, "limit as % of the count")/100)
+		if rapid.Bool().Draw(t, "ratio sent as 0.8") {
+			c.ratio = json.RawMessage("0.8")
+		}
+	case "anywhere":
+		c.percent = rapid.IntRange(1, 100).Draw(t, "target percent")
+		c.limit = rapid.IntRange(1, 2*c.total+10).Draw(t, "limit")
+		c.ratio = ratioJSON(t, c.percent)
+	default:
+		c.model, c.limits = rapid.SampledFrom([]string{"gpt-4o", "claude-3.5-sonnet", "gemini-3-pro"}).Draw(t, "model"), nil
+		c.limit = map[string]int{"gpt-4o": 128_000, "claude-3.5-sonnet": 200_000, "gemini-3-pro": 1_000_000}[c.model]
+		c.percent = 80
+	}
+	if c.limits != nil {
+		c.limits[propModel] = c.limit
+	}
+	return c
+}
+
+func (c budgetCase) describe() string {
+	ratio := "absent (0.80)"
+	if c.ratio != nil {
+		ratio = string(c.ratio)
+	}
+	return fmt.Sprintf("model %s with limit %d, target_ratio %s: the target is %d%% of %d; %s", c.model, c.limit, ratio, c.percent, c.limit, c.counts())
+}
+
+// counts describes the conversation and its counts.
+func (c budgetCase) counts() string {
+	var units []string
+	for _, u := range c.h.units {
+		if u[1]-u[0] > 1 {
+			units = append(units, span(u[0], u[1]-1))
+		}
+	}
+	tools := "no tool-call units"
+	if len(units) > 0 {
+		tools = "tool-call units input[" + strings.Join(units, " ") + "]"
+	}
+	return fmt.Sprintf("%s, counted %v (total %d); %s", plural(len(c.h.msgs), "message"), c.per, c.total, tools)
+}
+
+// budgetPrune sends budget.prune and traces the result to input positions,
+// failing on a message that is no input message or an altered one.
+func (s *session) budgetPrune(c budgetCase, ratio json.RawMessage) (protocol.BudgetPruneResult, []int) {
+	s.t.Helper()
+	var r protocol.BudgetPruneResult
+	s.invoke(protocol.MethodBudgetPrune, c.params(ratio), &r)
+	in := c.in()
+	var kept []int
+	for k, x := range traceAll(r.Messages, in) {
+		switch {
+		case x.at < 0:
+			s.fail("PRN-1", "messages[%d] is %s; pruning returns input messages only\n%s", k, whatIs(r.Messages[k], in), c.describe())
+		case !x.equal:
+			path, sent, back := jsonDiff(in[x.at].Raw, r.Messages[k])
+			s.fail("MSG-2", "messages[%d] is not JSON-equal to %s: at %s it was sent %s and came back %s", k, describe(in, x.at), path, sent, back)
+		}
+		kept = append(kept, x.at)
+	}
+	return r, kept
+}
+
+// ---------------------------------------------------------------------------
+// The properties
+
+func checkCountAdditive(t *rapid.T, tg target.Target) {
+	s := newSession(t, tg, "TOK-3")
+	h := historyGen(genOpts{n: rapid.IntRange(0, 12).Draw(t, "n"), marked: true, tools: -1}).Draw(t, "conversation")
+	in := h.msgs
+	all := s.count(raws(in))
+	if sum := sumAt(all.PerMessage, seqIdx(len(in))); sum != all.Tokens {
+		s.fail("TOK-3", "budget.count returned tokens %d, but its per-message counts %v add up to %d", all.Tokens, all.PerMessage, sum)
+	}
+	// The same messages in reverse: each counts the same wherever it stands.
+	rev := slices.Clone(raws(in))
+	slices.Reverse(rev)
+	back := s.count(rev)
+	for i := range in {
+		if got, want := back.PerMessage[len(in)-1-i], all.PerMessage[i]; got != want {
+			s.fail("TOK-3", "%s counts %d tokens at position %d and %d at position %d of the reversed list: a message's count depends on the message alone\nper-message counts %v, reversed %v",
+				describe(in, i), want, i, got, len(in)-1-i, all.PerMessage, back.PerMessage)
+		}
+	}
+	if back.Tokens != all.Tokens {
+		s.fail("TOK-3", "the list counts %d tokens and the same messages reversed %d; the count is the sum of the messages' counts", all.Tokens, back.Tokens)
+	}
+	// Two parts add up to the whole.
+	cut := rapid.IntRange(0, len(in)).Draw(t, "cut")
+	a, b := s.count(raws(in[:cut])), s.count(raws(in[cut:]))
+	if a.Tokens+b.Tokens != all.Tokens {
+		s.fail("TOK-3", "input[0:%d] counts %d and input[%d:] counts %d, %d together, but the whole list counts %d: counts are additive",
+			cut, a.Tokens, cut, b.Tokens, a.Tokens+b.Tokens, all.Tokens)
+	}
+	// budget.check counts as budget.count does.
+	var chk protocol.BudgetCheckResult
+	s.invoke(protocol.MethodBudgetCheck, protocol.BudgetCheckParams{Messages: raws(in), Model: "gpt-4o"}, &chk)
+	if chk.Tokens != all.Tokens {
+		s.fail("TOK-3", "budget.check counts %d tokens, budget.count %d, for the same messages", chk.Tokens, all.Tokens)
+	}
+}
+
+func checkPruneUnderTarget(t *rapid.T, tg target.Target) {
+	s := newSession(t, tg, "PRN-1")
+	if rapid.IntRange(0, 19).Draw(t, "empty conversation") == 0 {
+		params := protocol.BudgetPruneParams{Messages: []json.RawMessage{}, Model: "gpt-4o"}
+		s.record(protocol.MethodBudgetPrune, params)
+		raw, err := tg.Call(s.ctx, protocol.MethodBudgetPrune, params)
+		var pe *protocol.Error
+		if err == nil || !errors.As(err, &pe) || pe.Kind() != protocol.KindInvariant {
+			got := fmt.Sprintf("it answered %s", abbreviate(raw, 200))
+			if err != nil {
+				got = fmt.Sprintf("it failed with %v", err)
+			}
+			s.fail("PRN-4", "pruning an empty conversation must fail with %s rather than return an empty list; %s", protocol.KindInvariant, got)
+		}
+		return
+	}
+	c := drawBudgetCase(t, s)
+	res, kept := s.budgetPrune(c, c.ratio)
+	in := c.in()
+	left := sumAt(c.per, kept)
+	ctx := fmt.Sprintf("%s\ngot %s, removed %v", c.describe(), traceList(res.Messages, in), res.Removed)
+	switch {
+	case len(kept) == 0:
+		s.fail("PRN-4", "pruning returned an empty list; the first message is never removed\n%s", ctx)
+	case kept[0] != 0:
+		s.fail("PRN-4", "pruning returned a list without the first message %s\n%s", describe(in, 0), ctx)
+	case below(c.total, c.percent, c.limit) && len(kept) != len(in):
+		s.fail("PRN-3", "the conversation counts %d < %d%% of %d already, so it is returned unchanged\n%s", c.total, c.percent, c.limit, ctx)
+	}
+	first, final := c.h.units[0], c.h.units[len(c.h.units)-1]
+	only := slices.Concat(rangeIdx(first[0], first[1]), rangeIdx(max(first[1], final[0]), final[1]))
+	if !below(left, c.percent, c.limit) && !slices.Equal(kept, only) {
+		s.fail("PRN-1", "the pruned conversation counts %d tokens, not below the target (100·%d >= %d·%d), yet more than the units of the first and the final message %s are left: pruning goes on until the count is below the target or only they are left\n%s",
+			left, left, c.percent, c.limit, indexList(only), ctx)
+	}
+}
+
+func checkPruneFirstAndFinal(t *rapid.T, tg target.Target) {
+	s := newSession(t, tg, "PRN-2")
+	c := drawBudgetCase(t, s)
+	res, kept := s.budgetPrune(c, c.ratio)
+	in := c.in()
+	ctx := fmt.Sprintf("%s\ngot %s, removed %v", c.describe(), traceList(res.Messages, in), res.Removed)
+	first, final := c.h.units[0], c.h.units[len(c.h.units)-1]
+	for _, u := range [][2]int{first, final} {
+		for i := u[0]; i < u[1]; i++ {
+			if !slices.Contains(kept, i) {
+				which := "the first message"
+				if u == final {
+					which = "the final message"
+				}
+				if u[1]-u[0] > 1 {
+					which += fmt.Sprintf(" and its unit %s", indexList(rangeIdx(u[0], u[1])))
+				}
+				s.fail("PRN-2", "%s was removed; it is %s, which pruning never removes\n%s", describe(in, i), which, ctx)
+			}
+		}
+	}
+}
+
+func checkPruneSubsequence(t *rapid.T, tg target.Target) {
+	s := newSession(t, tg, "PRN-1")
+	c := drawBudgetCase(t, s)
+	res, kept := s.budgetPrune(c, c.ratio)
+	in := c.in()
+	ctx := fmt.Sprintf("%s\ngot %s, removed %v", c.describe(), traceList(res.Messages, in), res.Removed)
+	for k := 1; k < len(kept); k++ {
+		if kept[k] <= kept[k-1] {
+			s.fail("PRN-1", "messages[%d] is %s, after messages[%d] = input[%d]: pruning returns the rest in order, each once\n%s", k, describe(in, kept[k]), k-1, kept[k-1], ctx)
+		}
+	}
+	missing := without(seqIdx(len(in)), kept)
+	if !slices.Equal(nonNilInts(res.Removed), missing) {
+		s.fail("PRN-1", "removed is %v, but the positions missing from the result are %v: removed lists the input positions removed, ascending\n%s", res.Removed, missing, ctx)
+	}
+}
+
+func checkPruneUnitsWhole(t *rapid.T, tg target.Target) {
+	s := newSession(t, tg, "UNIT-3")
+	c := drawBudgetCase(t, s)
+	res, kept := s.budgetPrune(c, c.ratio)
+	in := c.in()
+	ctx := fmt.Sprintf("%s\ngot %s, removed %v", c.describe(), traceList(res.Messages, in), res.Removed)
+	for _, u := range c.h.units {
+		var has, lacks []int
+		for i := u[0]; i < u[1]; i++ {
+			if slices.Contains(kept, i) {
+				has = append(has, i)
+			} else {
+				lacks = append(lacks, i)
+			}
+		}
+		if len(has) > 0 && len(lacks) > 0 {
+			s.fail("UNIT-3", "the unit %s — %s and its results — is split: pruning keeps %s but removes %s; it removes whole units only\n%s",
+				indexList(rangeIdx(u[0], u[1])), describe(in, u[0]), indexList(has), indexList(lacks), ctx)
+		}
+	}
+	if at, problem := toolProblem(kept, in); at >= 0 {
+		s.fail("UNIT-3", "messages[%d]: %s\n%s", at, problem, ctx)
+	}
+}
+
+func checkPruneMonotone(t *rapid.T, tg target.Target) {
+	s := newSession(t, tg, "PRN-5")
+	c := drawBudgetCase(t, s)
+	p1 := rapid.IntRange(1, 99).Draw(t, "smaller percent")
+	p2 := rapid.IntRange(p1+1, 100).Draw(t, "larger percent")
+	r1, r2 := ratioJSON(t, p1), ratioJSON(t, p2)
+	larger := rapid.Bool().Draw(t, "larger target first")
+	var a, b protocol.BudgetPruneResult
+	if larger {
+		b, _ = s.budgetPrune(c, r2)
+		a, _ = s.budgetPrune(c, r1)
+	} else {
+		a, _ = s.budgetPrune(c, r1)
+		b, _ = s.budgetPrune(c, r2)
+	}
+	if len(b.Removed) > len(a.Removed) {
+		s.fail("PRN-5", "with model %s and limit %d, target_ratio %s removed %v (%d messages), but the larger target_ratio %s removed %v (%d): a larger target never removes more\n%s",
+			c.model, c.limit, r1, a.Removed, len(a.Removed), r2, b.Removed, len(b.Removed), c.counts())
+	}
+}
+
+func checkPruneOldestFirst(t *rapid.T, tg target.Target) {
+	s := newSession(t, tg, "PRN-1")
+	c := drawBudgetCase(t, s)
+	res, kept := s.budgetPrune(c, c.ratio)
+	in := c.in()
+	want := c.expectPrune(c.percent)
+	got := without(seqIdx(len(in)), kept)
+	if slices.Equal(got, want) {
+		return
+	}
+	// Explain with the count after each removable unit.
+	var steps []string
+	total := c.total
+	for _, u := range c.removable() {
+		mark := ""
+		if below(total, c.percent, c.limit) {
+			mark = " (below: stop)"
+		}
+		steps = append(steps, fmt.Sprintf("%d%s", total, mark))
+		if mark != "" {
+			break
+		}
+		total -= sumAt(c.per, rangeIdx(u[0], u[1]))
+		steps = append(steps, fmt.Sprintf("− input[%s] →", span(u[0], u[1]-1)))
+	}
+	if len(steps) == 0 || !strings.HasSuffix(steps[len(steps)-1], "stop)") {
+		steps = append(steps, fmt.Sprintf("%d (only the first and final units left)", total))
+	}
+	why := ""
+	switch {
+	case len(got) > len(want) && len(want) > 0 && slices.Equal(got[:len(want)], want):
+		why = fmt.Sprintf("; after removing %s the count %d is already below the target (100·%d < %d·%d), so pruning stops there", indexList(want), c.total-sumAt(c.per, want), c.total-sumAt(c.per, want), c.percent, c.limit)
+	case len(got) < len(want) && slices.Equal(want[:len(got)], got):
+		left := c.total - sumAt(c.per, got)
+		why = fmt.Sprintf("; after removing %s the count %d is not below the target (100·%d >= %d·%d: strictly below is asked), so pruning goes on", indexList(got), left, left, c.percent, c.limit)
+	}
+	s.fail("PRN-1", "pruning removed %s, but PRN-1 removes %s: whole units, oldest first from the one after the first message's unit, until the count is below %d%% of %d%s\ncount: %s\n%s\ngot %s",
+		indexList(got), indexList(want), c.percent, c.limit, why, strings.Join(steps, " "), c.describe(), traceList(res.Messages, in))
+}
+
+func checkThresholds(t *rapid.T, tg target.Target) {
+	s := newSession(t, tg, "THR-1")
+	h := historyGen(genOpts{n: rapid.IntRange(0, 6).Draw(t, "n"), marked: true, tools: -1}).Draw(t, "conversation")
+	msgs := raws(h.msgs)
+	c := s.count(msgs).Tokens
+	// A limit L with 100·c exactly 80·L or 95·L needs c to be a multiple
+	// of 4 or 19: a filler message of " the" repeated makes it one, by the
+	// target's own count of it (the role and one token a repetition in
+	// cl100k; if the target counts otherwise the case just lands near the
+	// boundary).
+	at := rapid.SampledFrom([]int{80, 95, 0}).Draw(t, "boundary")
+	if at != 0 && rapid.IntRange(0, 3).Draw(t, "filler") > 0 {
+		step := map[int]int{80: 4, 95: 19}[at]
+		probe := fillerMessage(1)
+		one := s.count([]json.RawMessage{probe}).Tokens // the role and " the"
+		k := 1 + (step-(c+one)%step)%step
+		msgs = append(slices.Clone(msgs), fillerMessage(k))
+		c = s.count(msgs).Tokens
+	}
+	var limit int
+	switch at {
+	case 0:
+		limit = rapid.IntRange(1, 2*c+10).Draw(t, "limit")
+	default:
+		limit = max(1, c*100/at+rapid.IntRange(-1, 1).Draw(t, "off by"))
+	}
+	var r protocol.BudgetCheckResult
+	s.invoke(protocol.MethodBudgetCheck, protocol.BudgetCheckParams{Messages: msgs, Model: propModel, Limits: map[string]int{propModel: limit}}, &r)
+	switch {
+	case r.Limit != limit:
+		s.fail("LIM-1", "budget.check reports limit %d for %s, which the request set to %d", r.Limit, propModel, limit)
+	case r.Tokens != c:
+		s.fail("TOK-3", "budget.check counts %d tokens, budget.count %d", r.Tokens, c)
+	case r.Approaching != (100*c > 80*limit):
+		s.fail("THR-1", "%d tokens of a limit of %d: 100·%d %s 80·%d, so approaching is %v; got %v",
+			c, limit, c, cmpWord(100*c, 80*limit), limit, 100*c > 80*limit, r.Approaching)
+	case r.AtLimit != (100*c > 95*limit):
+		s.fail("THR-2", "%d tokens of a limit of %d: 100·%d %s 95·%d, so at_limit is %v; got %v",
+			c, limit, c, cmpWord(100*c, 95*limit), limit, 100*c > 95*limit, r.AtLimit)
+	}
+}
+
+// fillerMessage is a user message of " the" repeated k times.
+func fillerMessage(k int) json.RawMessage {
+	return mustJSON(map[string]string{"role": "user", "content": strings.Repeat(" the", k)})
+}
+
+func cmpWord(a, b int) string {
+	switch {
+	case a > b:
+		return ">"
+	case a == b:
+		return "="
+	}
+	return "<"
+}
