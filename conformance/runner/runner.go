@@ -674,20 +674,26 @@ func runProperty(c Case, p properties.Property, g *guard, opts Options) (Result,
 
 // trimRapidOutput drops the "Failed test output:" section rapid appends to a
 // failure when it says nothing the failure message above it has not said:
-// the property's own lines repeated, and rapid's "draw" lines, which show
-// in Go syntax the values the requests above show as sent.
+// the property's own lines repeated (numbers aside: the replay creates
+// windows of its own, w10 where the message said w9), and rapid's "draw"
+// lines, which show in Go syntax the values the requests above show as
+// sent.
 func trimRapidOutput(detail string) string {
 	head, tail, ok := strings.Cut(detail, "\nFailed test output:")
 	if !ok || strings.TrimSpace(head) == "" {
 		return detail
 	}
+	said := digits.ReplaceAllString(head, "#")
 	for _, l := range strings.Split(tail, "\n") {
-		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "[rapid] draw ") && !strings.Contains(head, l) {
+		l = strings.TrimSpace(l)
+		if l != "" && !strings.HasPrefix(l, "[rapid] draw ") && !strings.Contains(said, digits.ReplaceAllString(l, "#")) {
 			return detail
 		}
 	}
 	return strings.TrimRight(head, "\n")
 }
+
+var digits = regexp.MustCompile(`[0-9]+`)
 
 // goTestAdvice is rapid's line on how to rerun a failure under `go test`.
 var goTestAdvice = regexp.MustCompile(`(?m)^To (?:try to )?reproduce, specify -run=.*\n?`)

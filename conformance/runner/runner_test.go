@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/convspec/convspec/conformance/mutants"
 	"github.com/convspec/convspec/conformance/runner"
 	"github.com/convspec/convspec/conformance/server"
 	"github.com/convspec/convspec/conformance/target"
@@ -201,5 +202,40 @@ func TestCaseIDsAreStable(t *testing.T) {
 		default:
 			t.Errorf("%s: kind %q", c.ID, c.Kind)
 		}
+	}
+}
+
+// TestPropertyDetail: a failing property's detail is rapid's message with
+// the requests, its seed is the failing check's, and rapid's replay of the
+// same lines and its advice on `go test` flags are left out.
+func TestPropertyDetail(t *testing.T) {
+	m, ok := mutants.Lookup("cap-off-by-one")
+	if !ok {
+		t.Skip("no mutant cap-off-by-one")
+	}
+	tg, err := target.NewInProcess(m.Engine)
+	if err != nil {
+		t.Fatal(err)
+	}
+	results, err := runner.Run(context.Background(), tg, runner.Options{Run: mustCompile(t, `^prop/window-bound$`), Seed: 42, Checks: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(results) != 1 || results[0].Outcome != runner.Failed {
+		t.Fatalf("results: %+v", results)
+	}
+	r := results[0]
+	for _, want := range []string{"[rapid] failed after", "WIN-6", "requests sent:", "window.trim {"} {
+		if !strings.Contains(r.Detail, want) {
+			t.Errorf("detail lacks %q:\n%s", want, r.Detail)
+		}
+	}
+	for _, unwanted := range []string{"Failed test output", "rapid.seed", "To reproduce", "[rapid] draw"} {
+		if strings.Contains(r.Detail, unwanted) {
+			t.Errorf("detail has %q:\n%s", unwanted, r.Detail)
+		}
+	}
+	if r.Seed == 0 || r.Seed == 42 && !strings.Contains(r.Detail, "failed after 0 tests") {
+		t.Errorf("seed %d is not the failing check's", r.Seed)
 	}
 }
