@@ -1,14 +1,18 @@
 // Command conform runs the convspec conformance suite.
 //
-//	conform [flags]                  the suite against the built-in reference
-//	conform [flags] -- CMD [ARGS…]   the suite against an external implementation
-//	conform serve [-mutant NAME]     the reference (or a faulty variant) as a protocol v1 server
-//	conform list                     every case ID with its clauses
-//	conform mutants                  the catalogue of faulty variants
+//	conform [flags]                     the suite against the built-in reference
+//	conform [flags] -- CMD [ARGS…]      the suite against an external implementation
+//	conform baseline -o FILE [flags] [-- CMD [ARGS…]]
+//	                                    write a baseline accepting the current failures
+//	conform serve [-mutant NAME]        the reference (or a faulty variant) as a protocol v1 server
+//	conform list [-run RE] [-skip RE]   every case ID with its kind and clauses
+//	conform mutants                     the catalogue of faulty variants
 //
-// Exit status: 0 when nothing failed, 1 when a case failed, 2 for a usage
-// error, 3 when the implementation could not be started or failed the
-// handshake.
+// Exit status: 0 when nothing failed (or only what the baseline expects),
+// 1 when a case failed, a baseline entry is stale, the restart limit was
+// reached or the run was interrupted, 2 for a usage error, 3 when the
+// implementation could not be started or failed the handshake. The status
+// is conform's own: never the implementation's, never a combination.
 package main
 
 import (
@@ -19,7 +23,9 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -31,12 +37,12 @@ import (
 	"github.com/convspec/convspec/conformance/target"
 )
 
-// Exit codes; each means one thing.
+// Exit codes; each means one thing (report.Exit*).
 const (
-	exitOK       = 0
-	exitFailures = 1
-	exitUsage    = 2
-	exitNoImpl   = 3
+	exitOK       = report.ExitOK
+	exitFailures = report.ExitFailures
+	exitUsage    = report.ExitUsage
+	exitNoImpl   = report.ExitNoImpl
 )
 
 func main() {
@@ -52,6 +58,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return list(args[1:], stdout, stderr)
 		case "mutants":
 			return listMutants(stdout)
+		case "baseline":
+			return baseline(args[1:], stdout, stderr)
 		case "help", "-h", "-help", "--help":
 			usage(stdout)
 			return exitOK
@@ -64,8 +72,10 @@ func usage(w io.Writer) {
 	fmt.Fprint(w, `usage:
   conform [flags]                  run the suite against the built-in reference
   conform [flags] -- CMD [ARGS...] run the suite against an external implementation
+  conform baseline -o FILE [flags] [-- CMD [ARGS...]]
+                                   run the whole suite and write a baseline accepting its failures
   conform serve [-mutant NAME]     serve the reference (or a faulty variant) on stdin/stdout
-  conform list [-run RE] [-skip RE] print every case ID with its clauses
+  conform list [-run RE] [-skip RE] print every case ID with its kind and clauses
   conform mutants                  print the catalogue of faulty variants
 
 flags:
@@ -74,8 +84,9 @@ flags:
 	fs.SetOutput(w)
 	fs.PrintDefaults()
 	fmt.Fprint(w, `
-exit status: 0 nothing failed, 1 a case failed, 2 usage error,
-3 the implementation could not be started or failed the handshake
+exit status: 0 nothing failed (or only what the baseline expects), 1 a case failed,
+a baseline entry is stale, the restart limit was reached or the run was interrupted,
+2 usage error, 3 the implementation could not be started or failed the handshake
 `)
 }
 
@@ -85,29 +96,52 @@ type settings struct {
 	checks       int
 	timeout      time.Duration
 	startTimeout time.Duration
+	maxRestarts  int
+	maxLine      int
 	verbose      bool
 	mutant       string
+
+	// conform only
+	baseline                 string
+	report                   string
+	jsonOut, junitOut, mdOut string
+	// baseline only
+	out string
+
+	// set: the flags given on the command line
+	set map[string]bool
 }
 
-func conformFlags(stderr io.Writer) (*flag.FlagSet, *settings) {
+// runFlags are the flags of every command that runs the suite.
+func runFlags(name string, stderr io.Writer) (*flag.FlagSet, *settings) {
 	s := &settings{}
-	fs := flag.NewFlagSet("conform", flag.ContinueOnError)
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.StringVar(&s.run, "run", "", "run only the cases whose ID matches this regular expression")
-	fs.StringVar(&s.skip, "skip", "", "skip the cases whose ID matches this regular expression")
-	fs.Uint64Var(&s.seed, "seed", 0, "seed for the properties' generators (0: random); makes a run reproducible")
+	fs.StringVar(&s.run, "run", "", "run only the cases whose ID matches this regular expression `RE`")
+	fs.StringVar(&s.skip, "skip", "", "skip the cases whose ID matches this regular expression `RE`")
+	fs.Uint64Var(&s.seed, "seed", 0, "seed for the properties' generators (0: random, printed in the report); the same seed replays the run")
 	fs.IntVar(&s.checks, "checks", 100, "generated cases per property")
 	fs.DurationVar(&s.timeout, "timeout", target.DefaultCallTimeout, "time limit for each request to the implementation")
 	fs.DurationVar(&s.startTimeout, "start-timeout", target.DefaultStartTimeout, "time limit for starting the implementation and its handshake")
-	fs.BoolVar(&s.verbose, "v", false, "list passing and not-applicable cases too")
-	fs.StringVar(&s.mutant, "mutant", "", "run against a built-in faulty variant instead of the reference (see `conform mutants`)")
+	fs.IntVar(&s.maxRestarts, "max-restarts", target.DefaultMaxRestarts, "how often a failed implementation is restarted before the run stops (0: never)")
+	fs.IntVar(&s.maxLine, "max-line", target.DefaultMaxLineBytes, "longest output line accepted from the implementation, in bytes")
+	fs.BoolVar(&s.verbose, "v", false, "list every case, and the details of expected failures")
+	fs.StringVar(&s.mutant, "mutant", "", "run against the built-in faulty variant `NAME` instead of the reference (see conform mutants)")
 	return fs, s
 }
 
-func conform(args []string, stdout, stderr io.Writer) int {
-	fs, s := conformFlags(stderr)
-	fs.Usage = func() { usage(stderr) }
-	var command []string
+func conformFlags(stderr io.Writer) (*flag.FlagSet, *settings) {
+	fs, s := runFlags("conform", stderr)
+	fs.StringVar(&s.baseline, "baseline", "", "baseline `FILE` of accepted deviations (see `conform baseline`)")
+	fs.StringVar(&s.report, "report", "text", "`FORMAT` of the report on stdout: text, json, junit, markdown or none")
+	fs.StringVar(&s.jsonOut, "json", "", "also write the JSON report to `FILE` (- for stdout)")
+	fs.StringVar(&s.junitOut, "junit", "", "also write the JUnit XML report to `FILE` (- for stdout)")
+	fs.StringVar(&s.mdOut, "markdown", "", "also write the Markdown report to `FILE` (- for stdout), e.g. \"$GITHUB_STEP_SUMMARY\"")
+	return fs, s
+}
+
+// parse splits args at "--" and parses the flags before it.
+func parse(fs *flag.FlagSet, s *settings, args []string) (command []string, err error) {
 	for i, a := range args {
 		if a == "--" {
 			args, command = args[:i], args[i+1:]
@@ -115,18 +149,29 @@ func conform(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if err := fs.Parse(args); err != nil {
-		return exitUsage
+		return nil, err
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "conform: unexpected argument %q (put the implementation's command after --)\n", fs.Arg(0))
-		return exitUsage
+	s.set = map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { s.set[f.Name] = true })
+	switch {
+	case fs.NArg() > 0:
+		return nil, fmt.Errorf("unexpected argument %q (put the implementation's command after --)", fs.Arg(0))
+	case command != nil && len(command) == 0:
+		return nil, errors.New("no command after --")
+	case command != nil && s.mutant != "":
+		return nil, errors.New("-mutant and a command after -- exclude each other")
 	}
-	if command != nil && len(command) == 0 {
-		fmt.Fprintln(stderr, "conform: no command after --")
-		return exitUsage
-	}
-	if command != nil && s.mutant != "" {
-		fmt.Fprintln(stderr, "conform: -mutant and a command after -- exclude each other")
+	return command, nil
+}
+
+func conform(args []string, stdout, stderr io.Writer) int {
+	fs, s := conformFlags(stderr)
+	fs.Usage = func() { usage(stderr) }
+	command, err := parse(fs, s, args)
+	if err != nil {
+		if !errors.Is(err, flag.ErrHelp) && !isFlagError(err) {
+			fmt.Fprintf(stderr, "conform: %v\n", err)
+		}
 		return exitUsage
 	}
 	opts, err := s.options()
@@ -134,37 +179,120 @@ func conform(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "conform: %v\n", err)
 		return exitUsage
 	}
-	if err := checkSelection(opts, s); err != nil {
+	cases, err := runner.Cases(runner.Options{})
+	if err != nil {
 		fmt.Fprintf(stderr, "conform: %v\n", err)
 		return exitUsage
 	}
+	if err := checkSelection(cases, opts, s); err != nil {
+		fmt.Fprintf(stderr, "conform: %v\n", err)
+		return exitUsage
+	}
+	var base *report.BaselineFile
+	if s.baseline != "" {
+		b, err := report.LoadBaseline(s.baseline)
+		if err == nil {
+			err = b.Check(cases)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "conform: -baseline: %v\n", err)
+			return exitUsage
+		}
+		base = &report.BaselineFile{Path: s.baseline, Baseline: b}
+	}
+	sinks, err := s.sinks(stdout, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "conform: %v\n", err)
+		return exitUsage
+	}
+	defer closeSinks(sinks)
 
+	rep := s.execute(opts, command, stderr)
+	if rep == nil {
+		return exitUsage
+	}
+	rep.Baseline = base
+	if base != nil && rep.Implementation != nil && base.Implementation != "" && base.Implementation != rep.Implementation.Name {
+		fmt.Fprintf(stderr, "conform: note: the baseline was written for %q, the implementation is %q\n", base.Implementation, rep.Implementation.Name)
+	}
+	var accepted *report.Baseline
+	if base != nil {
+		accepted = base.Baseline
+	}
+	rep.Cases = report.Judge(rep.results, accepted)
+	for i := range rep.Cases {
+		rep.Cases[i].Reproduce = s.reproduce(rep.Cases[i], command)
+	}
+	code := rep.ExitCode()
+	for _, sk := range sinks {
+		if err := sk.render(&rep.Run); err != nil {
+			fmt.Fprintf(stderr, "conform: writing the %s report to %s: %v\n", sk.format, sk.name, err)
+			code = exitUsage
+		}
+	}
+	if err := closeSinks(sinks); err != nil {
+		fmt.Fprintf(stderr, "conform: %v\n", err)
+		code = exitUsage
+	}
+	return code
+}
+
+// runReport is a run with its raw results, before they are judged.
+type runReport struct {
+	report.Run
+	results []runner.Result
+}
+
+// execute starts the implementation and runs the suite. It returns nil
+// after a usage error it has reported; a run whose implementation could
+// not be started has StartError set. Every process it started is gone when
+// it returns.
+func (s *settings) execute(opts runner.Options, command []string, stderr io.Writer) *runReport {
+	if opts.Seed == 0 {
+		opts.Seed = runner.NewSeed()
+	}
+	rep := &runReport{Run: report.Run{
+		Command: command, Mutant: s.mutant, Seed: opts.Seed, Checks: s.checks,
+		RunPattern: s.run, SkipPattern: s.skip, Started: time.Now(),
+	}}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	tg, err := s.target(ctx, command, stderr)
-	if err != nil {
-		fmt.Fprintf(stderr, "conform: the implementation could not be started: %v\n", err)
-		return exitNoImpl
+	tg, err := s.target(ctx, command)
+	switch {
+	case err != nil && ctx.Err() != nil:
+		fmt.Fprintln(stderr, "conform: interrupted while starting the implementation")
+		rep.Interrupted = true
+		rep.Duration = time.Since(rep.Started)
+		return rep
+	case err != nil:
+		msg := err.Error()
+		if f := (*target.Failure)(nil); errors.As(err, &f) {
+			msg = f.Report() // with the last lines of stderr
+		}
+		fmt.Fprintf(stderr, "conform: the implementation could not be started: %s\n", msg)
+		rep.StartError = msg
+		rep.Duration = time.Since(rep.Started)
+		return rep
 	}
 	defer tg.Close()
+	info := tg.Info()
+	rep.Implementation = &info
 
-	results, err := runner.Run(ctx, tg, opts)
+	sum, err := runner.RunAll(ctx, tg, opts)
+	tg.Close() // before the reports: no process is left once they are out
+	rep.Duration = time.Since(rep.Started)
 	if err != nil {
 		fmt.Fprintf(stderr, "conform: %v\n", err)
-		return exitUsage
+		return nil
 	}
-	if ctx.Err() != nil {
-		fmt.Fprintln(stderr, "conform: interrupted")
-		return exitFailures
+	rep.results, rep.Interrupted, rep.RestartLimit = sum.Results, sum.Interrupted, sum.RestartLimit
+	if sum.Interrupted {
+		fmt.Fprintf(stderr, "conform: interrupted; %d cases had completed\n", len(sum.Results))
 	}
-	report.Text(stdout, tg.Info(), results, report.TextOptions{
-		Verbose:   s.verbose,
-		Reproduce: func(r runner.Result) string { return reproduce(r, s, command) },
-	})
-	if report.Count(results).Failures() > 0 {
-		return exitFailures
+	if sum.RestartLimit {
+		fmt.Fprintf(stderr, "conform: restart limit reached: the implementation failed more often than -max-restarts %d allows; the remaining cases were not run\n", s.maxRestarts)
 	}
-	return exitOK
+	return rep
 }
 
 func (s *settings) options() (runner.Options, error) {
@@ -180,22 +308,27 @@ func (s *settings) options() (runner.Options, error) {
 			return opts, fmt.Errorf("-skip: %w", err)
 		}
 	}
-	if s.checks <= 0 {
+	switch {
+	case s.checks <= 0:
 		return opts, fmt.Errorf("-checks must be positive, got %d", s.checks)
-	}
-	if s.timeout <= 0 || s.startTimeout <= 0 {
+	case s.timeout <= 0 || s.startTimeout <= 0:
 		return opts, errors.New("-timeout and -start-timeout must be positive")
+	case s.maxRestarts < 0:
+		return opts, fmt.Errorf("-max-restarts must be 0 or more, got %d", s.maxRestarts)
+	case s.maxLine <= 0:
+		return opts, fmt.Errorf("-max-line must be positive, got %d", s.maxLine)
+	}
+	if s.mutant != "" {
+		if _, ok := mutants.Lookup(s.mutant); !ok {
+			return opts, fmt.Errorf("no mutant %q (see `conform mutants`)", s.mutant)
+		}
 	}
 	return opts, nil
 }
 
 // checkSelection refuses a -run or -skip that leaves nothing to run: a
 // silent zero-case run would pass a CI gate by accident.
-func checkSelection(opts runner.Options, s *settings) error {
-	cases, err := runner.Cases(runner.Options{})
-	if err != nil {
-		return err
-	}
+func checkSelection(cases []runner.Case, opts runner.Options, s *settings) error {
 	for _, c := range cases {
 		if (opts.Run == nil || opts.Run.MatchString(c.ID)) && (opts.Skip == nil || !opts.Skip.MatchString(c.ID)) {
 			return nil
@@ -204,33 +337,46 @@ func checkSelection(opts runner.Options, s *settings) error {
 	return fmt.Errorf("no case matches -run %q -skip %q (see `conform list`)", s.run, s.skip)
 }
 
-func (s *settings) target(ctx context.Context, command []string, stderr io.Writer) (target.Target, error) {
+func (s *settings) target(ctx context.Context, command []string) (target.Target, error) {
 	if command == nil {
 		engine := server.Engine(server.Reference{})
 		if s.mutant != "" {
-			m, ok := mutants.Lookup(s.mutant)
-			if !ok {
-				return nil, fmt.Errorf("no mutant %q (see `conform mutants`)", s.mutant)
-			}
+			m, _ := mutants.Lookup(s.mutant) // checked by options
 			engine = m.Engine
 		}
 		return target.NewInProcess(engine)
+	}
+	maxRestarts := s.maxRestarts
+	if maxRestarts == 0 {
+		maxRestarts = -1 // never: ProcessConfig reads 0 as the default
 	}
 	return target.StartProcess(ctx, target.ProcessConfig{
 		Command:      command,
 		StartTimeout: s.startTimeout,
 		CallTimeout:  s.timeout,
+		MaxRestarts:  maxRestarts,
+		MaxLineBytes: s.maxLine,
 	})
 }
 
-// reproduce is the command line that reruns one case.
-func reproduce(r runner.Result, s *settings, command []string) string {
-	parts := []string{"conform", "-run", shellQuote("^" + regexp.QuoteMeta(r.ID) + "$")}
-	if r.Kind == runner.Property && r.Seed != 0 {
-		parts = append(parts, "-seed", fmt.Sprint(r.Seed))
+// reproduce is the command line that reruns one failing case: its ID, the
+// failing seed of a property, and the flags that shape how the
+// implementation is supervised.
+func (s *settings) reproduce(k report.Case, command []string) string {
+	if !k.Outcome.IsFailure() || k.NotRun {
+		return ""
+	}
+	parts := []string{"conform", "-run", shellQuote("^" + regexp.QuoteMeta(k.ID) + "$")}
+	if k.Kind == runner.Property && k.Seed != 0 {
+		parts = append(parts, "-seed", fmt.Sprint(k.Seed))
+	}
+	for _, name := range []string{"checks", "timeout", "start-timeout", "max-restarts", "max-line"} {
+		if s.set[name] && !(name == "checks" && k.Kind != runner.Property) {
+			parts = append(parts, "-"+name, shellQuote(flagValue(s, name)))
+		}
 	}
 	if s.mutant != "" {
-		parts = append(parts, "-mutant", s.mutant)
+		parts = append(parts, "-mutant", shellQuote(s.mutant))
 	}
 	if command != nil {
 		parts = append(parts, "--")
@@ -241,6 +387,22 @@ func reproduce(r runner.Result, s *settings, command []string) string {
 	return strings.Join(parts, " ")
 }
 
+func flagValue(s *settings, name string) string {
+	switch name {
+	case "checks":
+		return fmt.Sprint(s.checks)
+	case "timeout":
+		return s.timeout.String()
+	case "start-timeout":
+		return s.startTimeout.String()
+	case "max-restarts":
+		return fmt.Sprint(s.maxRestarts)
+	case "max-line":
+		return fmt.Sprint(s.maxLine)
+	}
+	return ""
+}
+
 func shellQuote(s string) string {
 	if s != "" && strings.IndexFunc(s, func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:,+@", r))
@@ -249,6 +411,239 @@ func shellQuote(s string) string {
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
+
+// isFlagError says whether the flag package has already reported err.
+func isFlagError(err error) bool {
+	msg := err.Error()
+	return strings.HasPrefix(msg, "flag provided but not defined") || strings.HasPrefix(msg, "invalid value") ||
+		strings.HasPrefix(msg, "flag needs an argument") || strings.HasPrefix(msg, "bad flag syntax") ||
+		strings.HasPrefix(msg, "invalid boolean")
+}
+
+// ---------------------------------------------------------------------------
+// Reports
+
+// sink is one report: a format and where it goes.
+type sink struct {
+	format string // text, json, junit, markdown
+	name   string // the file, or "stdout" / "stderr"
+	w      io.Writer
+	file   *os.File // nil for stdout and stderr
+	text   report.TextOptions
+}
+
+func (sk *sink) render(run *report.Run) error {
+	switch sk.format {
+	case "text":
+		return report.Text(sk.w, run, sk.text)
+	case "json":
+		return report.JSON(sk.w, run)
+	case "junit":
+		return report.JUnit(sk.w, run)
+	case "markdown":
+		return report.Markdown(sk.w, run)
+	}
+	return fmt.Errorf("unknown report format %q", sk.format)
+}
+
+var formats = []string{"text", "json", "junit", "markdown", "none"}
+
+// sinks plans the reports: -report FORMAT on stdout, and each of -json,
+// -junit and -markdown to its file ("-": stdout). At most one report goes
+// to stdout; when a file flag takes it and -report was not given, the text
+// report goes to stderr instead. Files are created now, so that a report
+// that cannot be written fails the run before it starts.
+func (s *settings) sinks(stdout, stderr io.Writer) ([]*sink, error) {
+	if !slices.Contains(formats, s.report) {
+		return nil, fmt.Errorf("-report %q: want one of %s", s.report, strings.Join(formats, ", "))
+	}
+	var out []*sink
+	onStdout := "" // the flag whose report goes to stdout
+	if s.report != "none" {
+		onStdout = "-report " + s.report
+		out = append(out, &sink{format: s.report, name: "stdout", w: stdout})
+	}
+	for _, f := range []struct{ format, path string }{{"json", s.jsonOut}, {"junit", s.junitOut}, {"markdown", s.mdOut}} {
+		switch f.path {
+		case "":
+			continue
+		case "-":
+			flagName := "-" + f.format + " -"
+			switch {
+			case onStdout == "-report text" && !s.set["report"]:
+				out[0].w, out[0].name = stderr, "stderr" // the default text report steps aside
+			case onStdout != "":
+				closeSinks(out)
+				return nil, fmt.Errorf("%s and %s both write to stdout: send one of them to a file", onStdout, flagName)
+			}
+			onStdout = flagName
+			out = append(out, &sink{format: f.format, name: "stdout", w: stdout})
+		default:
+			file, err := os.Create(f.path)
+			if err != nil {
+				closeSinks(out)
+				return nil, fmt.Errorf("-%s: %w", f.format, err)
+			}
+			out = append(out, &sink{format: f.format, name: f.path, w: file, file: file})
+		}
+	}
+	for _, sk := range out {
+		if sk.format == "text" {
+			sk.text = report.TextOptions{Verbose: s.verbose, Color: colorful(sk.w)}
+		}
+	}
+	return out, nil
+}
+
+func closeSinks(sinks []*sink) error {
+	var errs []error
+	for _, sk := range sinks {
+		if sk.file != nil {
+			if err := sk.file.Close(); err != nil && !errors.Is(err, os.ErrClosed) {
+				errs = append(errs, err)
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// colorful says whether w is a terminal that wants colour: not when
+// NO_COLOR is set to anything but the empty string (https://no-color.org)
+// or TERM is dumb.
+func colorful(w io.Writer) bool {
+	if os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" {
+		return false
+	}
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// ---------------------------------------------------------------------------
+// conform baseline
+
+func baseline(args []string, stdout, stderr io.Writer) int {
+	fs, s := runFlags("conform baseline", stderr)
+	fs.StringVar(&s.out, "o", "", "write the baseline to `FILE` (- for stdout); entries already in FILE keep their reason and issue")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: conform baseline -o FILE [flags] [-- CMD [ARGS...]]")
+		fs.PrintDefaults()
+	}
+	command, err := parse(fs, s, args)
+	if err != nil {
+		if !errors.Is(err, flag.ErrHelp) && !isFlagError(err) {
+			fmt.Fprintf(stderr, "conform baseline: %v\n", err)
+		}
+		return exitUsage
+	}
+	switch {
+	case s.out == "":
+		fmt.Fprintln(stderr, "conform baseline: -o FILE is required")
+		return exitUsage
+	case s.run != "" || s.skip != "":
+		fmt.Fprintln(stderr, "conform baseline: a baseline needs a full run: drop -run and -skip")
+		return exitUsage
+	}
+	opts, err := s.options()
+	if err != nil {
+		fmt.Fprintf(stderr, "conform baseline: %v\n", err)
+		return exitUsage
+	}
+	var previous *report.Baseline
+	if s.out != "-" {
+		if _, err := os.Stat(s.out); err == nil {
+			if previous, err = report.LoadBaseline(s.out); err != nil {
+				fmt.Fprintf(stderr, "conform baseline: %v; move it away to write a new one\n", err)
+				return exitUsage
+			}
+		}
+	}
+	text := stdout
+	if s.out == "-" {
+		text = stderr
+	}
+	rep := s.execute(opts, command, stderr)
+	if rep == nil {
+		return exitUsage
+	}
+	rep.Cases = report.Judge(rep.results, nil)
+	for i := range rep.Cases {
+		rep.Cases[i].Reproduce = s.reproduce(rep.Cases[i], command)
+	}
+	if err := report.Text(text, &rep.Run, report.TextOptions{Verbose: s.verbose, Color: colorful(text)}); err != nil {
+		fmt.Fprintf(stderr, "conform baseline: %v\n", err)
+		return exitUsage
+	}
+	switch {
+	case rep.StartError != "":
+		return exitNoImpl
+	case rep.Interrupted:
+		fmt.Fprintln(stderr, "conform baseline: the run was interrupted: no baseline written")
+		return exitFailures
+	case rep.RestartLimit:
+		fmt.Fprintln(stderr, "conform baseline: the restart limit was reached, so the run is partial: no baseline written (raise -max-restarts)")
+		return exitFailures
+	}
+	b := report.NewBaseline(rep.Implementation.Name, rep.results, previous)
+	if err := writeBaseline(s.out, b, stdout); err != nil {
+		fmt.Fprintf(stderr, "conform baseline: %v\n", err)
+		return exitUsage
+	}
+	todo := 0
+	for _, e := range b.Entries {
+		if e.Reason == report.TODOReason {
+			todo++
+		}
+	}
+	where := s.out
+	if where == "-" {
+		where = "stdout"
+	}
+	fmt.Fprintf(stderr, "conform baseline: wrote %d %s to %s", len(b.Entries), plural(len(b.Entries), "entry", "entries"), where)
+	if todo > 0 {
+		fmt.Fprintf(stderr, "; replace %q in %d of them with the reason the deviation is accepted", report.TODOReason, todo)
+	}
+	fmt.Fprintln(stderr)
+	return exitOK
+}
+
+// writeBaseline writes b to path ("-": stdout) atomically: a reader never
+// sees half a file.
+func writeBaseline(path string, b *report.Baseline, stdout io.Writer) error {
+	if path == "-" {
+		return b.Write(stdout)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".conform-baseline-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if err := b.Write(tmp); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// ---------------------------------------------------------------------------
+// serve, list, mutants
 
 func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("conform serve", flag.ContinueOnError)
@@ -278,8 +673,12 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 func list(args []string, stdout, stderr io.Writer) int {
-	fs, s := conformFlags(stderr)
+	fs, s := runFlags("conform list", stderr)
 	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "conform list: unexpected argument %q\n", fs.Arg(0))
 		return exitUsage
 	}
 	opts, err := s.options()

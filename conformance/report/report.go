@@ -1,118 +1,332 @@
-// Package report renders the results of a conformance run for people.
+// Package report judges and renders the results of a conformance run: the
+// baseline of accepted deviations, and the reports for people (text,
+// Markdown) and for machines (JSON, JUnit XML). Every format is rendered
+// from the same Run, so they cannot disagree.
 package report
 
 import (
 	"fmt"
-	"io"
 	"strings"
+	"time"
 
 	"github.com/convspec/convspec/conformance/runner"
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/spec"
 )
 
-// Counts tallies results by outcome.
-type Counts map[runner.Outcome]int
+// Exit codes of a run (`conform` documents them; they are never combined
+// and never the implementation's own status).
+const (
+	ExitOK       = 0 // every selected case passed, was not applicable or unsupported, or failed as the baseline expects
+	ExitFailures = 1 // a case failed, a baseline entry is stale, the restart limit was reached, or the run was interrupted
+	ExitUsage    = 2 // the command line, a baseline or a report file is wrong
+	ExitNoImpl   = 3 // the implementation could not be started or failed the handshake
+)
 
-// Count tallies results.
-func Count(results []runner.Result) Counts {
-	c := Counts{}
-	for _, r := range results {
-		c[r.Outcome]++
+// Run is one conformance run as every report shows it.
+type Run struct {
+	// Implementation is what the implementation declared in its handshake;
+	// nil when the handshake never completed.
+	Implementation *target.Info
+	// Command is the implementation's command line; nil when the suite ran
+	// in-process against the reference or a mutant.
+	Command []string
+	// Mutant names the built-in faulty variant the run was against.
+	Mutant string
+	// Seed is the properties' seed: `conform -seed Seed` replays the run.
+	Seed uint64
+	// Checks is the number of generated cases per property.
+	Checks int
+	// RunPattern and SkipPattern are the -run and -skip selections.
+	RunPattern, SkipPattern string
+	// Started and Duration time the run.
+	Started  time.Time
+	Duration time.Duration
+	// Cases are the cases that completed, in the order they ran.
+	Cases []Case
+	// Interrupted says that the run was stopped (Ctrl-C, SIGTERM) before
+	// every selected case had completed.
+	Interrupted bool
+	// RestartLimit says that the implementation failed more often than
+	// -max-restarts allows; the cases after that point are NotRun.
+	RestartLimit bool
+	// Baseline is the baseline file the results were judged against; nil
+	// for none.
+	Baseline *BaselineFile
+	// StartError says why the implementation could not be started or
+	// failed its handshake; no case ran.
+	StartError string
+}
+
+// BaselineFile names the baseline a run was judged against.
+type BaselineFile struct {
+	Path string
+	*Baseline
+}
+
+// Case is one completed case, judged against the baseline.
+type Case struct {
+	runner.Result
+	// Baseline is the baseline entry that lists the case; nil for none.
+	Baseline *Entry
+	// Reproduce is a command line that reruns just this case; empty for a
+	// case that did not fail.
+	Reproduce string
+}
+
+// Verdict is how a case counts for the run as a whole.
+type Verdict string
+
+// Verdicts.
+const (
+	// Ok: passed, not applicable or unsupported, and not in the baseline.
+	Ok Verdict = "ok"
+	// Failing: a failing outcome the baseline does not accept (a case not
+	// run because of the restart limit is always failing).
+	Failing Verdict = "failing"
+	// Expected: a failing outcome the baseline accepts; it does not fail
+	// the run.
+	Expected Verdict = "expected_failure"
+	// Stale: in the baseline, but it did not fail; it fails the run until
+	// its entry is removed.
+	Stale Verdict = "stale"
+)
+
+// Verdict judges the case.
+func (c Case) Verdict() Verdict {
+	switch {
+	case c.NotRun:
+		return Failing
+	case c.Outcome.IsFailure() && c.Baseline != nil:
+		return Expected
+	case c.Outcome.IsFailure():
+		return Failing
+	case c.Baseline != nil:
+		return Stale
+	}
+	return Ok
+}
+
+// Outcomes lists every outcome class in the order reports show them.
+var Outcomes = []runner.Outcome{
+	runner.Passed, runner.Failed, runner.Timeout, runner.Crash, runner.ProtocolError,
+	runner.Unsupported, runner.NotApplicable,
+}
+
+// OutcomeLabel is an outcome for people: "protocol error", "not applicable".
+func OutcomeLabel(o runner.Outcome) string { return strings.ReplaceAll(string(o), "_", " ") }
+
+// Counts tallies a run.
+type Counts struct {
+	// Total is the number of cases that completed.
+	Total int
+	// Outcomes counts every outcome class, zeros included; expected
+	// failures and cases not run count under their outcome too.
+	Outcomes map[runner.Outcome]int
+	// Expected counts the failing cases the baseline accepts.
+	Expected int
+	// Stale counts the baseline entries whose case did not fail.
+	Stale int
+	// NotRun counts the cases the restart limit kept from running (their
+	// outcome is crash).
+	NotRun int
+	// Failing counts the cases that fail the run: failing outcomes the
+	// baseline does not accept, and stale entries.
+	Failing int
+}
+
+// Count tallies the run's cases.
+func (r *Run) Count() Counts {
+	c := Counts{Outcomes: map[runner.Outcome]int{}}
+	for _, o := range Outcomes {
+		c.Outcomes[o] = 0
+	}
+	for _, k := range r.Cases {
+		c.Total++
+		c.Outcomes[k.Outcome]++
+		if k.NotRun {
+			c.NotRun++
+		}
+		switch k.Verdict() {
+		case Expected:
+			c.Expected++
+		case Stale:
+			c.Stale++
+			c.Failing++
+		case Failing:
+			c.Failing++
+		}
 	}
 	return c
 }
 
-// Failures is the number of results that fail a run.
-func (c Counts) Failures() int {
-	n := 0
-	for o, k := range c {
-		if o.IsFailure() {
-			n += k
-		}
-	}
-	return n
+// Passed says whether the run passes as a whole.
+func (r *Run) Passed() bool {
+	return r.StartError == "" && !r.Interrupted && !r.RestartLimit && r.Count().Failing == 0
 }
 
-// Summary is the closing line: "N passed, N failed, N not applicable",
-// where failed counts every failing outcome.
+// Status is the run's state in one word: "passed", "failed",
+// "interrupted" or "not_started".
+func (r *Run) Status() string {
+	switch {
+	case r.StartError != "":
+		return "not_started"
+	case r.Interrupted:
+		return "interrupted"
+	case r.Passed():
+		return "passed"
+	}
+	return "failed"
+}
+
+// ExitCode is conform's exit status for the run.
+func (r *Run) ExitCode() int {
+	switch {
+	case r.StartError != "":
+		return ExitNoImpl
+	case r.Passed():
+		return ExitOK
+	}
+	return ExitFailures
+}
+
+// Summary is the outcome line: every outcome class with its count, e.g.
+// "140 passed, 2 failed, 1 timeout, 0 crash, 0 protocol error,
+// 0 unsupported, 3 not applicable".
 func (c Counts) Summary() string {
-	return fmt.Sprintf("%d passed, %d failed, %d not applicable", c[runner.Passed], c.Failures(), c[runner.NotApplicable])
+	parts := make([]string, 0, len(Outcomes))
+	for _, o := range Outcomes {
+		s := fmt.Sprintf("%d %s", c.Outcomes[o], OutcomeLabel(o))
+		if o == runner.Crash && c.NotRun > 0 {
+			s += fmt.Sprintf(" (%d not run)", c.NotRun)
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, ", ")
 }
 
-// Breakdown names the failing outcomes other than plain failures, e.g.
-// "of the failures: 1 timeout, 2 crash"; empty when there are none.
-func (c Counts) Breakdown() string {
-	var parts []string
-	for _, o := range []runner.Outcome{runner.Timeout, runner.Crash, runner.ProtocolError} {
-		if c[o] > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", c[o], o))
+// Verdict is the closing line: PASS or FAIL (or INTERRUPTED, NOT STARTED)
+// and why.
+func (r *Run) Verdict() string {
+	c := r.Count()
+	var why []string
+	if r.StartError != "" {
+		return "NOT STARTED: the implementation could not be started or failed the handshake"
+	}
+	if r.RestartLimit {
+		why = append(why, fmt.Sprintf("restart limit reached, %d %s not run", c.NotRun, plural(c.NotRun, "case", "cases")))
+	}
+	if n := c.Failing - c.NotRun - c.Stale; n > 0 {
+		s := plural(n, "case fails", "cases fail")
+		if r.Baseline != nil {
+			s += " outside the baseline"
+		}
+		why = append(why, fmt.Sprintf("%d %s", n, s))
+	}
+	if c.Stale > 0 {
+		why = append(why, fmt.Sprintf("%d stale baseline %s", c.Stale, plural(c.Stale, "entry", "entries")))
+	}
+	if r.Interrupted {
+		return fmt.Sprintf("INTERRUPTED after %d %s", c.Total, plural(c.Total, "case", "cases")) + prefixed(": ", why)
+	}
+	if len(why) > 0 {
+		return "FAIL: " + strings.Join(why, "; ")
+	}
+	if c.Expected > 0 {
+		return fmt.Sprintf("PASS (%d expected %s)", c.Expected, plural(c.Expected, "failure", "failures"))
+	}
+	return "PASS"
+}
+
+// BaselineSummary is the baseline's line, e.g. "baseline
+// conform-baseline.json: 2 expected failures, 1 stale entry"; empty
+// without a baseline.
+func (r *Run) BaselineSummary() string {
+	if r.Baseline == nil {
+		return ""
+	}
+	c := r.Count()
+	return fmt.Sprintf("baseline %s: %d expected %s, %d stale %s", r.Baseline.Path,
+		c.Expected, plural(c.Expected, "failure", "failures"), c.Stale, plural(c.Stale, "entry", "entries"))
+}
+
+// StaleAdvice tells the user what to do about a stale entry.
+func (r *Run) StaleAdvice(k Case) string {
+	path := "the baseline"
+	if r.Baseline != nil {
+		path = r.Baseline.Path
+	}
+	return fmt.Sprintf("listed in %s as a known deviation, but it %s now: remove its entry from %s", path, verbOf(k.Outcome), path)
+}
+
+func verbOf(o runner.Outcome) string {
+	switch o {
+	case runner.Passed:
+		return "passes"
+	case runner.NotApplicable:
+		return "is not applicable"
+	}
+	return "is " + OutcomeLabel(o)
+}
+
+// Title names the implementation and its capabilities, or the target
+// when there was no handshake.
+func (r *Run) Title() string {
+	if r.Implementation == nil {
+		return r.Target()
+	}
+	info := r.Implementation
+	return fmt.Sprintf("%s %s (capabilities: %s)", info.Name, info.Version, strings.Join(info.Capabilities, ", "))
+}
+
+// Target says, for people, what the run tested.
+func (r *Run) Target() string {
+	switch {
+	case r.Command != nil:
+		return strings.Join(r.Command, " ")
+	case r.Mutant != "":
+		return "built-in mutant " + r.Mutant
+	}
+	return "built-in reference"
+}
+
+// ClauseTitle is "WIN-3 — Title" for a clause of the embedded spec, or the
+// bare ID for an unknown one.
+func ClauseTitle(id string) string {
+	if c, ok := spec.Lookup(id); ok {
+		return c.ID + " — " + c.Title
+	}
+	return id
+}
+
+// FirstLine is the first non-empty line of s, clipped to n runes.
+func FirstLine(s string, n int) string {
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			return clip(l, n)
 		}
 	}
-	if c[runner.Unsupported] > 0 {
-		parts = append(parts, fmt.Sprintf("%d unsupported (not counted as failures)", c[runner.Unsupported]))
+	return ""
+}
+
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
 	}
+	return string(r[:n-1]) + "…"
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func prefixed(prefix string, parts []string) string {
 	if len(parts) == 0 {
 		return ""
 	}
-	return "including " + strings.Join(parts, ", ")
-}
-
-// TextOptions tune the text report.
-type TextOptions struct {
-	// Verbose lists passing and not-applicable cases too.
-	Verbose bool
-	// Reproduce returns a command line that reruns one case; nil for none.
-	Reproduce func(runner.Result) string
-}
-
-// Text writes the human-readable report: one block per failing case with
-// its clause, what was sent, what came back and what was wanted, then the
-// closing line.
-func Text(w io.Writer, info target.Info, results []runner.Result, opts TextOptions) {
-	fmt.Fprintf(w, "convspec conformance: %s %s (capabilities: %s)\n", info.Name, info.Version, strings.Join(info.Capabilities, ", "))
-	for _, r := range results {
-		switch {
-		case r.Outcome.IsFailure():
-			fmt.Fprintf(w, "--- %s %s [%s]\n", label(r.Outcome), r.ID, strings.Join(r.Clauses, " "))
-			for _, id := range r.Clauses {
-				if c, ok := spec.Lookup(id); ok {
-					fmt.Fprintf(w, "    %s — %s\n", c.ID, c.Title)
-				}
-			}
-			if r.Kind == runner.Scenario {
-				fmt.Fprintf(w, "    scenario: %q (features/%s)\n", r.Name, r.Source)
-			}
-			fmt.Fprintln(w, indent(r.Detail, "    "))
-			if opts.Reproduce != nil {
-				fmt.Fprintf(w, "    reproduce: %s\n", opts.Reproduce(r))
-			}
-		case opts.Verbose:
-			fmt.Fprintf(w, "--- %s %s\n", label(r.Outcome), r.ID)
-		}
-	}
-	c := Count(results)
-	if b := c.Breakdown(); b != "" {
-		fmt.Fprintln(w, b)
-	}
-	fmt.Fprintln(w, c.Summary())
-}
-
-func label(o runner.Outcome) string {
-	switch o {
-	case runner.Passed:
-		return "ok  "
-	case runner.NotApplicable:
-		return "n/a "
-	default:
-		return strings.ToUpper(string(o))
-	}
-}
-
-func indent(s, prefix string) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	for i, l := range lines {
-		lines[i] = prefix + l
-	}
-	return strings.Join(lines, "\n")
+	return prefix + strings.Join(parts, "; ")
 }

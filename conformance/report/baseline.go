@@ -1,0 +1,170 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/convspec/convspec/conformance/runner"
+)
+
+// BaselineVersion is the version of the baseline file format.
+const BaselineVersion = 1
+
+// TODOReason is the reason `conform baseline` writes for a new entry.
+const TODOReason = "TODO: explain"
+
+// Baseline is a file of accepted deviations (spec/schema/baseline.schema.json):
+// cases that are known to fail and must not fail the run. A listed case
+// that fails is an expected failure; one that no longer fails is stale and
+// fails the run until its entry is removed, so the file only ever shrinks.
+type Baseline struct {
+	Version int `json:"version"`
+	// Implementation names the implementation the baseline was written
+	// for (its handshake name); informative.
+	Implementation string  `json:"implementation"`
+	Entries        []Entry `json:"entries"`
+}
+
+// Entry is one accepted deviation.
+type Entry struct {
+	// ID is the case's stable ID (`conform list`).
+	ID string `json:"id"`
+	// Reason says why the deviation is accepted.
+	Reason string `json:"reason"`
+	// Issue optionally links to where the deviation is tracked.
+	Issue string `json:"issue,omitempty"`
+}
+
+// ReadBaseline decodes and checks a baseline: version 1, no unknown
+// members, every entry with an ID and a reason, no ID twice.
+func ReadBaseline(r io.Reader) (*Baseline, error) {
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	var b Baseline
+	if err := dec.Decode(&b); err != nil {
+		return nil, fmt.Errorf("not a baseline file: %w", err)
+	}
+	if dec.More() {
+		return nil, errors.New("not a baseline file: more than one JSON value")
+	}
+	if b.Version != BaselineVersion {
+		return nil, fmt.Errorf("baseline version %d is not supported (this conform reads version %d)", b.Version, BaselineVersion)
+	}
+	if b.Entries == nil {
+		return nil, errors.New(`baseline has no "entries" array`)
+	}
+	seen := map[string]bool{}
+	for i, e := range b.Entries {
+		switch {
+		case strings.TrimSpace(e.ID) == "":
+			return nil, fmt.Errorf("baseline entry %d has no id", i)
+		case strings.TrimSpace(e.Reason) == "":
+			return nil, fmt.Errorf("baseline entry %s has no reason: say why the deviation is accepted", e.ID)
+		case seen[e.ID]:
+			return nil, fmt.Errorf("baseline lists %s twice", e.ID)
+		}
+		seen[e.ID] = true
+	}
+	return &b, nil
+}
+
+// LoadBaseline reads a baseline file.
+func LoadBaseline(path string) (*Baseline, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	b, err := ReadBaseline(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return b, nil
+}
+
+// Check refuses entries that name no case: a typo, or a case that was
+// renamed, would otherwise accept nothing and go unnoticed.
+func (b *Baseline) Check(cases []runner.Case) error {
+	known := map[string]bool{}
+	for _, c := range cases {
+		known[c.ID] = true
+	}
+	var unknown []string
+	for _, e := range b.Entries {
+		if !known[e.ID] {
+			unknown = append(unknown, e.ID)
+		}
+	}
+	if len(unknown) > 0 {
+		return fmt.Errorf("the baseline lists %s, which %s no case (see `conform list`): fix or remove %s",
+			strings.Join(unknown, ", "), plural(len(unknown), "names", "name"), plural(len(unknown), "it", "them"))
+	}
+	return nil
+}
+
+// Lookup finds the entry for a case ID.
+func (b *Baseline) Lookup(id string) *Entry {
+	if b == nil {
+		return nil
+	}
+	for i := range b.Entries {
+		if b.Entries[i].ID == id {
+			return &b.Entries[i]
+		}
+	}
+	return nil
+}
+
+// NewBaseline is the baseline that accepts every failing result. An entry
+// of previous for a case that still fails keeps its reason and issue; a new
+// one gets TODOReason.
+func NewBaseline(implementation string, results []runner.Result, previous *Baseline) *Baseline {
+	b := &Baseline{Version: BaselineVersion, Implementation: implementation, Entries: []Entry{}}
+	for _, r := range results {
+		if !r.Outcome.IsFailure() {
+			continue
+		}
+		e := Entry{ID: r.ID, Reason: TODOReason}
+		if old := previous.Lookup(r.ID); old != nil {
+			e = *old
+		}
+		b.Entries = append(b.Entries, e)
+	}
+	slices.SortFunc(b.Entries, func(x, y Entry) int { return strings.Compare(x.ID, y.ID) })
+	b.Entries = slices.CompactFunc(b.Entries, func(x, y Entry) bool { return x.ID == y.ID })
+	return b
+}
+
+// Write encodes the baseline deterministically: entries sorted by ID, two
+// spaces of indent, a final newline.
+func (b *Baseline) Write(w io.Writer) error {
+	out := *b
+	out.Entries = slices.Clone(b.Entries)
+	if out.Entries == nil {
+		out.Entries = []Entry{}
+	}
+	slices.SortFunc(out.Entries, func(x, y Entry) int { return strings.Compare(x.ID, y.ID) })
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(out); err != nil {
+		return err
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+// Judge pairs results with the baseline's entries.
+func Judge(results []runner.Result, b *Baseline) []Case {
+	cases := make([]Case, len(results))
+	for i, r := range results {
+		cases[i] = Case{Result: r, Baseline: b.Lookup(r.ID)}
+	}
+	return cases
+}

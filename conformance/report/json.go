@@ -1,0 +1,185 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"math"
+	"time"
+
+	"github.com/convspec/convspec/conformance/protocol"
+	"github.com/convspec/convspec/conformance/runner"
+)
+
+// SchemaURL identifies the JSON report's schema, spec/schema/report.schema.json.
+const SchemaURL = "https://raw.githubusercontent.com/convspec/convspec/main/spec/schema/report.schema.json"
+
+// JSONVersion is the version of the JSON report format; it changes only
+// when a member is removed or changes meaning.
+const JSONVersion = 1
+
+// The JSON report's shape; spec/schema/report.schema.json describes it and
+// a test holds the two together.
+type (
+	jsonReport struct {
+		Schema         string            `json:"$schema"`
+		Version        int               `json:"version"`
+		Suite          jsonSuite         `json:"suite"`
+		Implementation *jsonImpl         `json:"implementation"`
+		Target         jsonTarget        `json:"target"`
+		Seed           uint64            `json:"seed"`
+		Checks         int               `json:"checks"`
+		Selection      jsonSelection     `json:"selection"`
+		Started        string            `json:"started"`
+		DurationMS     float64           `json:"duration_ms"`
+		Status         string            `json:"status"`
+		ExitCode       int               `json:"exit_code"`
+		Interrupted    bool              `json:"interrupted"`
+		RestartLimit   bool              `json:"restart_limit_reached"`
+		StartError     string            `json:"start_error,omitempty"`
+		Baseline       *jsonBaselineInfo `json:"baseline"`
+		Counts         jsonCounts        `json:"counts"`
+		Cases          []jsonCase        `json:"cases"`
+	}
+	jsonSuite struct {
+		Name     string `json:"name"`
+		Protocol int    `json:"protocol"`
+	}
+	jsonImpl struct {
+		Name         string   `json:"name"`
+		Version      string   `json:"version"`
+		Capabilities []string `json:"capabilities"`
+	}
+	jsonTarget struct {
+		Command []string `json:"command"`
+		Mutant  string   `json:"mutant,omitempty"`
+	}
+	jsonSelection struct {
+		Run  string `json:"run"`
+		Skip string `json:"skip"`
+	}
+	jsonBaselineInfo struct {
+		Path           string `json:"path"`
+		Implementation string `json:"implementation"`
+		Entries        int    `json:"entries"`
+	}
+	jsonCounts struct {
+		Total           int `json:"total"`
+		Passed          int `json:"passed"`
+		Failed          int `json:"failed"`
+		Timeout         int `json:"timeout"`
+		Crash           int `json:"crash"`
+		ProtocolError   int `json:"protocol_error"`
+		Unsupported     int `json:"unsupported"`
+		NotApplicable   int `json:"not_applicable"`
+		ExpectedFailure int `json:"expected_failure"`
+		Stale           int `json:"stale"`
+		NotRun          int `json:"not_run"`
+		Failing         int `json:"failing"`
+	}
+	jsonCase struct {
+		ID         string        `json:"id"`
+		Kind       string        `json:"kind"`
+		Name       string        `json:"name"`
+		Clauses    []jsonClause  `json:"clauses"`
+		Capability string        `json:"capability"`
+		Source     string        `json:"source,omitempty"`
+		Outcome    string        `json:"outcome"`
+		Verdict    string        `json:"verdict"`
+		NotRun     bool          `json:"not_run"`
+		Detail     string        `json:"detail"`
+		Seed       *uint64       `json:"seed,omitempty"`
+		Reproduce  string        `json:"reproduce,omitempty"`
+		Baseline   *jsonBaseline `json:"baseline,omitempty"`
+		DurationMS float64       `json:"duration_ms"`
+	}
+	jsonClause struct {
+		ID    string `json:"id"`
+		Title string `json:"title"`
+	}
+	jsonBaseline struct {
+		Reason string `json:"reason"`
+		Issue  string `json:"issue,omitempty"`
+	}
+)
+
+// JSON writes the machine-readable report.
+func JSON(w io.Writer, run *Run) error {
+	c := run.Count()
+	out := jsonReport{
+		Schema:       SchemaURL,
+		Version:      JSONVersion,
+		Suite:        jsonSuite{Name: "convspec", Protocol: protocol.Version},
+		Target:       jsonTarget{Command: run.Command, Mutant: run.Mutant},
+		Seed:         run.Seed,
+		Checks:       run.Checks,
+		Selection:    jsonSelection{Run: run.RunPattern, Skip: run.SkipPattern},
+		Started:      run.Started.UTC().Format(time.RFC3339),
+		DurationMS:   millis(run.Duration),
+		Status:       run.Status(),
+		ExitCode:     run.ExitCode(),
+		Interrupted:  run.Interrupted,
+		RestartLimit: run.RestartLimit,
+		StartError:   run.StartError,
+		Counts: jsonCounts{
+			Total:           c.Total,
+			Passed:          c.Outcomes[runner.Passed],
+			Failed:          c.Outcomes[runner.Failed],
+			Timeout:         c.Outcomes[runner.Timeout],
+			Crash:           c.Outcomes[runner.Crash],
+			ProtocolError:   c.Outcomes[runner.ProtocolError],
+			Unsupported:     c.Outcomes[runner.Unsupported],
+			NotApplicable:   c.Outcomes[runner.NotApplicable],
+			ExpectedFailure: c.Expected,
+			Stale:           c.Stale,
+			NotRun:          c.NotRun,
+			Failing:         c.Failing,
+		},
+		Cases: []jsonCase{},
+	}
+	if info := run.Implementation; info != nil {
+		out.Implementation = &jsonImpl{Name: info.Name, Version: info.Version, Capabilities: info.Capabilities}
+		if out.Implementation.Capabilities == nil {
+			out.Implementation.Capabilities = []string{}
+		}
+	}
+	if run.Baseline != nil {
+		out.Baseline = &jsonBaselineInfo{Path: run.Baseline.Path, Implementation: run.Baseline.Implementation, Entries: len(run.Baseline.Entries)}
+	}
+	for _, k := range run.Cases {
+		jc := jsonCase{
+			ID: k.ID, Kind: string(k.Kind), Name: k.Name, Clauses: []jsonClause{}, Capability: k.Capability, Source: k.Source,
+			Outcome: string(k.Outcome), Verdict: string(k.Verdict()), NotRun: k.NotRun, Detail: k.Detail,
+			Reproduce: k.Reproduce, DurationMS: millis(k.Duration),
+		}
+		for _, id := range k.Clauses {
+			cl := jsonClause{ID: id}
+			if t := ClauseTitle(id); t != id {
+				cl.Title = t[len(id)+len(" — "):]
+			}
+			jc.Clauses = append(jc.Clauses, cl)
+		}
+		if k.Kind == runner.Property && k.Seed != 0 {
+			seed := k.Seed
+			jc.Seed = &seed
+		}
+		if k.Baseline != nil {
+			jc.Baseline = &jsonBaseline{Reason: k.Baseline.Reason, Issue: k.Baseline.Issue}
+		}
+		out.Cases = append(out.Cases, jc)
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(out); err != nil {
+		return err
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+// millis is d in milliseconds, to the microsecond.
+func millis(d time.Duration) float64 {
+	return math.Round(float64(d)/float64(time.Microsecond)) / 1000
+}

@@ -1,0 +1,199 @@
+package report
+
+import (
+	"encoding/xml"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/convspec/convspec/conformance/runner"
+)
+
+// The JUnit XML shape most CI systems read (Jenkins, GitLab, GitHub
+// reporters): testsuites > testsuite > testcase, with failure, error,
+// skipped and system-out.
+type (
+	junitSuites struct {
+		XMLName  xml.Name     `xml:"testsuites"`
+		Name     string       `xml:"name,attr"`
+		Tests    int          `xml:"tests,attr"`
+		Failures int          `xml:"failures,attr"`
+		Errors   int          `xml:"errors,attr"`
+		Skipped  int          `xml:"skipped,attr"`
+		Time     string       `xml:"time,attr"`
+		Suites   []junitSuite `xml:"testsuite"`
+	}
+	junitSuite struct {
+		Name       string          `xml:"name,attr"`
+		Tests      int             `xml:"tests,attr"`
+		Failures   int             `xml:"failures,attr"`
+		Errors     int             `xml:"errors,attr"`
+		Skipped    int             `xml:"skipped,attr"`
+		Time       string          `xml:"time,attr"`
+		Timestamp  string          `xml:"timestamp,attr,omitempty"`
+		Properties []junitProperty `xml:"properties>property,omitempty"`
+		Cases      []junitCase     `xml:"testcase"`
+	}
+	junitProperty struct {
+		Name  string `xml:"name,attr"`
+		Value string `xml:"value,attr"`
+	}
+	junitCase struct {
+		Name      string        `xml:"name,attr"`
+		Classname string        `xml:"classname,attr"`
+		Time      string        `xml:"time,attr"`
+		Failure   *junitProblem `xml:"failure,omitempty"`
+		Error     *junitProblem `xml:"error,omitempty"`
+		Skipped   *junitSkipped `xml:"skipped,omitempty"`
+		SystemOut string        `xml:"system-out,omitempty"`
+	}
+	junitProblem struct {
+		Message string `xml:"message,attr"`
+		Type    string `xml:"type,attr"`
+		Text    string `xml:",chardata"`
+	}
+	junitSkipped struct {
+		Message string `xml:"message,attr"`
+	}
+)
+
+// JUnit writes the report as JUnit XML: one testsuite per kind of case
+// (scenario, property), one testcase per case. A failed case is a
+// <failure>; a timeout, crash or protocol error an <error>; a case not
+// applicable, unsupported or failing as the baseline expects is <skipped>;
+// a stale baseline entry is a <failure>. A property's seed and every
+// failure's reproduce command are in <system-out>. An interrupted run, or
+// one whose implementation could not be started, adds a testsuite "conform"
+// with a testcase in error that says so.
+func JUnit(w io.Writer, run *Run) error {
+	props := []junitProperty{{"target", run.Target()}, {"seed", fmt.Sprint(run.Seed)}}
+	name := "convspec conformance: " + run.Target()
+	if info := run.Implementation; info != nil {
+		name = "convspec conformance: " + strings.TrimSpace(info.Name+" "+info.Version)
+		props = append(props,
+			junitProperty{"implementation", strings.TrimSpace(info.Name + " " + info.Version)},
+			junitProperty{"capabilities", strings.Join(info.Capabilities, ",")})
+	}
+	if run.Baseline != nil {
+		props = append(props, junitProperty{"baseline", run.Baseline.Path})
+	}
+	timestamp := ""
+	if !run.Started.IsZero() {
+		timestamp = run.Started.UTC().Format("2006-01-02T15:04:05")
+	}
+	suites := map[runner.Kind]*junitSuite{}
+	var order []runner.Kind
+	for _, kind := range []runner.Kind{runner.Scenario, runner.Property} {
+		suites[kind] = &junitSuite{Name: string(kind), Timestamp: timestamp, Properties: props}
+		order = append(order, kind)
+	}
+	var durations = map[runner.Kind]time.Duration{}
+	for _, k := range run.Cases {
+		s, ok := suites[k.Kind]
+		if !ok {
+			s = &junitSuite{Name: string(k.Kind), Timestamp: timestamp, Properties: props}
+			suites[k.Kind] = s
+			order = append(order, k.Kind)
+		}
+		s.Cases = append(s.Cases, junitCaseOf(run, k, s))
+		durations[k.Kind] += k.Duration
+	}
+	all := junitSuites{Name: name, Time: seconds(run.Duration)}
+	if run.StartError != "" || run.Interrupted {
+		s := &junitSuite{Name: "conform", Timestamp: timestamp, Properties: props}
+		c := junitCase{Name: "conform/run", Classname: "conform", Time: seconds(0)}
+		if run.StartError != "" {
+			c.Error = &junitProblem{Type: "not_started", Message: run.Verdict(), Text: run.StartError}
+		} else {
+			c.Error = &junitProblem{Type: "interrupted", Message: run.Verdict(), Text: "the run was interrupted; the cases that had not completed are missing from this report"}
+		}
+		s.Cases, s.Tests, s.Errors = []junitCase{c}, 1, 1
+		suites["conform"] = s
+		order = append(order, "conform")
+	}
+	for _, kind := range order {
+		s := suites[kind]
+		if len(s.Cases) == 0 {
+			continue
+		}
+		s.Tests = len(s.Cases)
+		s.Time = seconds(durations[kind])
+		all.Suites = append(all.Suites, *s)
+		all.Tests += s.Tests
+		all.Failures += s.Failures
+		all.Errors += s.Errors
+		all.Skipped += s.Skipped
+	}
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(all); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}
+
+func junitCaseOf(run *Run, k Case, s *junitSuite) junitCase {
+	classname := string(k.Kind)
+	if len(k.Clauses) > 0 {
+		classname = k.Clauses[0]
+	}
+	c := junitCase{Name: k.ID, Classname: classname, Time: seconds(k.Duration)}
+	var out []string
+	if k.Kind == runner.Property && k.Seed != 0 {
+		out = append(out, fmt.Sprintf("seed: %d", k.Seed))
+	}
+	if k.Reproduce != "" {
+		out = append(out, "reproduce: "+k.Reproduce)
+	}
+	c.SystemOut = strings.Join(out, "\n")
+	text := junitText(k)
+	switch k.Verdict() {
+	case Failing:
+		p := &junitProblem{Type: string(k.Outcome), Message: label(k.Outcome) + ": " + FirstLine(k.Detail, 200), Text: text}
+		if k.NotRun {
+			p.Message = runner.NotRunDetail
+		}
+		if k.Outcome == runner.Failed {
+			c.Failure = p
+			s.Failures++
+		} else {
+			c.Error = p
+			s.Errors++
+		}
+	case Stale:
+		c.Failure = &junitProblem{Type: "stale", Message: "STALE: " + run.StaleAdvice(k)}
+		s.Failures++
+	case Expected:
+		c.Skipped = &junitSkipped{Message: fmt.Sprintf("expected %s (baseline: %s)", OutcomeLabel(k.Outcome), k.Baseline.Reason)}
+		c.SystemOut = strings.TrimSpace(c.SystemOut + "\n" + text)
+		s.Skipped++
+	default:
+		if k.Outcome != runner.Passed {
+			c.Skipped = &junitSkipped{Message: OutcomeLabel(k.Outcome) + ": " + FirstLine(k.Detail, 200)}
+			s.Skipped++
+		}
+	}
+	return c
+}
+
+// junitText is a failure's body: the clauses, then the detail.
+func junitText(k Case) string {
+	var b strings.Builder
+	for _, id := range k.Clauses {
+		fmt.Fprintln(&b, ClauseTitle(id))
+	}
+	if k.Kind == runner.Scenario && k.Source != "" {
+		fmt.Fprintf(&b, "scenario: %q (features/%s)\n", k.Name, k.Source)
+	}
+	b.WriteString(k.Detail)
+	return b.String()
+}
+
+func seconds(d time.Duration) string {
+	return fmt.Sprintf("%.3f", d.Seconds())
+}

@@ -1,0 +1,152 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"html"
+	"io"
+	"strings"
+
+	"github.com/convspec/convspec/conformance/runner"
+)
+
+// markdownMaxCases bounds how many failures the Markdown report details,
+// and markdownMaxDetail the length of each detail, so that the report fits
+// a CI step summary (GitHub allows 1 MiB).
+const (
+	markdownMaxCases  = 50
+	markdownMaxDetail = 6000
+)
+
+// Markdown writes the report for a CI step summary ($GITHUB_STEP_SUMMARY):
+// the verdict, a table of counts of every outcome class, then each failing
+// case in a <details> block with its clauses, what was sent, what came back
+// and what was wanted, and how to rerun it.
+func Markdown(w io.Writer, run *Run) error {
+	bw := bufio.NewWriter(w)
+	icon := "❌"
+	if run.Passed() {
+		icon = "✅"
+	}
+	fmt.Fprintf(bw, "## %s convspec conformance: %s\n\n", icon, mdEscape(run.Verdict()))
+	if run.StartError != "" {
+		fmt.Fprintf(bw, "Target: `%s`\n\n", mdCode(run.Target()))
+		writeFenced(bw, run.StartError)
+		return bw.Flush()
+	}
+	fmt.Fprintf(bw, "**%s** · target `%s` · seed `%d`\n\n", mdEscape(run.Title()), mdCode(run.Target()), run.Seed)
+
+	c := run.Count()
+	fmt.Fprintln(bw, "| outcome | cases |")
+	fmt.Fprintln(bw, "| --- | ---: |")
+	for _, o := range Outcomes {
+		n := fmt.Sprint(c.Outcomes[o])
+		if o == runner.Crash && c.NotRun > 0 {
+			n += fmt.Sprintf(" (%d not run)", c.NotRun)
+		}
+		fmt.Fprintf(bw, "| %s | %s |\n", OutcomeLabel(o), n)
+	}
+	if run.Baseline != nil {
+		fmt.Fprintf(bw, "| expected failure (baseline) | %d |\n", c.Expected)
+		fmt.Fprintf(bw, "| stale baseline entry | %d |\n", c.Stale)
+	}
+	fmt.Fprintf(bw, "| **total** | **%d** |\n\n", c.Total)
+	if run.RestartLimit {
+		fmt.Fprintf(bw, "**Restart limit reached:** the implementation failed more often than `-max-restarts` allows; %d cases were not run.\n\n", c.NotRun)
+	}
+	if run.Interrupted {
+		fmt.Fprintf(bw, "**Interrupted:** only the %d cases that completed are shown.\n\n", c.Total)
+	}
+
+	var failing, stale, expected []Case
+	for _, k := range run.Cases {
+		switch k.Verdict() {
+		case Failing:
+			if !k.NotRun {
+				failing = append(failing, k)
+			}
+		case Stale:
+			stale = append(stale, k)
+		case Expected:
+			expected = append(expected, k)
+		}
+	}
+	if len(failing) > 0 {
+		fmt.Fprintf(bw, "### Failures (%d)\n\n", len(failing))
+		for i, k := range failing {
+			if i == markdownMaxCases {
+				fmt.Fprintf(bw, "…and %d more: see the text, JSON or JUnit report.\n\n", len(failing)-i)
+				break
+			}
+			writeMarkdownCase(bw, k)
+		}
+	}
+	if len(stale) > 0 {
+		fmt.Fprintf(bw, "### Stale baseline entries (%d)\n\n", len(stale))
+		for _, k := range stale {
+			fmt.Fprintf(bw, "- `%s`: %s\n", mdCode(k.ID), mdEscape(run.StaleAdvice(k)))
+		}
+		fmt.Fprintln(bw)
+	}
+	if len(expected) > 0 {
+		fmt.Fprintf(bw, "### Expected failures (%d)\n\n", len(expected))
+		for _, k := range expected {
+			issue := ""
+			if k.Baseline.Issue != "" {
+				issue = " (" + mdEscape(k.Baseline.Issue) + ")"
+			}
+			fmt.Fprintf(bw, "- `%s` — %s: %s%s\n", mdCode(k.ID), OutcomeLabel(k.Outcome), mdEscape(k.Baseline.Reason), issue)
+		}
+		fmt.Fprintln(bw)
+	}
+	return bw.Flush()
+}
+
+func writeMarkdownCase(w io.Writer, k Case) {
+	titles := make([]string, len(k.Clauses))
+	for i, id := range k.Clauses {
+		titles[i] = html.EscapeString(ClauseTitle(id))
+	}
+	fmt.Fprintf(w, "<details><summary><code>%s</code> — <b>%s</b> — %s</summary>\n\n",
+		html.EscapeString(k.ID), OutcomeLabel(k.Outcome), strings.Join(titles, "; "))
+	if k.Kind == runner.Scenario && k.Source != "" {
+		fmt.Fprintf(w, "Scenario “%s” (`features/%s`)\n\n", mdEscape(k.Name), mdCode(k.Source))
+	} else if k.Name != "" {
+		fmt.Fprintf(w, "Property: %s\n\n", mdEscape(k.Name))
+	}
+	detail := k.Detail
+	if len(detail) > markdownMaxDetail {
+		detail = detail[:markdownMaxDetail] + "\n… (clipped; see the text or JSON report)"
+	}
+	writeFenced(w, detail)
+	if k.Kind == runner.Property && k.Seed != 0 {
+		fmt.Fprintf(w, "Seed `%d`. ", k.Seed)
+	}
+	if k.Reproduce != "" {
+		fmt.Fprintln(w, "Reproduce:")
+		fmt.Fprintln(w)
+		writeFenced(w, k.Reproduce)
+	}
+	fmt.Fprint(w, "</details>\n\n")
+}
+
+// writeFenced writes s as a fenced code block whose fence is longer than
+// any run of backticks in s.
+func writeFenced(w io.Writer, s string) {
+	fence := "```"
+	for strings.Contains(s, fence) {
+		fence += "`"
+	}
+	fmt.Fprintf(w, "%s\n%s\n%s\n\n", fence, strings.TrimRight(s, "\n"), fence)
+}
+
+// mdEscape makes s safe as Markdown text in a table cell or a paragraph.
+func mdEscape(s string) string {
+	r := strings.NewReplacer("\\", "\\\\", "|", "\\|", "*", "\\*", "_", "\\_", "`", "\\`", "<", "&lt;", ">", "&gt;", "[", "\\[", "]", "\\]", "\n", " ")
+	return r.Replace(s)
+}
+
+// mdCode makes s safe inside a single-backtick code span.
+func mdCode(s string) string {
+	return strings.NewReplacer("`", "'", "\n", " ").Replace(s)
+}

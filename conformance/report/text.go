@@ -1,0 +1,139 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/convspec/convspec/conformance/runner"
+)
+
+// TextOptions tune the text report.
+type TextOptions struct {
+	// Verbose lists every case, and the details of expected failures.
+	Verbose bool
+	// Color marks outcomes with ANSI colours (for a terminal).
+	Color bool
+}
+
+// ANSI colours.
+const (
+	red    = "\x1b[31m"
+	green  = "\x1b[32m"
+	yellow = "\x1b[33m"
+	bold   = "\x1b[1m"
+	reset  = "\x1b[0m"
+)
+
+// Text writes the report for people: one block per failing case with its
+// clauses, what was sent, what came back and what was wanted, and how to
+// rerun it; then the counts of every outcome class and the verdict.
+func Text(w io.Writer, run *Run, opts TextOptions) error {
+	bw := bufio.NewWriter(w)
+	paint := func(color, s string) string {
+		if !opts.Color || color == "" {
+			return s
+		}
+		return color + s + reset
+	}
+	fmt.Fprintf(bw, "convspec conformance: %s\n", run.Title())
+	if run.StartError != "" {
+		fmt.Fprintln(bw, indent(run.StartError, "    "))
+		fmt.Fprintln(bw, paint(bold+red, run.Verdict()))
+		return bw.Flush()
+	}
+	fmt.Fprintf(bw, "seed %d\n", run.Seed)
+	notRun := 0
+	for _, k := range run.Cases {
+		switch v := k.Verdict(); {
+		case k.NotRun:
+			notRun++
+			if opts.Verbose {
+				fmt.Fprintf(bw, "--- %s %s (%s)\n", paint(red, "NOT RUN"), k.ID, runner.NotRunDetail)
+			}
+		case v == Failing:
+			fmt.Fprintf(bw, "--- %s %s [%s]\n", paint(red, label(k.Outcome)), k.ID, strings.Join(k.Clauses, " "))
+			writeDetails(bw, k)
+		case v == Expected:
+			fmt.Fprintf(bw, "--- %s %s [%s] (baseline: %s%s)\n", paint(yellow, "EXPECTED "+label(k.Outcome)), k.ID,
+				strings.Join(k.Clauses, " "), k.Baseline.Reason, prefixed("; ", nonEmpty(k.Baseline.Issue)))
+			if opts.Verbose {
+				writeDetails(bw, k)
+			}
+		case v == Stale:
+			fmt.Fprintf(bw, "--- %s %s: %s\n", paint(red, "STALE"), k.ID, run.StaleAdvice(k))
+		case opts.Verbose:
+			color := green
+			if k.Outcome != runner.Passed {
+				color = yellow
+			}
+			fmt.Fprintf(bw, "--- %s %s\n", paint(color, label(k.Outcome)), k.ID)
+		}
+	}
+	if run.RestartLimit {
+		fmt.Fprintf(bw, "%s: the implementation failed more often than -max-restarts allows; the run stopped and %d %s not run (they count as crash)\n",
+			paint(red, "restart limit reached"), notRun, plural(notRun, "case was", "cases were"))
+	}
+	if run.Interrupted {
+		fmt.Fprintf(bw, "%s: the report shows the %d %s that completed\n", paint(red, "interrupted"), len(run.Cases), plural(len(run.Cases), "case", "cases"))
+	}
+	c := run.Count()
+	fmt.Fprintln(bw, c.Summary())
+	if s := run.BaselineSummary(); s != "" {
+		fmt.Fprintln(bw, s)
+	}
+	verdict := run.Verdict()
+	if run.Passed() {
+		fmt.Fprintln(bw, paint(green, verdict))
+	} else {
+		fmt.Fprintln(bw, paint(bold+red, verdict))
+	}
+	return bw.Flush()
+}
+
+func writeDetails(w io.Writer, k Case) {
+	for _, id := range k.Clauses {
+		fmt.Fprintf(w, "    %s\n", ClauseTitle(id))
+	}
+	if k.Kind == runner.Scenario {
+		fmt.Fprintf(w, "    scenario: %q (features/%s)\n", k.Name, k.Source)
+	}
+	if k.Detail != "" {
+		fmt.Fprintln(w, indent(k.Detail, "    "))
+	}
+	if k.Kind == runner.Property && k.Seed != 0 {
+		fmt.Fprintf(w, "    seed: %d\n", k.Seed)
+	}
+	if k.Reproduce != "" {
+		fmt.Fprintf(w, "    reproduce: %s\n", k.Reproduce)
+	}
+}
+
+func label(o runner.Outcome) string {
+	switch o {
+	case runner.Passed:
+		return "ok  "
+	case runner.NotApplicable:
+		return "n/a "
+	}
+	return strings.ToUpper(string(o))
+}
+
+func indent(s, prefix string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = prefix + l
+	}
+	return strings.Join(lines, "\n")
+}
+
+func nonEmpty(ss ...string) []string {
+	var out []string
+	for _, s := range ss {
+		if s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
