@@ -209,15 +209,15 @@ func TestCaseIDsAreStable(t *testing.T) {
 // the requests, its seed is the failing check's, and rapid's replay of the
 // same lines and its advice on `go test` flags are left out.
 func TestPropertyDetail(t *testing.T) {
-	m, ok := mutants.Lookup("cap-off-by-one")
+	m, ok := mutants.Lookup("estimate-floor")
 	if !ok {
-		t.Skip("no mutant cap-off-by-one")
+		t.Skip("no mutant estimate-floor")
 	}
 	tg, err := target.NewInProcess(m.Engine)
 	if err != nil {
 		t.Fatal(err)
 	}
-	results, err := runner.Run(context.Background(), tg, runner.Options{Run: mustCompile(t, `^prop/window-bound$`), Seed: 42, Checks: 50})
+	results, err := runner.Run(context.Background(), tg, runner.Options{Run: mustCompile(t, `^prop/window-estimate$`), Seed: 42, Checks: 50})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,7 +225,7 @@ func TestPropertyDetail(t *testing.T) {
 		t.Fatalf("results: %+v", results)
 	}
 	r := results[0]
-	for _, want := range []string{"[rapid] failed after", "WIN-6", "requests sent:", "window.trim {"} {
+	for _, want := range []string{"[rapid] failed after", "EST-1", "requests sent:", "window.estimate {"} {
 		if !strings.Contains(r.Detail, want) {
 			t.Errorf("detail lacks %q:\n%s", want, r.Detail)
 		}
