@@ -61,6 +61,11 @@ var kills = []kill{
 	{"prop/budget-prune-oldest-first", "budget-ratio-inverted", []string{"PRN-1"}},
 	{"prop/budget-check-thresholds", "budget-at-80-is-approaching", []string{"THR-1"}},
 	{"prop/budget-check-thresholds", "budget-at-95-is-at-limit", []string{"THR-2"}},
+	{"prop/loop-requests-valid-and-bounded", "loop-trims-once-per-iteration", []string{"LOOP-7", "LOOP-1", "LOOP-3"}},
+	{"prop/loop-requests-valid-and-bounded", "loop-tool-result-as-prompt", []string{"LOOP-6"}},
+	{"prop/loop-requests-valid-and-bounded", "loop-evicts-first-message", []string{"LOOP-6", "LOOP-2"}},
+	{"prop/loop-requests-valid-and-bounded", "loop-approaching-at-80", []string{"LOOP-5"}},
+	{"prop/loop-requests-valid-and-bounded", "loop-hands-on-untrimmed-state", []string{"LOOP-3"}},
 }
 
 func mutantNamed(t *testing.T, name string) mutants.Mutant {
