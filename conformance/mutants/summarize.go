@@ -93,7 +93,11 @@ func (f *faultySummarizer) TrimWith(ctx context.Context, msgs []message.Message,
 		} else {
 			f.pending = append(f.pending, res.Evicted...)
 		}
-		res.Warnings = append(res.Warnings, window.Warning{Code: window.CodeSummaryFailed, Message: "summarization failed"})
+		code := window.CodeSummaryFailed
+		if err == nil {
+			code = window.CodeSummaryEmpty // SUM-7: an empty reply is not an error
+		}
+		res.Warnings = append(res.Warnings, window.Warning{Code: code, Message: "summarization failed"})
 		return res, nil
 	}
 	if err != nil {
