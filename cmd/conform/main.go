@@ -58,6 +58,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return list(args[1:], stdout, stderr)
 		case "mutants":
 			return listMutants(stdout)
+		case "trace":
+			return trace(args[1:], stdout, stderr)
+		case "replay":
+			return replay(args[1:], stdout, stderr)
 		case "baseline":
 			return baseline(args[1:], stdout, stderr)
 		case "help", "-h", "-help", "--help":

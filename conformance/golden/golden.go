@@ -199,6 +199,11 @@ type File struct {
 // Load reads every case file under dir, sorted by path, and checks them: a
 // known format, unique IDs, well-formed steps.
 func Load(dir string) ([]File, error) {
+	if st, err := os.Stat(dir); err != nil {
+		return nil, err
+	} else if !st.IsDir() {
+		return nil, fmt.Errorf("%s is not a directory", dir)
+	}
 	fsys := os.DirFS(dir)
 	names, err := list(fsys)
 	if err != nil {
