@@ -262,7 +262,7 @@ var fragments = []string{
 	"What's the weather in Paris?", "Sure — here it is.",
 	"😀", "👩‍💻", "🇫🇷", "𝔘𝔫𝔦", "你好，世界", "日本語のテキスト", "한국어",
 	"e\u0301", "ñ", "Ünïcödé", "naïve café", "\u00a0", "\ufeff", "\ufffd",
-	"\n", "\t", "\r\n", "\b\f", "\u0000", "\u0001", "\u001f", "\u007f", "\u2028", "\u2029",
+	"\n", "\t", "\r\n", "\b\f", "\u0000", "\u0001", "\u001c", "\u001f", "\u007f", "\u0085", "\u2028", "\u2029",
 	`"quoted"`, `back\slash`, "a/b/c", "https://example.com/x?y=1&z=2",
 	"<b>bold</b>", "a < b && c > d", "&amp;", "</script>",
 	"{\"looks\": \"like json\"}", "[1, 2, 3]", "null",
