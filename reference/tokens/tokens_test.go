@@ -308,14 +308,17 @@ func TestConcurrentUse(t *testing.T) {
 
 // megabyteWordCount and megabyteWordSHA256 are the count and the digest
 // (ids in decimal joined by ",") of megabyteWord, computed by npm tiktoken
-// 1.0.22 with testdata/golden/gen/tokens/megabyte.mjs. npm tiktoken cannot
-// encode the word in one call (a piece of a million letters exceeds its
-// regex's backtrack limit, and its merge is quadratic), so the script cuts
-// it into 101 parts of at most 10,000 letters, at positions that no token
-// of the vocabulary spans (458,436 of the 999,999 qualify), where the
-// byte-pair merge of the whole equals the merges of the parts, and encodes
-// each part with npm tiktoken. The same script reproduces
-// tok-large-letters-100000, which npm encodes whole.
+// 1.0.22 with testdata/golden/gen/tokens/megabyte.mjs. Its cl100k_base
+// encoder cannot encode the word in one call (a piece of a million letters
+// exceeds its regex's backtrack limit, and its merge is quadratic), so the
+// script cuts it into 101 parts of at most 10,000 letters, at positions
+// that no token of the vocabulary spans (458,436 of the 999,999 qualify),
+// where the byte-pair merge of the whole equals the merges of the parts,
+// and encodes each part with npm tiktoken. The same script reproduces
+// tok-large-letters-100000, which npm encodes whole; and with --whole it
+// gave the same count and digest without any cut: npm tiktoken's own merge
+// on the whole million-letter piece, split by a pattern without
+// look-around (40 minutes: the merge is quadratic).
 const (
 	megabyteWordCount  = 657_519
 	megabyteWordSHA256 = "7aa107cff31b9ac6c8bb6f4903c3155efc856b7e19d6f342816baa43052f20db"
