@@ -2,7 +2,9 @@ package main
 
 // conform trace: the document → clause → scenario/property map of
 // spec/traceability.md, joined with the clause tags of the scenarios and
-// the clause lists of the properties, and its gaps.
+// the clause lists of the properties, and its gaps. The map and its rules
+// are package spec's (spec.BuildTrace); this file finds the inputs and
+// prints it.
 
 import (
 	"flag"
@@ -10,172 +12,15 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
-	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/convspec/convspec/conformance/runner"
 	"github.com/convspec/convspec/spec"
 )
 
-// traceItem is one row of spec/traceability.md: an item of a source
-// document, the clauses that encode it and the cases that check it.
-type traceItem struct {
-	Document string // the section heading, e.g. "000 — ConversationWindow"
-	ID       string // e.g. "000-R1"
-	Text     string
-	Clauses  []string // ranges such as "WIN-1 – WIN-6" expanded
-	Cases    []string
-	// GoAPI says the item is met by the Go API rather than by a clause
-	// ("— (Go API: …)" in the clauses column).
-	GoAPI bool
-	Line  int
-}
-
-// traceMap is the whole map and what is missing from it.
-type traceMap struct {
-	Items []traceItem
-	// Introduced are the clauses the file lists as introduced by the spec
-	// itself (decisions, the protocol), not by a document item.
-	Introduced map[string]bool
-
-	Clauses []spec.Clause
-	// Scenarios and Properties are the cases tagged with each clause.
-	Scenarios, Properties map[string][]string
-
-	// Gaps fail the check: a clause no scenario or property checks, a
-	// document item without a clause, or a name that does not resolve.
-	Gaps []string
-	// Notes do not: clauses checked only by properties, clauses that no
-	// document item names and that are not listed as introduced by the
-	// spec itself.
-	Notes []string
-}
-
-var (
-	traceClauseID = regexp.MustCompile(`\b([A-Z]+)-([0-9]+)\b`)
-	traceRange    = regexp.MustCompile(`\b([A-Z]+)-([0-9]+)\s*[–-]\s*([A-Z]+)-([0-9]+)\b`)
-	traceCaseID   = regexp.MustCompile(`\b(?:[A-Z]+-[0-9]+|prop)/[a-z0-9.\-]+`)
-	traceItemID   = regexp.MustCompile(`^\s*0\d\d-`)
-)
-
-// buildTrace parses a traceability document and joins it with the clauses
-// and the cases.
-func buildTrace(name, doc string, clauses []spec.Clause, cases []runner.Case) traceMap {
-	t := traceMap{Introduced: map[string]bool{}, Clauses: clauses,
-		Scenarios: map[string][]string{}, Properties: map[string][]string{}}
-	known := map[string]bool{}
-	for _, c := range clauses {
-		known[c.ID] = true
-	}
-	caseIDs := map[string]bool{}
-	for _, c := range cases {
-		caseIDs[c.ID] = true
-		for _, id := range c.Clauses {
-			if c.Kind == runner.Property {
-				t.Properties[id] = append(t.Properties[id], c.ID)
-			} else {
-				t.Scenarios[id] = append(t.Scenarios[id], c.ID)
-			}
-			if !known[id] {
-				t.Gaps = append(t.Gaps, fmt.Sprintf("case %s names clause %s, which SPEC.md does not define", c.ID, id))
-			}
-		}
-	}
-
-	section, introducedSection := "", false
-	for i, line := range strings.Split(doc, "\n") {
-		if h, ok := strings.CutPrefix(line, "## "); ok {
-			section = strings.TrimSpace(h)
-			introducedSection = strings.Contains(strings.ToLower(section), "introduced by the spec")
-			continue
-		}
-		if introducedSection {
-			for _, m := range traceClauseID.FindAllString(line, -1) {
-				t.Introduced[m] = true
-			}
-			continue
-		}
-		cells := strings.Split(line, "|")
-		if len(cells) != 6 || !traceItemID.MatchString(cells[1]) {
-			continue
-		}
-		it := traceItem{Document: section, ID: strings.TrimSpace(cells[1]), Text: strings.TrimSpace(cells[2]),
-			GoAPI: strings.Contains(cells[3], "Go API"), Line: i + 1}
-		it.Clauses = expandClauses(cells[3], clauses)
-		it.Cases = traceCaseID.FindAllString(cells[4], -1)
-		where := fmt.Sprintf("%s:%d: %s", name, it.Line, it.ID)
-		if len(it.Clauses) == 0 && !it.GoAPI {
-			t.Gaps = append(t.Gaps, where+" maps to no clause")
-		}
-		for _, id := range it.Clauses {
-			if !known[id] {
-				t.Gaps = append(t.Gaps, fmt.Sprintf("%s names clause %s, which SPEC.md does not define", where, id))
-			}
-		}
-		if len(it.Cases) == 0 && !strings.Contains(cells[4], "Go package") {
-			t.Gaps = append(t.Gaps, where+" is checked by no scenario or property")
-		}
-		for _, id := range it.Cases {
-			if !caseIDs[id] {
-				t.Gaps = append(t.Gaps, fmt.Sprintf("%s names case %s, which does not exist (see `conform list`)", where, id))
-			}
-		}
-		t.Items = append(t.Items, it)
-	}
-
-	traced := map[string]bool{}
-	for _, it := range t.Items {
-		for _, id := range it.Clauses {
-			traced[id] = true
-		}
-	}
-	for _, c := range clauses {
-		switch {
-		case len(t.Scenarios[c.ID]) == 0 && len(t.Properties[c.ID]) == 0:
-			t.Gaps = append(t.Gaps, fmt.Sprintf("clause %s (%s) has no scenario or property", c.ID, c.Title))
-		case len(t.Scenarios[c.ID]) == 0:
-			t.Notes = append(t.Notes, fmt.Sprintf("clause %s (%s) is checked by properties only: %s", c.ID, c.Title, strings.Join(t.Properties[c.ID], ", ")))
-		}
-		if !traced[c.ID] && !t.Introduced[c.ID] {
-			t.Notes = append(t.Notes, fmt.Sprintf("clause %s (%s) is named by no document item and not listed as introduced by the spec itself", c.ID, c.Title))
-		}
-	}
-	return t
-}
-
-// expandClauses finds the clause IDs of a cell, a range "WIN-1 – WIN-6"
-// standing for every clause of that prefix numbered from 1 to 6, in the
-// order of SPEC.md.
-func expandClauses(cell string, clauses []spec.Clause) []string {
-	var out []string
-	add := func(id string) {
-		if !slices.Contains(out, id) {
-			out = append(out, id)
-		}
-	}
-	for _, r := range traceRange.FindAllStringSubmatch(cell, -1) {
-		lo, _ := strconv.Atoi(r[2])
-		hi, _ := strconv.Atoi(r[4])
-		if r[1] != r[3] || lo > hi {
-			continue // not a range of one prefix: the IDs stand alone
-		}
-		for _, c := range clauses {
-			prefix, num, _ := strings.Cut(c.ID, "-")
-			n, _ := strconv.Atoi(num)
-			if prefix == r[1] && n >= lo && n <= hi {
-				add(c.ID)
-			}
-		}
-	}
-	for _, id := range traceClauseID.FindAllString(cell, -1) {
-		add(id)
-	}
-	return out
-}
-
-func (t traceMap) write(w io.Writer, gapsOnly bool) {
+// writeTrace prints the trace (spec.BuildTrace): the map, unless gapsOnly,
+// then the gaps and the notes.
+func writeTrace(w io.Writer, t spec.Trace, gapsOnly bool) {
 	if !gapsOnly {
 		fmt.Fprintln(w, "# Documents → clauses → scenarios and properties")
 		doc := ""
@@ -232,6 +77,19 @@ func (t traceMap) write(w io.Writer, gapsOnly bool) {
 	for _, n := range t.Notes {
 		fmt.Fprintf(w, "  note %s\n", n)
 	}
+}
+
+// traceCases lists every scenario and property as the trace needs them.
+func traceCases() ([]spec.TraceCase, error) {
+	cases, err := runner.Cases(runner.Options{})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]spec.TraceCase, len(cases))
+	for i, c := range cases {
+		out[i] = spec.TraceCase{ID: c.ID, Clauses: c.Clauses, Property: c.Kind == runner.Property}
+	}
+	return out, nil
 }
 
 func listOrNone(ids []string) string {
@@ -301,17 +159,17 @@ flags:
 		fmt.Fprintf(stderr, "conform trace: %v\n", err)
 		return exitUsage
 	}
-	cases, err := runner.Cases(runner.Options{})
+	cases, err := traceCases()
 	if err != nil {
 		fmt.Fprintf(stderr, "conform trace: %v\n", err)
 		return exitFailures
 	}
-	t := buildTrace(filepath.Base(path), string(doc), spec.Clauses(), cases)
+	t := spec.BuildTrace(filepath.Base(path), string(doc), spec.Clauses(), cases)
 	if len(t.Items) == 0 {
 		fmt.Fprintf(stderr, "conform trace: %s has no document items (rows \"| 0NN-… |\")\n", path)
 		return exitUsage
 	}
-	t.write(stdout, *gapsOnly)
+	writeTrace(stdout, t, *gapsOnly)
 	if len(t.Gaps) > 0 {
 		return exitFailures
 	}
