@@ -81,6 +81,9 @@ func usage(w io.Writer) {
   conform serve [-mutant NAME]     serve the reference (or a faulty variant) on stdin/stdout
   conform list [-run RE] [-skip RE] print every case ID with its kind and clauses
   conform mutants                  print the catalogue of faulty variants
+  conform replay [-dir DIR] [flags] [-- CMD [ARGS...]]
+                                   replay the golden case files, comparing each response with the reference's
+  conform trace [-f FILE] [-gaps]  print the map of document items to clauses to cases, and its gaps
 
 flags:
 `)
