@@ -7,6 +7,9 @@
 //	conform serve [-mutant NAME]        the reference (or a faulty variant) as a protocol v1 server
 //	conform list [-run RE] [-skip RE]   every case ID with its kind and clauses
 //	conform mutants                     the catalogue of faulty variants
+//	conform replay [-dir DIR] [-- CMD [ARGS…]]
+//	                                    run the golden vectors, without Gherkin
+//	conform trace [-f FILE] [-gaps]     the document → clause → case map and its gaps
 //
 // Exit status: 0 when nothing failed (or only what the baseline expects),
 // 1 when a case failed, a baseline entry is stale, the restart limit was
