@@ -86,6 +86,30 @@ Feature: Classification and tool-call units
       | a tool message without id    | tool_call_id | {"role": "tool", "content": "x"}                                                               |
       | a tool message with a number | tool_call_id | {"role": "tool", "tool_call_id": 7, "content": "x"}                                            |
 
+  # The other side of CLS-2's list: those are the only malformed tool
+  # members. A tool_calls element needs only its non-empty string id (no
+  # type, no function), a tool_use block only its id (no name, no input), a
+  # tool_result block only its tool_use_id (no content), and a tool message
+  # only its tool_call_id (MSG-1: content is optional). So by CLS-1 message
+  # 2 is a tool_call declaring a, 3 a tool_result answering a, 4 a tool_call
+  # declaring b, 5 a tool_result answering b; by UNIT-1 each call and the
+  # result right after it are one unit, and the prompt is a unit of one.
+  @CLS-2 @CLS-1
+  Scenario: tool members need nothing but their ids
+    Given the conversation:
+      """json
+      [
+        {"role": "user", "content": "hi"},
+        {"role": "assistant", "tool_calls": [{"id": "a"}]},
+        {"role": "tool", "tool_call_id": "a"},
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "b"}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "b"}]}
+      ]
+      """
+    When the history is classified
+    Then the classes are user_prompt, tool_call, tool_result, tool_call, tool_result
+    And the units are 1; 2-3; 4-5
+
   @UNIT-2
   Scenario Outline: <format>: <structure> is refused as <code>
     Given the <format> conversation: <conversation>

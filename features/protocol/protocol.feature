@@ -54,3 +54,17 @@ Feature: The wire protocol
       """
     Then the request fails with "invalid_params"
     And the error message mentions "no-such-window"
+
+  # PROTO-2 lists an invalid configuration among the bad input that gets an
+  # error of the right kind: "ten" is a string where max_messages needs a
+  # count (CFG-3), so window.create fails with invalid_config, never an
+  # internal_error, and the implementation goes on answering.
+  @PROTO-2 @window
+  Scenario: an invalid configuration is invalid_config, not an internal error
+    When the request "window.create" is sent with params:
+      """json
+      {"config": {"max_messages": "ten"}}
+      """
+    Then the request fails with "invalid_config"
+    And the error message mentions "max_messages"
+    And the implementation still answers
