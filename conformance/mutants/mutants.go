@@ -228,6 +228,7 @@ func All() []Mutant {
 	ms = append(ms, budgetMutants()...)
 	ms = append(ms, loopMutants()...)
 	ms = append(ms, PropertyMutants()...)
+	ms = append(ms, clauseMutants()...)
 	sort.Slice(ms, func(i, j int) bool { return ms[i].Name < ms[j].Name })
 	return ms
 }
