@@ -89,3 +89,12 @@ Feature: The token budget: counts, limits, thresholds
       | 102401 |             | not  |
       | 121600 |             | not  |
       | 121601 |             |      |
+
+  @LIM-2 @PROTO-2
+  Scenario: an empty model name is a malformed request, not an unknown model
+    # protocol.md, budget.check: model is a non-empty string.
+    When the request "budget.check" is sent with params:
+      """json
+      {"messages": [{"role": "user", "content": "hi"}], "model": ""}
+      """
+    Then the response is an error of kind "invalid_params"

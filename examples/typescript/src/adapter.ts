@@ -90,6 +90,13 @@ function stringParam(params: Params, name: string): string {
   return v;
 }
 
+/** `model`: a non-empty string (protocol.md, budget.check). */
+function modelParam(params: Params): string {
+  const model = stringParam(params, 'model');
+  if (model === '') throw new RpcError('invalid_params', 'params.model: must not be empty');
+  return model;
+}
+
 /** A count (CFG-3): a number whose value is an integer from 0 to 2^53 − 1. */
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 
@@ -259,13 +266,13 @@ const methods: Record<string, (params: Params | undefined, req: Record<string, u
   },
 
   'budget.check'(params) {
-    const limit = contextLimit(stringParam(params!, 'model'), limitsParam(params!));
+    const limit = contextLimit(modelParam(params!), limitsParam(params!));
     const { tokens } = countTokens(messagesParam(params!));
     return { tokens, limit, approaching: isApproachingLimit(tokens, limit), at_limit: isAtLimit(tokens, limit) };
   },
 
   'budget.prune'(params) {
-    const limit = contextLimit(stringParam(params!, 'model'), limitsParam(params!));
+    const limit = contextLimit(modelParam(params!), limitsParam(params!));
     const percent = targetPercentParam(params!);
     return pruneMessages(messagesParam(params!), limit, percent);
   },
@@ -286,7 +293,7 @@ const methods: Record<string, (params: Params | undefined, req: Record<string, u
   },
 
   async 'budget.prepare'(params) {
-    const model = stringParam(params!, 'model');
+    const model = modelParam(params!);
     const limits = limitsParam(params!);
     const messages = messagesParam(params!);
     const script = summarizerParam(params!);
