@@ -18,13 +18,9 @@ func TestTraceability(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	all, err := runner.Cases(runner.Options{})
+	cases, err := runner.TraceCases(runner.Options{})
 	if err != nil {
 		t.Fatal(err)
-	}
-	cases := make([]spec.TraceCase, len(all))
-	for i, c := range all {
-		cases[i] = spec.TraceCase{ID: c.ID, Clauses: c.Clauses, Property: c.Kind == runner.Property}
 	}
 	tr := spec.BuildTrace("traceability.md", string(doc), spec.Clauses(), cases)
 	for _, g := range tr.Gaps {

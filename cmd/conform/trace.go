@@ -80,17 +80,7 @@ func writeTrace(w io.Writer, t spec.Trace, gapsOnly bool) {
 }
 
 // traceCases lists every scenario and property as the trace needs them.
-func traceCases() ([]spec.TraceCase, error) {
-	cases, err := runner.Cases(runner.Options{})
-	if err != nil {
-		return nil, err
-	}
-	out := make([]spec.TraceCase, len(cases))
-	for i, c := range cases {
-		out[i] = spec.TraceCase{ID: c.ID, Clauses: c.Clauses, Property: c.Kind == runner.Property}
-	}
-	return out, nil
-}
+func traceCases() ([]spec.TraceCase, error) { return runner.TraceCases(runner.Options{}) }
 
 func listOrNone(ids []string) string {
 	if len(ids) == 0 {

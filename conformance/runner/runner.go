@@ -28,6 +28,7 @@ import (
 	"github.com/convspec/convspec/conformance/steps"
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/features"
+	"github.com/convspec/convspec/spec"
 )
 
 // Outcome is how one case ended.
@@ -370,6 +371,24 @@ func isAlnum(r rune) bool { return r >= 'a' && r <= 'z' || r >= '0' && r <= '9' 
 
 // Cases lists every scenario and property without running anything.
 func Cases(opts Options) ([]Case, error) {
+	return listCases(opts)
+}
+
+// TraceCases lists the selected cases as the traceability model of package
+// spec takes them.
+func TraceCases(opts Options) ([]spec.TraceCase, error) {
+	all, err := listCases(opts)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]spec.TraceCase, len(all))
+	for i, c := range all {
+		out[i] = spec.TraceCase{ID: c.ID, Clauses: c.Clauses, Property: c.Kind == Property}
+	}
+	return out, nil
+}
+
+func listCases(opts Options) ([]Case, error) {
 	if opts.Features == nil {
 		opts.Features = features.FS
 	}
