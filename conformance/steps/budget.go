@@ -253,18 +253,7 @@ func (w *world) budgetRemoved(list string) error {
 	if err := w.needResult(w.budgetPruneRes != nil, "pruned"); err != nil {
 		return err
 	}
-	want, err := parseList(list, len(w.input))
-	if err != nil {
-		return err
-	}
-	got := make([]int, len(w.budgetPruneRes.Removed))
-	for i, r := range w.budgetPruneRes.Removed {
-		got[i] = r + 1
-	}
-	if fmt.Sprint(got) != fmt.Sprint(want) {
-		return w.failf("removed positions (1-based) differ:\n  wanted %v\n  got    %v", want, got)
-	}
-	return nil
+	return w.removedPositions(w.budgetPruneRes.Removed, list)
 }
 
 // keptBelow recounts the kept conversation with the implementation's own

@@ -230,12 +230,18 @@ func (w *world) removedAre(list string) error {
 	if err := w.needResult(w.pruneRes != nil, "pruned"); err != nil {
 		return err
 	}
+	return w.removedPositions(w.pruneRes.Removed, list)
+}
+
+// removedPositions compares the 0-based input positions an operation
+// removed with a scenario's 1-based list.
+func (w *world) removedPositions(removed []int, list string) error {
 	want, err := parseList(list, len(w.input))
 	if err != nil {
 		return err
 	}
-	got := make([]int, len(w.pruneRes.Removed))
-	for i, r := range w.pruneRes.Removed {
+	got := make([]int, len(removed))
+	for i, r := range removed {
 		got[i] = r + 1
 	}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
