@@ -229,7 +229,7 @@ func conform(args []string, stdout, stderr io.Writer) int {
 	if base != nil {
 		accepted = base.Baseline
 	}
-	rep.Cases = report.Judge(rep.results, accepted)
+	rep.Cases = report.Judge(rep.results, accepted, false)
 	for i := range rep.Cases {
 		rep.Cases[i].Reproduce = s.reproduce(rep.Cases[i], command)
 	}
@@ -579,7 +579,7 @@ func baseline(args []string, stdout, stderr io.Writer) int {
 	if rep == nil {
 		return exitUsage
 	}
-	rep.Cases = report.Judge(rep.results, nil)
+	rep.Cases = report.Judge(rep.results, nil, false)
 	for i := range rep.Cases {
 		rep.Cases[i].Reproduce = s.reproduce(rep.Cases[i], command)
 	}
@@ -597,7 +597,7 @@ func baseline(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "conform baseline: the restart limit was reached, so the run is partial: no baseline written (raise -max-restarts)")
 		return exitFailures
 	}
-	b := report.NewBaseline(rep.Implementation.Name, rep.results, previous)
+	b := report.NewBaseline(rep.Implementation.Name, rep.results, previous, false)
 	if err := writeBaseline(s.out, b, stdout); err != nil {
 		fmt.Fprintf(stderr, "conform baseline: %v\n", err)
 		return exitUsage

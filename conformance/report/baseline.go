@@ -120,13 +120,14 @@ func (b *Baseline) Lookup(id string) *Entry {
 	return nil
 }
 
-// NewBaseline is the baseline that accepts every failing result. An entry
-// of previous for a case that still fails keeps its reason and issue; a new
+// NewBaseline is the baseline that accepts every failing result; with
+// strict, the unsupported ones too (conform baseline -strict). An entry of
+// previous for a case that still fails keeps its reason and issue; a new
 // one gets TODOReason.
-func NewBaseline(implementation string, results []runner.Result, previous *Baseline) *Baseline {
+func NewBaseline(implementation string, results []runner.Result, previous *Baseline, strict bool) *Baseline {
 	b := &Baseline{Version: BaselineVersion, Implementation: implementation, Entries: []Entry{}}
 	for _, r := range results {
-		if !r.Outcome.IsFailure() {
+		if !Fails(r.Outcome, strict) {
 			continue
 		}
 		e := Entry{ID: r.ID, Reason: TODOReason}
@@ -160,11 +161,13 @@ func (b *Baseline) Write(w io.Writer) error {
 	return err
 }
 
-// Judge pairs results with the baseline's entries.
-func Judge(results []runner.Result, b *Baseline) []Case {
+// Judge pairs results with the baseline's entries. With strict, an
+// unsupported result fails like a failed one (conform -strict); set
+// Run.Strict to the same value.
+func Judge(results []runner.Result, b *Baseline, strict bool) []Case {
 	cases := make([]Case, len(results))
 	for i, r := range results {
-		cases[i] = Case{Result: r, Baseline: b.Lookup(r.ID)}
+		cases[i] = Case{Result: r, Baseline: b.Lookup(r.ID), Strict: strict}
 	}
 	return cases
 }

@@ -30,6 +30,7 @@ type (
 		Seed           uint64            `json:"seed"`
 		Checks         int               `json:"checks"`
 		Selection      jsonSelection     `json:"selection"`
+		Strict         bool              `json:"strict"`
 		Started        string            `json:"started"`
 		DurationMS     float64           `json:"duration_ms"`
 		Status         string            `json:"status"`
@@ -114,6 +115,7 @@ func JSON(w io.Writer, run *Run) error {
 		Seed:         run.Seed,
 		Checks:       run.Checks,
 		Selection:    jsonSelection{Run: run.RunPattern, Skip: run.SkipPattern},
+		Strict:       run.Strict,
 		Started:      run.Started.UTC().Format(time.RFC3339),
 		DurationMS:   millis(run.Duration),
 		Status:       run.Status(),

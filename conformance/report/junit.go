@@ -60,8 +60,9 @@ type (
 
 // JUnit writes the report as JUnit XML: one testsuite per kind of case
 // (scenario, property), one testcase per case. A failed case is a
-// <failure>; a timeout, crash or protocol error an <error>; a case not
-// applicable, unsupported or failing as the baseline expects is <skipped>;
+// <failure>, and so is an unsupported one in a strict run; a timeout,
+// crash or protocol error is an <error>; a case not applicable,
+// unsupported (not strict) or failing as the baseline expects is <skipped>;
 // a stale baseline entry is a <failure>. A property's seed and every
 // failure's reproduce command are in <system-out>. An interrupted run, or
 // one whose implementation could not be started, adds a testsuite "conform"
@@ -77,6 +78,9 @@ func JUnit(w io.Writer, run *Run) error {
 	}
 	if run.Baseline != nil {
 		props = append(props, junitProperty{"baseline", run.Baseline.Path})
+	}
+	if run.Strict {
+		props = append(props, junitProperty{"strict", "true"})
 	}
 	timestamp := ""
 	if !run.Started.IsZero() {
@@ -158,7 +162,7 @@ func junitCaseOf(run *Run, k Case, s *junitSuite) junitCase {
 		if k.NotRun {
 			p.Message = runner.NotRunDetail
 		}
-		if k.Outcome == runner.Failed {
+		if k.Outcome == runner.Failed || k.Outcome == runner.Unsupported {
 			c.Failure = p
 			s.Failures++
 		} else {

@@ -34,7 +34,11 @@ func Markdown(w io.Writer, run *Run) error {
 		writeFenced(bw, run.StartError)
 		return bw.Flush()
 	}
-	fmt.Fprintf(bw, "**%s** · target `%s` · seed `%d`\n\n", mdEscape(run.Title()), mdCode(run.Target()), run.Seed)
+	fmt.Fprintf(bw, "**%s** · target `%s` · seed `%d`", mdEscape(run.Title()), mdCode(run.Target()), run.Seed)
+	if run.Strict {
+		fmt.Fprint(bw, " · strict: an unsupported case fails the run unless the baseline lists it")
+	}
+	fmt.Fprint(bw, "\n\n")
 
 	c := run.Count()
 	fmt.Fprintln(bw, "| outcome | cases |")

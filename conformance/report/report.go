@@ -17,8 +17,8 @@ import (
 // Exit codes of a run (`conform` documents them; they are never combined
 // and never the implementation's own status).
 const (
-	ExitOK       = 0 // every selected case passed, was not applicable or unsupported, or failed as the baseline expects
-	ExitFailures = 1 // a case failed, a baseline entry is stale, the restart limit was reached, or the run was interrupted
+	ExitOK       = 0 // every selected case passed, was not applicable or unsupported (not with -strict), or failed as the baseline expects
+	ExitFailures = 1 // a case failed (with -strict: or was unsupported), a baseline entry is stale, the restart limit was reached, or the run was interrupted
 	ExitUsage    = 2 // the command line, a baseline or a report file is wrong
 	ExitNoImpl   = 3 // the implementation could not be started or failed the handshake
 )
@@ -53,6 +53,10 @@ type Run struct {
 	// Baseline is the baseline file the results were judged against; nil
 	// for none.
 	Baseline *BaselineFile
+	// Strict says that the cases were judged strictly (conform -strict):
+	// an unsupported outcome fails the run unless the baseline lists it.
+	// The cases carry it too (Case.Strict); Judge sets both from one value.
+	Strict bool
 	// StartError says why the implementation could not be started or
 	// failed its handshake; no case ran.
 	StartError string
@@ -69,6 +73,9 @@ type Case struct {
 	runner.Result
 	// Baseline is the baseline entry that lists the case; nil for none.
 	Baseline *Entry
+	// Strict says that the case was judged strictly: unsupported fails
+	// like failed (conform -strict; spec/decisions.md D-33).
+	Strict bool
 	// Reproduce is a command line that reruns just this case; empty for a
 	// case that did not fail.
 	Reproduce string
@@ -79,7 +86,8 @@ type Verdict string
 
 // Verdicts.
 const (
-	// Ok: passed, not applicable or unsupported, and not in the baseline.
+	// Ok: passed, not applicable or unsupported (not when strict), and
+	// not in the baseline.
 	Ok Verdict = "ok"
 	// Failing: a failing outcome the baseline does not accept (a case not
 	// run because of the restart limit is always failing).
@@ -92,14 +100,25 @@ const (
 	Stale Verdict = "stale"
 )
 
+// Fails says whether an outcome fails a run unless the baseline accepts
+// it: failed, timeout, crash and protocol error always; unsupported only
+// when strict (conform -strict); passed and not applicable never.
+func Fails(o runner.Outcome, strict bool) bool {
+	return o.IsFailure() || strict && o == runner.Unsupported
+}
+
+// Fails says whether the case's outcome fails the run unless the baseline
+// accepts it.
+func (c Case) Fails() bool { return Fails(c.Outcome, c.Strict) }
+
 // Verdict judges the case.
 func (c Case) Verdict() Verdict {
 	switch {
 	case c.NotRun:
 		return Failing
-	case c.Outcome.IsFailure() && c.Baseline != nil:
+	case c.Fails() && c.Baseline != nil:
 		return Expected
-	case c.Outcome.IsFailure():
+	case c.Fails():
 		return Failing
 	case c.Baseline != nil:
 		return Stale
@@ -133,6 +152,10 @@ type Counts struct {
 	// Failing counts the cases that fail the run: failing outcomes the
 	// baseline does not accept, and stale entries.
 	Failing int
+	// StrictFailing counts the failing cases that fail only because the
+	// run is strict: unsupported outcomes the baseline does not accept
+	// (they are in Failing too).
+	StrictFailing int
 }
 
 // Count tallies the run's cases.
@@ -155,6 +178,9 @@ func (r *Run) Count() Counts {
 			c.Failing++
 		case Failing:
 			c.Failing++
+			if k.Outcome == runner.Unsupported {
+				c.StrictFailing++
+			}
 		}
 	}
 	return c
@@ -221,6 +247,9 @@ func (r *Run) Verdict() string {
 		if r.Baseline != nil {
 			s += " outside the baseline"
 		}
+		if c.StrictFailing > 0 {
+			s += fmt.Sprintf(" (strict: %d unsupported)", c.StrictFailing)
+		}
 		why = append(why, fmt.Sprintf("%d %s", n, s))
 	}
 	if c.Stale > 0 {
@@ -255,6 +284,10 @@ func (r *Run) StaleAdvice(k Case) string {
 	path := "the baseline"
 	if r.Baseline != nil {
 		path = r.Baseline.Path
+	}
+	if k.Outcome == runner.Unsupported && !k.Strict {
+		// Most likely a baseline written with -strict, used without it.
+		return fmt.Sprintf("listed in %s as a known deviation, but it is unsupported, which fails a run only with -strict: run with -strict, or remove its entry from %s", path, path)
 	}
 	return fmt.Sprintf("listed in %s as a known deviation, but it %s now: remove its entry from %s", path, verbOf(k.Outcome), path)
 }

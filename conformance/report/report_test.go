@@ -45,7 +45,7 @@ func sampleRuns() map[string]*report.Run {
 		scenario("WIN-1/under-the-cap", runner.Passed, "", "WIN-1"),
 		scenario("WIN-9/openai-units", runner.NotApplicable, "capability history not declared", "WIN-9"),
 		property("prop/window-bound", runner.Passed, 42, "", "WIN-6"),
-	}, nil)
+	}, nil, false)
 
 	failures := base()
 	baseline := &report.Baseline{Version: 1, Implementation: "my-trimmer", Entries: []report.Entry{
@@ -64,7 +64,7 @@ func sampleRuns() map[string]*report.Run {
 		scenario("WIN-9/g", runner.NotApplicable, "capability history not declared", "WIN-9"),
 		property("prop/window-bound", runner.Failed, 1234567, "[rapid] failed after 2 tests: WIN-6: kept 11 > max 10", "WIN-6"),
 		property("prop/window-idempotent", runner.Passed, 42, "", "WIN-7"),
-	}, baseline)
+	}, baseline, false)
 	for i := range failures.Cases {
 		if failures.Cases[i].Outcome.IsFailure() {
 			failures.Cases[i].Reproduce = "conform -run '^" + failures.Cases[i].ID + "$' -- node adapter.js"
@@ -82,7 +82,7 @@ func sampleRuns() map[string]*report.Run {
 		scenario("WIN-1/under-the-cap", runner.Passed, "", "WIN-1"),
 		scenario("WIN-4/d", runner.Crash, "crash during window.trim: it was killed by signal 9", "WIN-4"),
 		nr("WIN-4/x"), nr("WIN-4/y"),
-	}, nil)
+	}, nil, false)
 
 	interrupted := base()
 	interrupted.Interrupted = true
@@ -100,9 +100,25 @@ func sampleRuns() map[string]*report.Run {
 	mutant.Command, mutant.Mutant = nil, "head-tail-overlap"
 	mutant.Cases = failures.Cases[1:2]
 
+	// A strict run: one unsupported case the baseline lists (expected),
+	// one it does not (failing).
+	strict := base()
+	strict.Strict = true
+	strictBase := &report.Baseline{Version: 1, Implementation: "my-trimmer", Entries: []report.Entry{
+		{ID: "EST-1/b", Reason: "no estimates until v2"},
+	}}
+	strict.Baseline = &report.BaselineFile{Path: "conform-baseline.json", Baseline: strictBase}
+	strict.Cases = report.Judge([]runner.Result{
+		scenario("WIN-1/under-the-cap", runner.Passed, "", "WIN-1"),
+		scenario("EST-1/a", runner.Unsupported, "unsupported: window.estimate is not supported", "EST-1"),
+		scenario("EST-1/b", runner.Unsupported, "unsupported: window.estimate is not supported", "EST-1"),
+		scenario("WIN-9/g", runner.NotApplicable, "capability history not declared", "WIN-9"),
+	}, strictBase, true)
+
 	return map[string]*report.Run{
 		"passed": passed, "failures": failures, "restart-limit": limit, "interrupted": interrupted,
 		"not-started": notStarted, "interrupted-before-handshake": interruptedEarly, "mutant": mutant,
+		"strict": strict,
 	}
 }
 
@@ -121,6 +137,7 @@ func TestVerdictsAndExitCodes(t *testing.T) {
 		{"not-started", "not_started", 3, "NOT STARTED: the implementation could not be started or failed the handshake"},
 		{"interrupted-before-handshake", "interrupted", 1, "INTERRUPTED after 0 cases"},
 		{"mutant", "failed", 1, "FAIL: 1 case fails"},
+		{"strict", "failed", 1, "FAIL: 1 case fails outside the baseline (strict: 1 unsupported)"},
 	} {
 		r := runs[tc.run]
 		if got := r.Status(); got != tc.status {
@@ -141,7 +158,7 @@ func TestBaselineOnlyAcceptsWhatFails(t *testing.T) {
 	run.Cases = report.Judge([]runner.Result{
 		scenario("A/x", runner.Timeout, "slow", "WIN-1"),
 		scenario("A/z", runner.Passed, "", "WIN-1"),
-	}, b)
+	}, b, false)
 	if v := run.Cases[0].Verdict(); v != report.Expected {
 		t.Errorf("a listed timeout is %s, want expected_failure", v)
 	}
@@ -153,7 +170,7 @@ func TestBaselineOnlyAcceptsWhatFails(t *testing.T) {
 	}
 	// A listed case that passes is stale; one that is not applicable too.
 	for _, o := range []runner.Outcome{runner.Passed, runner.NotApplicable, runner.Unsupported} {
-		run.Cases = report.Judge([]runner.Result{scenario("A/x", o, "", "WIN-1")}, b)
+		run.Cases = report.Judge([]runner.Result{scenario("A/x", o, "", "WIN-1")}, b, false)
 		if v := run.Cases[0].Verdict(); v != report.Stale || run.ExitCode() != 1 {
 			t.Errorf("a listed case that is %s: verdict %s, exit %d; want stale, 1", o, v, run.ExitCode())
 		}
@@ -161,7 +178,7 @@ func TestBaselineOnlyAcceptsWhatFails(t *testing.T) {
 	// A case not run because of the restart limit is never expected.
 	nr := scenario("A/x", runner.Crash, runner.NotRunDetail, "WIN-1")
 	nr.NotRun = true
-	run.Cases = report.Judge([]runner.Result{nr}, b)
+	run.Cases = report.Judge([]runner.Result{nr}, b, false)
 	if v := run.Cases[0].Verdict(); v != report.Failing {
 		t.Errorf("a listed case not run: %s, want failing", v)
 	}
@@ -429,7 +446,7 @@ func TestNewBaseline(t *testing.T) {
 		property("prop/p", runner.Crash, 3, "", "WIN-6"),
 	}
 	previous := &report.Baseline{Entries: []report.Entry{{ID: "WIN-3/z", Reason: "slow on CI", Issue: "https://e/2"}, {ID: "WIN-1/ok", Reason: "fixed since"}}}
-	b := report.NewBaseline("my-trimmer", results, previous)
+	b := report.NewBaseline("my-trimmer", results, previous, false)
 	var one, two bytes.Buffer
 	if err := b.Write(&one); err != nil {
 		t.Fatal(err)
@@ -438,7 +455,7 @@ func TestNewBaseline(t *testing.T) {
 	for i, j := 0, len(results)-1; i < j; i, j = i+1, j-1 {
 		results[i], results[j] = results[j], results[i]
 	}
-	if err := report.NewBaseline("my-trimmer", results, previous).Write(&two); err != nil {
+	if err := report.NewBaseline("my-trimmer", results, previous, false).Write(&two); err != nil {
 		t.Fatal(err)
 	}
 	want := `{
@@ -469,7 +486,7 @@ func TestNewBaseline(t *testing.T) {
 	}
 	// No failure: an empty list, not null.
 	var empty bytes.Buffer
-	if err := report.NewBaseline("x", nil, nil).Write(&empty); err != nil || !regexp.MustCompile(`"entries": \[\]`).MatchString(empty.String()) {
+	if err := report.NewBaseline("x", nil, nil, false).Write(&empty); err != nil || !regexp.MustCompile(`"entries": \[\]`).MatchString(empty.String()) {
 		t.Errorf("empty baseline: %v\n%s", err, empty.String())
 	}
 }

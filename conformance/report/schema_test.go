@@ -33,7 +33,7 @@ func TestJSONReportMatchesSchema(t *testing.T) {
 // against spec/schema/baseline.schema.json.
 func TestBaselineMatchesSchema(t *testing.T) {
 	run := sampleRuns()["failures"]
-	b := report.NewBaseline("my-trimmer", resultsOf(run.Cases), &report.Baseline{Entries: []report.Entry{{ID: "WIN-2/b", Reason: "known", Issue: "https://example.com/1"}}})
+	b := report.NewBaseline("my-trimmer", resultsOf(run.Cases), &report.Baseline{Entries: []report.Entry{{ID: "WIN-2/b", Reason: "known", Issue: "https://example.com/1"}}}, false)
 	var buf bytes.Buffer
 	if err := b.Write(&buf); err != nil {
 		t.Fatal(err)
@@ -64,6 +64,7 @@ func TestSchemaValidatorCatchesMistakes(t *testing.T) {
 		"unknown member":  func(m map[string]any) { m["extra"] = true },
 		"bad status":      func(m map[string]any) { m["status"] = "maybe" },
 		"seed a string":   func(m map[string]any) { m["seed"] = "12" },
+		"strict a string": func(m map[string]any) { m["strict"] = "yes" },
 		"case no outcome": func(m map[string]any) { delete(m["cases"].([]any)[0].(map[string]any), "outcome") },
 		"bad outcome":     func(m map[string]any) { m["cases"].([]any)[1].(map[string]any)["outcome"] = "exploded" },
 		"negative count":  func(m map[string]any) { m["counts"].(map[string]any)["crash"] = json.Number("-1") },

@@ -44,6 +44,9 @@ func Text(w io.Writer, run *Run, opts TextOptions) error {
 		return bw.Flush()
 	}
 	fmt.Fprintf(bw, "seed %d\n", run.Seed)
+	if run.Strict {
+		fmt.Fprintln(bw, "strict: an unsupported case fails the run unless the baseline lists it")
+	}
 	notRun := 0
 	for _, k := range run.Cases {
 		switch v := k.Verdict(); {
