@@ -12,8 +12,8 @@
 //	conform trace [-f FILE] [-gaps]     the document → clause → case map and its gaps
 //
 // Exit status: 0 when nothing failed (or only what the baseline expects),
-// 1 when a case failed, a baseline entry is stale, the restart limit was
-// reached or the run was interrupted, 2 for a usage error, 3 when the
+// 1 when a case failed (with -strict: or was unsupported), a baseline entry
+// is stale, the restart limit was reached or the run was interrupted, 2 for a usage error, 3 when the
 // implementation could not be started or failed the handshake. The status
 // is conform's own: never the implementation's, never a combination.
 package main
@@ -110,6 +110,7 @@ type settings struct {
 	maxLine      int
 	verbose      bool
 	mutant       string
+	strict       bool // conform and conform baseline only
 
 	// conform only
 	baseline                 string
@@ -140,8 +141,14 @@ func runFlags(name string, stderr io.Writer) (*flag.FlagSet, *settings) {
 	return fs, s
 }
 
+// strictFlag is -strict, of the commands that judge a run.
+func strictFlag(fs *flag.FlagSet, s *settings) {
+	fs.BoolVar(&s.strict, "strict", false, "an unsupported case fails the run unless the baseline lists it (spec/decisions.md D-33)")
+}
+
 func conformFlags(stderr io.Writer) (*flag.FlagSet, *settings) {
 	fs, s := runFlags("conform", stderr)
+	strictFlag(fs, s)
 	fs.StringVar(&s.baseline, "baseline", "", "baseline `FILE` of accepted deviations (see `conform baseline`)")
 	fs.StringVar(&s.report, "report", "text", "`FORMAT` of the report on stdout: text, json, junit, markdown or none")
 	fs.StringVar(&s.jsonOut, "json", "", "also write the JSON report to `FILE` (- for stdout)")
@@ -221,7 +228,7 @@ func conform(args []string, stdout, stderr io.Writer) int {
 	if rep == nil {
 		return exitUsage
 	}
-	rep.Baseline = base
+	rep.Baseline, rep.Strict = base, s.strict
 	if base != nil && rep.Implementation != nil && base.Implementation != "" && base.Implementation != rep.Implementation.Name {
 		fmt.Fprintf(stderr, "conform: note: the baseline was written for %q, the implementation is %q\n", base.Implementation, rep.Implementation.Name)
 	}
@@ -229,7 +236,7 @@ func conform(args []string, stdout, stderr io.Writer) int {
 	if base != nil {
 		accepted = base.Baseline
 	}
-	rep.Cases = report.Judge(rep.results, accepted, false)
+	rep.Cases = report.Judge(rep.results, accepted, s.strict)
 	for i := range rep.Cases {
 		rep.Cases[i].Reproduce = s.reproduce(rep.Cases[i], command)
 	}
@@ -370,13 +377,16 @@ func (s *settings) target(ctx context.Context, command []string) (target.Target,
 }
 
 // reproduce is the command line that reruns one failing case: its ID, the
-// failing seed of a property, and the flags that shape how the
-// implementation is supervised.
+// failing seed of a property, -strict for an unsupported case, and the
+// flags that shape how the implementation is supervised.
 func (s *settings) reproduce(k report.Case, command []string) string {
-	if !k.Outcome.IsFailure() || k.NotRun {
+	if !k.Fails() || k.NotRun {
 		return ""
 	}
 	parts := []string{"conform", "-run", shellQuote("^" + regexp.QuoteMeta(k.ID) + "$")}
+	if k.Outcome == runner.Unsupported {
+		parts = append(parts, "-strict") // it fails only with it
+	}
 	if k.Kind == runner.Property && k.Seed != 0 {
 		parts = append(parts, "-seed", fmt.Sprint(k.Seed))
 	}
@@ -537,6 +547,7 @@ func colorful(w io.Writer) bool {
 
 func baseline(args []string, stdout, stderr io.Writer) int {
 	fs, s := runFlags("conform baseline", stderr)
+	strictFlag(fs, s)
 	fs.StringVar(&s.out, "o", "", "write the baseline to `FILE` (- for stdout); entries already in FILE keep their reason and issue")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: conform baseline -o FILE [flags] [-- CMD [ARGS...]]")
@@ -579,7 +590,8 @@ func baseline(args []string, stdout, stderr io.Writer) int {
 	if rep == nil {
 		return exitUsage
 	}
-	rep.Cases = report.Judge(rep.results, nil, false)
+	rep.Strict = s.strict
+	rep.Cases = report.Judge(rep.results, nil, s.strict)
 	for i := range rep.Cases {
 		rep.Cases[i].Reproduce = s.reproduce(rep.Cases[i], command)
 	}
@@ -597,7 +609,7 @@ func baseline(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "conform baseline: the restart limit was reached, so the run is partial: no baseline written (raise -max-restarts)")
 		return exitFailures
 	}
-	b := report.NewBaseline(rep.Implementation.Name, rep.results, previous, false)
+	b := report.NewBaseline(rep.Implementation.Name, rep.results, previous, s.strict)
 	if err := writeBaseline(s.out, b, stdout); err != nil {
 		fmt.Fprintf(stderr, "conform baseline: %v\n", err)
 		return exitUsage
