@@ -13,9 +13,10 @@
 //
 // Exit status: 0 when nothing failed (or only what the baseline expects),
 // 1 when a case failed (with -strict: or was unsupported), a baseline entry
-// is stale, the restart limit was reached or the run was interrupted, 2 for a usage error, 3 when the
-// implementation could not be started or failed the handshake. The status
-// is conform's own: never the implementation's, never a combination.
+// is stale, the restart limit was reached or the run was interrupted, 2 for
+// a usage error, 3 when the implementation could not be started or failed
+// the handshake. The status is conform's own: never the implementation's,
+// never a combination.
 package main
 
 import (
