@@ -15,21 +15,41 @@ import (
 	"github.com/convspec/convspec/conformance/target"
 )
 
+// The step patterns of registerHistory, compiled once: godog uses a
+// *regexp.Regexp as given but compiles a string pattern at every
+// registration, that is for every scenario.
+var (
+	notatedConversationRe = regexp.MustCompile(`^the (OpenAI|Anthropic) conversation: (.+)$`)
+	classifyRe            = regexp.MustCompile(`^the history is classified$`)
+	pruneRe               = regexp.MustCompile(`^the history is pruned$`)
+	pruneAgainRe          = regexp.MustCompile(`^the pruned history is pruned again$`)
+	buildRe               = regexp.MustCompile(`^the history is built with max_messages (\d+)$`)
+	buildRawRe            = regexp.MustCompile(`^the history is built with max_messages (-?[0-9.e"a-z]+) as written$`)
+	classesAreRe          = regexp.MustCompile(`^the classes are (.+)$`)
+	unitsAreRe            = regexp.MustCompile(`^the units are (.+)$`)
+	prunedIsRe            = regexp.MustCompile(`^the pruned history is messages? ([0-9, \-]+|none)$`)
+	prunedIsInputRe       = regexp.MustCompile(`^the pruned history is the input unchanged$`)
+	removedAreRe          = regexp.MustCompile(`^the removed positions are messages? ([0-9, \-]+|none)$`)
+	builtIsRe             = regexp.MustCompile(`^the built history is messages? ([0-9, \-]+|none)$`)
+	buildWarnsRe          = regexp.MustCompile(`^the build warns "([a-z_]+)" about messages? ([0-9, \-]+)$`)
+	buildNoWarningsRe     = regexp.MustCompile(`^the build raises no warnings$`)
+)
+
 func registerHistory(sc *godog.ScenarioContext, w *world) {
-	sc.Given(`^the (OpenAI|Anthropic) conversation: (.+)$`, w.notatedConversation)
-	sc.When(`^the history is classified$`, w.classify)
-	sc.When(`^the history is pruned$`, w.prune)
-	sc.When(`^the pruned history is pruned again$`, w.pruneAgain)
-	sc.When(`^the history is built with max_messages (\d+)$`, w.build)
-	sc.When(`^the history is built with max_messages (-?[0-9.e"a-z]+) as written$`, w.buildRaw)
-	sc.Then(`^the classes are (.+)$`, w.classesAre)
-	sc.Then(`^the units are (.+)$`, w.unitsAre)
-	sc.Then(`^the pruned history is messages? ([0-9, \-]+|none)$`, w.prunedIs)
-	sc.Then(`^the pruned history is the input unchanged$`, w.prunedIsInput)
-	sc.Then(`^the removed positions are messages? ([0-9, \-]+|none)$`, w.removedAre)
-	sc.Then(`^the built history is messages? ([0-9, \-]+|none)$`, w.builtIs)
-	sc.Then(`^the build warns "([a-z_]+)" about messages? ([0-9, \-]+)$`, w.buildWarns)
-	sc.Then(`^the build raises no warnings$`, w.buildNoWarnings)
+	sc.Given(notatedConversationRe, w.notatedConversation)
+	sc.When(classifyRe, w.classify)
+	sc.When(pruneRe, w.prune)
+	sc.When(pruneAgainRe, w.pruneAgain)
+	sc.When(buildRe, w.build)
+	sc.When(buildRawRe, w.buildRaw)
+	sc.Then(classesAreRe, w.classesAre)
+	sc.Then(unitsAreRe, w.unitsAre)
+	sc.Then(prunedIsRe, w.prunedIs)
+	sc.Then(prunedIsInputRe, w.prunedIsInput)
+	sc.Then(removedAreRe, w.removedAre)
+	sc.Then(builtIsRe, w.builtIs)
+	sc.Then(buildWarnsRe, w.buildWarns)
+	sc.Then(buildNoWarningsRe, w.buildNoWarnings)
 }
 
 var notationItem = regexp.MustCompile(`^(system|user|assistant|call|result)(?:\(([a-z0-9_ ]+)\))?$`)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -26,36 +27,71 @@ type loopWorld struct {
 	runRes      *protocol.LoopRunResult
 }
 
-func registerLoop(sc *godog.ScenarioContext, w *world) {
-	sc.Given(`^the config file in (YAML|JSON):$`, w.configFile)
-	sc.When(`^the config is resolved$`, w.resolveConfig)
-	sc.Then(`^the resolved config is:$`, w.resolvedIs)
-	sc.Then(`^max_messages comes from the (default|shorthand|conversation)$`, w.maxFrom)
-	sc.Then(`^the config warnings are ([a-z_, ]+|none)$`, w.configWarnings)
-	sc.Then(`^the error path is "([^"]*)"$`, w.errorPath)
+// The step patterns of registerLoop, compiled once: godog uses a
+// *regexp.Regexp as given but compiles a string pattern at every
+// registration, that is for every scenario.
+var (
+	configFileRe     = regexp.MustCompile(`^the config file in (YAML|JSON):$`)
+	resolveConfigRe  = regexp.MustCompile(`^the config is resolved$`)
+	resolvedIsRe     = regexp.MustCompile(`^the resolved config is:$`)
+	maxFromRe        = regexp.MustCompile(`^max_messages comes from the (default|shorthand|conversation)$`)
+	configWarningsRe = regexp.MustCompile(`^the config warnings are ([a-z_, ]+|none)$`)
+	errorPathRe      = regexp.MustCompile(`^the error path is "([^"]*)"$`)
 
-	sc.Given(`^an? (OpenAI|Anthropic) run of (\d+) iterations?, each with (\d+) tool turns? of (\d+) parallel calls?\s*(appended one by one)?$`, w.syntheticRun)
-	sc.Given(`^the (OpenAI|Anthropic) run:$`, w.explicitRun)
-	sc.Given(`^the summarizer of the run (replies|fails with) "([^"]*)"$`, w.runSummarizer)
-	sc.Given(`^then (replies|fails with) "([^"]*)"$`, w.runSummarizer)
-	sc.When(`^the run is executed$`, w.executeRun)
-	sc.Then(`^the run made at least (\d+) tool calls$`, w.toolCallsAtLeast)
-	sc.Then(`^(\d+) model calls were made$`, w.modelCalls)
-	sc.Then(`^every request is valid for the provider$`, w.requestsValid)
-	sc.Then(`^every request holds at most (\d+) messages$`, w.requestsAtMost)
-	sc.Then(`^every handed-on state holds at most (\d+) messages$`, w.statesAtMost)
-	sc.Then(`^request (\d+) holds (\d+) messages$`, w.requestHolds)
-	sc.Then(`^iteration (\d+) hands on (\d+) messages$`, w.handsOn)
-	sc.Then(`^the first message of every request is the first message of the run$`, w.firstKept)
-	sc.Then(`^every iteration starts from the state the one before handed on$`, w.stateCarried)
-	sc.Then(`^the events of iteration (\d+) are:$`, w.iterationEvents)
-	sc.Then(`^the events of iteration (\d+) start with "([a-z_]+)"$`, w.iterationEventsStart)
-	sc.Then(`^the metrics of iteration (\d+) are (\d+) messages and (\d+) estimated tokens$`, w.iterationMetrics)
-	sc.Then(`^the metrics of every iteration count its handed-on state$`, w.metricsCountState)
-	sc.Then(`^the run's effective config is:$`, w.runConfigIs)
-	sc.Then(`^the summarizer was called (\d+) times?$`, w.runSummarizerCalls)
-	sc.Then(`^some request holds the summary "([^"]*)" right after the first message$`, w.summaryInRequest)
-	sc.Then(`^no request contains the text "([^"]*)"$`, w.noRequestContains)
+	syntheticRunRe         = regexp.MustCompile(`^an? (OpenAI|Anthropic) run of (\d+) iterations?, each with (\d+) tool turns? of (\d+) parallel calls?\s*(appended one by one)?$`)
+	explicitRunRe          = regexp.MustCompile(`^the (OpenAI|Anthropic) run:$`)
+	runSummarizerRe        = regexp.MustCompile(`^the summarizer of the run (replies|fails with) "([^"]*)"$`)
+	runSummarizerNextRe    = regexp.MustCompile(`^then (replies|fails with) "([^"]*)"$`)
+	executeRunRe           = regexp.MustCompile(`^the run is executed$`)
+	toolCallsAtLeastRe     = regexp.MustCompile(`^the run made at least (\d+) tool calls$`)
+	modelCallsRe           = regexp.MustCompile(`^(\d+) model calls were made$`)
+	requestsValidRe        = regexp.MustCompile(`^every request is valid for the provider$`)
+	requestsAtMostRe       = regexp.MustCompile(`^every request holds at most (\d+) messages$`)
+	statesAtMostRe         = regexp.MustCompile(`^every handed-on state holds at most (\d+) messages$`)
+	requestHoldsRe         = regexp.MustCompile(`^request (\d+) holds (\d+) messages$`)
+	handsOnRe              = regexp.MustCompile(`^iteration (\d+) hands on (\d+) messages$`)
+	firstKeptRe            = regexp.MustCompile(`^the first message of every request is the first message of the run$`)
+	stateCarriedRe         = regexp.MustCompile(`^every iteration starts from the state the one before handed on$`)
+	iterationEventsRe      = regexp.MustCompile(`^the events of iteration (\d+) are:$`)
+	iterationEventsStartRe = regexp.MustCompile(`^the events of iteration (\d+) start with "([a-z_]+)"$`)
+	iterationMetricsRe     = regexp.MustCompile(`^the metrics of iteration (\d+) are (\d+) messages and (\d+) estimated tokens$`)
+	metricsCountStateRe    = regexp.MustCompile(`^the metrics of every iteration count its handed-on state$`)
+	runConfigIsRe          = regexp.MustCompile(`^the run's effective config is:$`)
+	runSummarizerCallsRe   = regexp.MustCompile(`^the summarizer was called (\d+) times?$`)
+	summaryInRequestRe     = regexp.MustCompile(`^some request holds the summary "([^"]*)" right after the first message$`)
+	noRequestContainsRe    = regexp.MustCompile(`^no request contains the text "([^"]*)"$`)
+)
+
+func registerLoop(sc *godog.ScenarioContext, w *world) {
+	sc.Given(configFileRe, w.configFile)
+	sc.When(resolveConfigRe, w.resolveConfig)
+	sc.Then(resolvedIsRe, w.resolvedIs)
+	sc.Then(maxFromRe, w.maxFrom)
+	sc.Then(configWarningsRe, w.configWarnings)
+	sc.Then(errorPathRe, w.errorPath)
+
+	sc.Given(syntheticRunRe, w.syntheticRun)
+	sc.Given(explicitRunRe, w.explicitRun)
+	sc.Given(runSummarizerRe, w.runSummarizer)
+	sc.Given(runSummarizerNextRe, w.runSummarizer)
+	sc.When(executeRunRe, w.executeRun)
+	sc.Then(toolCallsAtLeastRe, w.toolCallsAtLeast)
+	sc.Then(modelCallsRe, w.modelCalls)
+	sc.Then(requestsValidRe, w.requestsValid)
+	sc.Then(requestsAtMostRe, w.requestsAtMost)
+	sc.Then(statesAtMostRe, w.statesAtMost)
+	sc.Then(requestHoldsRe, w.requestHolds)
+	sc.Then(handsOnRe, w.handsOn)
+	sc.Then(firstKeptRe, w.firstKept)
+	sc.Then(stateCarriedRe, w.stateCarried)
+	sc.Then(iterationEventsRe, w.iterationEvents)
+	sc.Then(iterationEventsStartRe, w.iterationEventsStart)
+	sc.Then(iterationMetricsRe, w.iterationMetrics)
+	sc.Then(metricsCountStateRe, w.metricsCountState)
+	sc.Then(runConfigIsRe, w.runConfigIs)
+	sc.Then(runSummarizerCallsRe, w.runSummarizerCalls)
+	sc.Then(summaryInRequestRe, w.summaryInRequest)
+	sc.Then(noRequestContainsRe, w.noRequestContains)
 }
 
 func (w *world) configFile(format string, doc *godog.DocString) error {

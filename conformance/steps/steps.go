@@ -19,6 +19,44 @@ import (
 	"github.com/convspec/convspec/conformance/target"
 )
 
+// The step patterns of Register, compiled once: godog uses a
+// *regexp.Regexp as given but compiles a string pattern at every
+// registration, that is for every scenario.
+var (
+	createWindowDefaultRe          = regexp.MustCompile(`^a window with the default config$`)
+	createWindowDocRe              = regexp.MustCompile(`^a window with config:$`)
+	createWindowNumbersRe          = regexp.MustCompile(`^a window with max_messages (\d+), preserve_first_n (\d+) and preserve_last_n (\d+)$`)
+	tryCreateWindowRe              = regexp.MustCompile(`^a window is created with config:$`)
+	tryCreateWindowWithoutConfigRe = regexp.MustCompile(`^a window is created without a config$`)
+
+	conversationOfRe  = regexp.MustCompile(`^a conversation of (\d+) messages$`)
+	conversationDocRe = regexp.MustCompile(`^the conversation:$`)
+
+	trimRe        = regexp.MustCompile(`^the conversation is trimmed$`)
+	trimAgainRe   = regexp.MustCompile(`^the trimmed conversation is trimmed again$`)
+	estimateRe    = regexp.MustCompile(`^the tokens of the conversation are estimated$`)
+	sendRequestRe = regexp.MustCompile(`^the request "([^"]*)" is sent with params:$`)
+	sendLineRe    = regexp.MustCompile(`^the line "((?:[^"\\]|\\.)*)" is sent$`)
+
+	trimmedIsInputRe    = regexp.MustCompile(`^the trimmed conversation is the input unchanged$`)
+	trimmedIsRe         = regexp.MustCompile(`^the trimmed conversation is messages? ([0-9, \-]+|none)$`)
+	evictedIsRe         = regexp.MustCompile(`^the evicted messages are messages? ([0-9, \-]+|none)$`)
+	nothingEvictedRe    = regexp.MustCompile(`^nothing is evicted$`)
+	trimmedCountRe      = regexp.MustCompile(`^the trimmed conversation has (\d+) messages?$`)
+	metricsAreRe        = regexp.MustCompile(`^the metrics are total (\d+), preserved (\d+), evicted (\d+), estimated tokens (\d+)$`)
+	warningsIncludeRe   = regexp.MustCompile(`^the warnings include "([a-z_]+)"$`)
+	warningsExcludeRe   = regexp.MustCompile(`^the warnings do not include "([a-z_]+)"$`)
+	noWarningsRe        = regexp.MustCompile(`^there are no warnings$`)
+	effectiveConfigIsRe = regexp.MustCompile(`^the effective config is:$`)
+	failsWithRe         = regexp.MustCompile(`^the request fails with "([a-z_]+)"$`)
+	errorMentionsRe     = regexp.MustCompile(`^the error message mentions "((?:[^"\\]|\\.)*)"$`)
+	estimateIsRe        = regexp.MustCompile(`^the estimate is (\d+) tokens?$`)
+	responseErrorKindRe = regexp.MustCompile(`^the response is an error of kind "([a-z_]+)"$`)
+	handshakeOKRe       = regexp.MustCompile(`^the implementation declares protocol 1 and a name$`)
+	stillAnswersRe      = regexp.MustCompile(`^the implementation still answers$`)
+	sameAgainRe         = regexp.MustCompile(`^trimming the same conversation again gives the same result$`)
+)
+
 // Register adds every step to sc, bound to tg. Call it from a godog
 // ScenarioInitializer; it creates the scenario's world.
 func Register(sc *godog.ScenarioContext, tg target.Target) {
@@ -28,38 +66,38 @@ func Register(sc *godog.ScenarioContext, tg target.Target) {
 	registerBudget(sc, w)
 	registerLoop(sc, w)
 
-	sc.Given(`^a window with the default config$`, w.createWindowDefault)
-	sc.Given(`^a window with config:$`, w.createWindowDoc)
-	sc.Given(`^a window with max_messages (\d+), preserve_first_n (\d+) and preserve_last_n (\d+)$`, w.createWindowNumbers)
-	sc.When(`^a window is created with config:$`, w.tryCreateWindow)
-	sc.When(`^a window is created without a config$`, w.tryCreateWindowWithoutConfig)
+	sc.Given(createWindowDefaultRe, w.createWindowDefault)
+	sc.Given(createWindowDocRe, w.createWindowDoc)
+	sc.Given(createWindowNumbersRe, w.createWindowNumbers)
+	sc.When(tryCreateWindowRe, w.tryCreateWindow)
+	sc.When(tryCreateWindowWithoutConfigRe, w.tryCreateWindowWithoutConfig)
 
-	sc.Given(`^a conversation of (\d+) messages$`, w.conversationOf)
-	sc.Given(`^the conversation:$`, w.conversationDoc)
+	sc.Given(conversationOfRe, w.conversationOf)
+	sc.Given(conversationDocRe, w.conversationDoc)
 
-	sc.When(`^the conversation is trimmed$`, w.trim)
-	sc.When(`^the trimmed conversation is trimmed again$`, w.trimAgain)
-	sc.When(`^the tokens of the conversation are estimated$`, w.estimate)
-	sc.When(`^the request "([^"]*)" is sent with params:$`, w.sendRequest)
-	sc.When(`^the line "((?:[^"\\]|\\.)*)" is sent$`, w.sendLine)
+	sc.When(trimRe, w.trim)
+	sc.When(trimAgainRe, w.trimAgain)
+	sc.When(estimateRe, w.estimate)
+	sc.When(sendRequestRe, w.sendRequest)
+	sc.When(sendLineRe, w.sendLine)
 
-	sc.Then(`^the trimmed conversation is the input unchanged$`, w.trimmedIsInput)
-	sc.Then(`^the trimmed conversation is messages? ([0-9, \-]+|none)$`, w.trimmedIs)
-	sc.Then(`^the evicted messages are messages? ([0-9, \-]+|none)$`, w.evictedIs)
-	sc.Then(`^nothing is evicted$`, w.nothingEvicted)
-	sc.Then(`^the trimmed conversation has (\d+) messages?$`, w.trimmedCount)
-	sc.Then(`^the metrics are total (\d+), preserved (\d+), evicted (\d+), estimated tokens (\d+)$`, w.metricsAre)
-	sc.Then(`^the warnings include "([a-z_]+)"$`, w.warningsInclude)
-	sc.Then(`^the warnings do not include "([a-z_]+)"$`, w.warningsExclude)
-	sc.Then(`^there are no warnings$`, w.noWarnings)
-	sc.Then(`^the effective config is:$`, w.effectiveConfigIs)
-	sc.Then(`^the request fails with "([a-z_]+)"$`, w.failsWith)
-	sc.Then(`^the error message mentions "((?:[^"\\]|\\.)*)"$`, w.errorMentions)
-	sc.Then(`^the estimate is (\d+) tokens?$`, w.estimateIs)
-	sc.Then(`^the response is an error of kind "([a-z_]+)"$`, w.responseErrorKind)
-	sc.Then(`^the implementation declares protocol 1 and a name$`, w.handshakeOK)
-	sc.Then(`^the implementation still answers$`, w.stillAnswers)
-	sc.Then(`^trimming the same conversation again gives the same result$`, w.sameAgain)
+	sc.Then(trimmedIsInputRe, w.trimmedIsInput)
+	sc.Then(trimmedIsRe, w.trimmedIs)
+	sc.Then(evictedIsRe, w.evictedIs)
+	sc.Then(nothingEvictedRe, w.nothingEvicted)
+	sc.Then(trimmedCountRe, w.trimmedCount)
+	sc.Then(metricsAreRe, w.metricsAre)
+	sc.Then(warningsIncludeRe, w.warningsInclude)
+	sc.Then(warningsExcludeRe, w.warningsExclude)
+	sc.Then(noWarningsRe, w.noWarnings)
+	sc.Then(effectiveConfigIsRe, w.effectiveConfigIs)
+	sc.Then(failsWithRe, w.failsWith)
+	sc.Then(errorMentionsRe, w.errorMentions)
+	sc.Then(estimateIsRe, w.estimateIs)
+	sc.Then(responseErrorKindRe, w.responseErrorKind)
+	sc.Then(handshakeOKRe, w.handshakeOK)
+	sc.Then(stillAnswersRe, w.stillAnswers)
+	sc.Then(sameAgainRe, w.sameAgain)
 }
 
 // world is one scenario's state.

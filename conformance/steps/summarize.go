@@ -20,21 +20,41 @@ const instruction = "Summarize the following conversation history concisely. Foc
 
 const quoted = `"((?:[^"\\]|\\.)*)"`
 
+// The step patterns of registerSummarize, compiled once: godog uses a
+// *regexp.Regexp as given but compiles a string pattern at every
+// registration, that is for every scenario.
+var (
+	trimReplyingRe      = regexp.MustCompile(`^the conversation is trimmed with a summarizer that replies ` + quoted + `$`)
+	trimFailingRe       = regexp.MustCompile(`^the conversation is trimmed with a summarizer that fails with ` + quoted + `$`)
+	trimSlowRe          = regexp.MustCompile(`^the conversation is trimmed with a summarizer that answers after (\d+) ms but times out after (\d+) ms$`)
+	appendMessagesRe    = regexp.MustCompile(`^(\d+) messages are appended to the trimmed conversation$`)
+	summarizeDirectRe   = regexp.MustCompile(`^a summary is requested with a summarizer that (replies|fails with) ` + quoted + `$`)
+	notCalledRe         = regexp.MustCompile(`^the summarizer was not called$`)
+	calledOnceRe        = regexp.MustCompile(`^the summarizer was called once with max_tokens (\d+)$`)
+	promptCoversRe      = regexp.MustCompile(`^the summarizer prompt covers (.+)$`)
+	promptIsRe          = regexp.MustCompile(`^the summarizer prompt is:$`)
+	trimmedReadsRe      = regexp.MustCompile(`^the trimmed conversation reads (.+)$`)
+	summaryIsRe         = regexp.MustCompile(`^the summary message is:$`)
+	noSummaryRe         = regexp.MustCompile(`^there is no summary$`)
+	noMessageContainsRe = regexp.MustCompile(`^no returned message contains ` + quoted + `$`)
+	directSummaryIsRe   = regexp.MustCompile(`^the summary is ` + quoted + `$`)
+)
+
 func registerSummarize(sc *godog.ScenarioContext, w *world) {
-	sc.When(`^the conversation is trimmed with a summarizer that replies `+quoted+`$`, w.trimReplying)
-	sc.When(`^the conversation is trimmed with a summarizer that fails with `+quoted+`$`, w.trimFailing)
-	sc.When(`^the conversation is trimmed with a summarizer that answers after (\d+) ms but times out after (\d+) ms$`, w.trimSlow)
-	sc.When(`^(\d+) messages are appended to the trimmed conversation$`, w.appendMessages)
-	sc.When(`^a summary is requested with a summarizer that (replies|fails with) `+quoted+`$`, w.summarizeDirect)
-	sc.Then(`^the summarizer was not called$`, w.notCalled)
-	sc.Then(`^the summarizer was called once with max_tokens (\d+)$`, w.calledOnce)
-	sc.Then(`^the summarizer prompt covers (.+)$`, w.promptCovers)
-	sc.Then(`^the summarizer prompt is:$`, w.promptIs)
-	sc.Then(`^the trimmed conversation reads (.+)$`, w.trimmedReads)
-	sc.Then(`^the summary message is:$`, w.summaryIs)
-	sc.Then(`^there is no summary$`, w.noSummary)
-	sc.Then(`^no returned message contains `+quoted+`$`, w.noMessageContains)
-	sc.Then(`^the summary is `+quoted+`$`, w.directSummaryIs)
+	sc.When(trimReplyingRe, w.trimReplying)
+	sc.When(trimFailingRe, w.trimFailing)
+	sc.When(trimSlowRe, w.trimSlow)
+	sc.When(appendMessagesRe, w.appendMessages)
+	sc.When(summarizeDirectRe, w.summarizeDirect)
+	sc.Then(notCalledRe, w.notCalled)
+	sc.Then(calledOnceRe, w.calledOnce)
+	sc.Then(promptCoversRe, w.promptCovers)
+	sc.Then(promptIsRe, w.promptIs)
+	sc.Then(trimmedReadsRe, w.trimmedReads)
+	sc.Then(summaryIsRe, w.summaryIs)
+	sc.Then(noSummaryRe, w.noSummary)
+	sc.Then(noMessageContainsRe, w.noMessageContains)
+	sc.Then(directSummaryIsRe, w.directSummaryIs)
 }
 
 func unquote(s string) string {
