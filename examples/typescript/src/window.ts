@@ -269,7 +269,10 @@ export class ConversationWindow {
       // SUM-7: plain eviction; the next summary covers these too.
       this.pending.push(...plainEvicted);
       return this.result(valid, plain, undefined, [
-        { code: SUMMARY_FAILED, message: `${e.message}; evicted without a summary, the next summary will cover them` },
+        {
+          code: SUMMARY_FAILED,
+          message: `summarization failed, evicted without a summary (${this.pending.length} messages wait for the next attempt): ${e.reason}`,
+        },
       ]);
     }
     if (reply === '') {
