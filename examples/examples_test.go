@@ -32,10 +32,11 @@ import (
 )
 
 // The capabilities each example declares in its handshake. The Python
-// example has no exact cl100k_base tokenizer (the standard library has none
-// and it installs nothing), so it leaves out `budget` and `tokens.cl100k`.
+// example installs nothing: the standard library has no exact cl100k_base
+// tokenizer, so it leaves out `budget` and `tokens.cl100k`, and no YAML
+// reader, so it leaves out `config` and `loop` (which reads config files).
 var (
-	typescriptCapabilities = []string{"window", "window.summarize", "history", "budget", "tokens.cl100k"}
+	typescriptCapabilities = []string{"window", "window.summarize", "history", "budget", "tokens.cl100k", "config", "loop"}
 	pythonCapabilities     = []string{"window", "window.summarize", "history"}
 )
 

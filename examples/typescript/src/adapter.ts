@@ -16,15 +16,17 @@ import {
   pruneMessages,
   summarizeAndCompress,
 } from './budget';
+import { CONFIG_FORMATS, ConfigFileError, type ConfigFormat, resolveConfigFile } from './configfile';
 import { buildLLMMessages, classifyConversation, pruneOrphanedUserMessages } from './history';
-import { ConvspecError, type ErrorKind, type Message, isObject, typeName } from './messages';
+import { ProviderConversation, type ScriptedRun, placeRun } from './loop';
+import { ConvspecError, type ErrorKind, InvalidMessageError, type Message, isObject, typeName } from './messages';
 import { DEFAULT_SUMMARIZER_TIMEOUT_MS, summarize } from './summarize';
 import { ConversationWindow, estimateTokens } from './window';
 import { lineDecoder, serialize } from './wire';
 
 const PROTOCOL = 1;
 const IMPLEMENTATION = { name: 'convspec-example-typescript', version: '0.1.0' };
-const CAPABILITIES = ['window', 'window.summarize', 'history', 'budget', 'tokens.cl100k'];
+const CAPABILITIES = ['window', 'window.summarize', 'history', 'budget', 'tokens.cl100k', 'config', 'loop'];
 
 type Kind = 'parse_error' | 'invalid_request' | 'method_not_found' | 'invalid_params' | 'internal_error' | ErrorKind;
 
@@ -136,23 +138,24 @@ class Script {
   private readonly reply: string | undefined;
   private readonly error: string | undefined;
 
-  constructor(script: unknown) {
-    if (!isObject(script)) throw new RpcError('invalid_params', `params.summarizer: must be an object, got ${typeName(script)}`);
+  /** `where` names the script in error messages (`params.summarizer`, `params.summarizers[1]`). */
+  constructor(script: unknown, where = 'params.summarizer') {
+    if (!isObject(script)) throw new RpcError('invalid_params', `${where}: must be an object, got ${typeName(script)}`);
     const given = ['reply', 'error'].filter((name) => script[name] !== undefined && script[name] !== null);
-    if (given.length !== 1) throw new RpcError('invalid_params', 'params.summarizer: needs exactly one of reply and error');
+    if (given.length !== 1) throw new RpcError('invalid_params', `${where}: needs exactly one of reply and error`);
     const text = script[given[0]!];
-    if (typeof text !== 'string') throw new RpcError('invalid_params', `params.summarizer.${given[0]}: must be a string, got ${typeName(text)}`);
+    if (typeof text !== 'string') throw new RpcError('invalid_params', `${where}.${given[0]}: must be a string, got ${typeName(text)}`);
     if (given[0] === 'reply') this.reply = text;
     else this.error = text;
-    this.delayMs = Script.milliseconds(script, 'delay_ms') ?? 0;
-    this.timeoutMs = Script.milliseconds(script, 'timeout_ms') ?? DEFAULT_SUMMARIZER_TIMEOUT_MS;
+    this.delayMs = Script.milliseconds(script, 'delay_ms', where) ?? 0;
+    this.timeoutMs = Script.milliseconds(script, 'timeout_ms', where) ?? DEFAULT_SUMMARIZER_TIMEOUT_MS;
   }
 
-  private static milliseconds(script: Record<string, unknown>, name: string): number | undefined {
+  private static milliseconds(script: Record<string, unknown>, name: string, where: string): number | undefined {
     const v = script[name];
     if (v === undefined || v === null) return undefined;
     if (typeof v !== 'number' || !(v >= 0) || !Number.isFinite(v)) {
-      throw new RpcError('invalid_params', `params.summarizer.${name}: must be a non-negative number of milliseconds, got ${serialize(v)}`);
+      throw new RpcError('invalid_params', `${where}.${name}: must be a non-negative number of milliseconds, got ${serialize(v)}`);
     }
     return v;
   }
@@ -175,6 +178,51 @@ function windowParam(params: Params): ConversationWindow {
   const window = windows.get(handle);
   if (window === undefined) throw new RpcError('invalid_params', `params.window: unknown window ${serialize(handle)}`);
   return window;
+}
+
+/** `config` of config.resolve and loop.run: a config file, `{"format": "yaml" | "json", "text": string}`. */
+function configFileParam(params: Params): { format: ConfigFormat; text: string } {
+  const source = member(params, 'config');
+  if (!isObject(source)) throw new RpcError('invalid_params', `params.config: must be an object with format and text, got ${typeName(source)}`);
+  const { format, text } = source;
+  if (typeof format !== 'string' || !(CONFIG_FORMATS as readonly string[]).includes(format)) {
+    throw new RpcError('invalid_params', `params.config.format: must be ${CONFIG_FORMATS.map((f) => JSON.stringify(f)).join(' or ')}, got ${serialize(format ?? null)}`);
+  }
+  if (typeof text !== 'string') throw new RpcError('invalid_params', `params.config.text: must be a string, got ${typeName(text)}`);
+  return { format: format as ConfigFormat, text };
+}
+
+/** An array member of an object of params; `where` names the object. */
+function arrayMember(o: Record<string, unknown>, name: string, where: string): unknown[] {
+  const v = o[name];
+  if (!Array.isArray(v)) throw new RpcError('invalid_params', `${where}.${name}: must be an array, got ${v === undefined ? 'nothing' : typeName(v)}`);
+  return v;
+}
+
+/** `initial` and `iterations` of loop.run: the run the harness scripts. */
+function scriptedRunParam(params: Params): ScriptedRun {
+  const initial = arrayMember(params, 'initial', 'params');
+  const iterations = arrayMember(params, 'iterations', 'params').map((it, i) => {
+    const where = `params.iterations[${i}]`;
+    if (!isObject(it)) throw new RpcError('invalid_params', `${where}: must be an object with prompt and turns, got ${typeName(it)}`);
+    if (it.prompt === undefined || it.prompt === null) throw new RpcError('invalid_params', `${where}.prompt: missing`);
+    const turns = arrayMember(it, 'turns', where).map((turn, j) => {
+      const at = `${where}.turns[${j}]`;
+      if (!isObject(turn)) throw new RpcError('invalid_params', `${at}: must be an object with response and results, got ${typeName(turn)}`);
+      if (turn.response === undefined || turn.response === null) throw new RpcError('invalid_params', `${at}.response: missing`);
+      // No results (the final answer): `[]`, absent or null.
+      const results = turn.results === undefined || turn.results === null ? [] : arrayMember(turn, 'results', at);
+      return { response: turn.response, results };
+    });
+    return { prompt: it.prompt, turns };
+  });
+  return { initial, iterations };
+}
+
+/** `summarizers` of loop.run: scripts for the successive calls; absent or empty, no summarizer. */
+function summarizersParam(params: Params): Script[] {
+  if (!hasOwn(params, 'summarizers') || params.summarizers === null) return [];
+  return arrayMember(params, 'summarizers', 'params').map((s, i) => new Script(s, `params.summarizers[${i}]`));
 }
 
 /** Parses `max_messages` of history.build: a count (CFG-3). */
@@ -292,6 +340,57 @@ const methods: Record<string, (params: Params | undefined, req: Record<string, u
     return { messages: compressed, summarizer_calls: calls };
   },
 
+  'config.resolve'(params) {
+    const { format, text } = configFileParam(params!);
+    return resolveConfigFile(format, text);
+  },
+
+  async 'loop.run'(params) {
+    const { format, text } = configFileParam(params!);
+    const run = scriptedRunParam(params!);
+    const scripts = summarizersParam(params!);
+    const { config } = resolveConfigFile(format, text);
+    const places = placeRun(run); // MSG-1, naming the place in the run
+    // The scripts play the summarizer's successive calls, the last one repeating.
+    const calls: Array<{ prompt: string; max_tokens: number }> = [];
+    const nextScript = (): Script => scripts[Math.min(calls.length, scripts.length - 1)]!;
+    const conversation = new ProviderConversation(
+      config,
+      run.initial as Message[], // checked by placeRun
+      scripts.length === 0
+        ? {}
+        : {
+            summarizer: (prompt, maxTokens) => {
+              const script = nextScript();
+              calls.push({ prompt, max_tokens: maxTokens });
+              return script.answer();
+            },
+            timeoutMs: () => nextScript().timeoutMs,
+          },
+    );
+    const requests: Array<{ iteration: number; messages: Message[] }> = [];
+    const iterations = [];
+    let i = 0;
+    try {
+      for (const it of run.iterations) {
+        conversation.startIteration(it.prompt as Message);
+        for (const turn of it.turns) {
+          requests.push({ iteration: i, messages: await conversation.request() });
+          conversation.append(turn.response as Message, ...(turn.results as Message[]));
+        }
+        iterations.push(await conversation.finishIteration());
+        i++;
+      }
+    } catch (e) {
+      // A broken tool structure (UNIT-2), found by a trim: named by its place in the run.
+      if (!(e instanceof InvalidMessageError)) throw e;
+      const state = conversation.messages;
+      const place = (m: string, k: string): string => places.get(state[Number(k)]) ?? `the conversation's ${m}`;
+      throw new InvalidMessageError(`iteration ${i}: ${e.message.replace(/messages\[(\d+)\]/g, place)}`);
+    }
+    return { config, requests, iterations, summarizer_calls: calls };
+  },
+
   async 'budget.prepare'(params) {
     const model = modelParam(params!);
     const limits = limitsParam(params!);
@@ -360,6 +459,7 @@ async function handle(line: string): Promise<{ response: Response | undefined; e
       response = { jsonrpc: '2.0', id, result: await methods[method]!(params, req) };
     } catch (e) {
       if (e instanceof RpcError) response = errorResponse(id, e.kind, e.message, e.data);
+      else if (e instanceof ConfigFileError) response = errorResponse(id, e.kind, e.message, { path: e.path });
       else if (e instanceof ConvspecError) response = errorResponse(id, e.kind, e.message);
       else response = errorResponse(id, 'internal_error', e instanceof Error ? `${e.name}: ${e.message}` : String(e));
     }
