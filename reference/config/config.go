@@ -207,7 +207,7 @@ func checkedJSON(text []byte) (json.RawMessage, error) {
 	}
 	dec := json.NewDecoder(bytes.NewReader(text))
 	dec.UseNumber()
-	if err := walkJSON(dec, ""); err != nil {
+	if err := walkJSON(dec, "", 0); err != nil {
 		return nil, err
 	}
 	if dec.More() {
@@ -219,8 +219,12 @@ func checkedJSON(text []byte) (json.RawMessage, error) {
 	return text, nil
 }
 
-// walkJSON reads one value from dec, failing on a duplicate member.
-func walkJSON(dec *json.Decoder, path string) error {
+// walkJSON reads one value from dec, failing on a duplicate member and on
+// nesting deeper than maxDepth.
+func walkJSON(dec *json.Decoder, path string, depth int) error {
+	if depth > maxDepth {
+		return &Error{Path: path, Reason: fmt.Sprintf("nested more than %d levels deep", maxDepth)}
+	}
 	tok, err := dec.Token()
 	if err != nil {
 		return &Error{Reason: "not valid JSON: " + err.Error()}
@@ -239,14 +243,14 @@ func walkJSON(dec *json.Decoder, path string) error {
 				return &Error{Path: p, Reason: "is given twice"}
 			}
 			seen[name] = true
-			if err := walkJSON(dec, p); err != nil {
+			if err := walkJSON(dec, p, depth+1); err != nil {
 				return err
 			}
 		}
 		_, err = dec.Token()
 	case json.Delim('['):
 		for i := 0; dec.More(); i++ {
-			if err := walkJSON(dec, fmt.Sprintf("%s[%d]", path, i)); err != nil {
+			if err := walkJSON(dec, fmt.Sprintf("%s[%d]", path, i), depth+1); err != nil {
 				return err
 			}
 		}

@@ -2,6 +2,7 @@ package config
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/convspec/convspec/reference/window"
@@ -99,5 +100,66 @@ func TestResolveErrors(t *testing.T) {
 	}
 	if _, err := Resolve(nil, "toml"); err == nil {
 		t.Error("an unknown format resolved")
+	}
+}
+
+// TestHostileDocuments: a config file that refers to itself, multiplies
+// through aliases or nests without end gets an error, never a hang.
+func TestHostileDocuments(t *testing.T) {
+	laughs := "a: &a [x, x, x, x, x, x, x, x, x, x]\n"
+	prev := "a"
+	for i := 0; i < 9; i++ {
+		name := string(rune('b' + i))
+		laughs += name + ": &" + name + " [*" + prev + ", *" + prev + ", *" + prev + ", *" + prev + ", *" + prev + ", *" + prev + ", *" + prev + ", *" + prev + ", *" + prev + ", *" + prev + "]\n"
+		prev = name
+	}
+	cases := []struct {
+		name   string
+		format Format
+		text   string
+	}{
+		{"recursive alias", YAML, "a: &x [*x]\n"},
+		{"recursive alias in a mapping", YAML, "a: &x {b: *x}\n"},
+		{"billion laughs", YAML, laughs},
+		{"deep YAML", YAML, strings.Repeat("[", 5000) + strings.Repeat("]", 5000)},
+		{"deep JSON", JSON, strings.Repeat("[", 100000) + strings.Repeat("]", 100000)},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Resolve([]byte(c.text), c.format)
+			var e *Error
+			if !errors.As(err, &e) {
+				t.Fatalf("Resolve = %v, want a *config.Error", err)
+			}
+		})
+	}
+}
+
+// TestCoreSchema: plain scalars resolve as YAML 1.2's core schema says, not
+// as YAML 1.1 (or the parser's own leniency) would.
+func TestCoreSchema(t *testing.T) {
+	for text, want := range map[string]int{
+		"execution: {max_conversation_messages: 017}":     17, // decimal in 1.2, octal 15 in 1.1
+		"execution: {max_conversation_messages: 0o17}":    15,
+		"execution: {max_conversation_messages: 0x1F}":    31,
+		"execution: {max_conversation_messages: +12}":     12,
+		"execution: {max_conversation_messages: 1e1}":     10,
+		"execution: {max_conversation_messages: 30.0}":    30,
+		"execution: {max_conversation_messages: !!int 7}": 7,
+	} {
+		got, err := Resolve([]byte(text), YAML)
+		if err != nil || got.Config.MaxMessages != want {
+			t.Errorf("%s: max_messages %d, %v; want %d", text, got.Config.MaxMessages, err, want)
+		}
+	}
+	for _, text := range []string{
+		"execution: {max_conversation_messages: 1_000}", // a string in 1.2
+		"execution: {max_conversation_messages: 0b101}",
+		"execution: {max_conversation_messages: 1:30}",
+		"execution: {conversation: {summarize_on_trim: on}}",
+	} {
+		if _, err := Resolve([]byte(text), YAML); err == nil {
+			t.Errorf("%s resolved; in YAML 1.2 the value is a string", text)
+		}
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/big"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -29,23 +31,49 @@ func yamlToJSON(text []byte) (json.RawMessage, error) {
 	if err := dec.Decode(&more); !errors.Is(err, io.EOF) {
 		return nil, &Error{Reason: "a config file holds one YAML document, this one has more"}
 	}
-	var buf bytes.Buffer
-	if err := writeJSON(&buf, &doc, ""); err != nil {
+	c := converter{active: map[*yaml.Node]bool{}}
+	if err := c.writeJSON(&doc, "", 0); err != nil {
 		return nil, err
 	}
-	return buf.Bytes(), nil
+	return c.buf.Bytes(), nil
 }
 
-func writeJSON(buf *bytes.Buffer, n *yaml.Node, path string) error {
+// Limits on what a config file may expand to: a file is read whole, so an
+// alias that refers to itself, aliases that multiply (the "billion laughs"),
+// or nesting thousands of levels deep must end in an error naming the
+// problem, never in a hang or an exhausted stack (CONF-6).
+const (
+	maxDepth    = 1000
+	maxExpanded = 16 << 20 // bytes of JSON
+)
+
+type converter struct {
+	buf    bytes.Buffer
+	active map[*yaml.Node]bool // aliased nodes being written: a cycle if met again
+}
+
+func (c *converter) writeJSON(n *yaml.Node, path string, depth int) error {
+	if depth > maxDepth {
+		return &Error{Path: path, Reason: fmt.Sprintf("line %d: nested more than %d levels deep", n.Line, maxDepth)}
+	}
+	if c.buf.Len() > maxExpanded {
+		return &Error{Path: path, Reason: fmt.Sprintf("the document expands to more than %d MiB (aliases that multiply?)", maxExpanded>>20)}
+	}
+	buf := &c.buf
 	switch n.Kind {
 	case yaml.DocumentNode:
 		if len(n.Content) == 0 {
 			buf.WriteString("null")
 			return nil
 		}
-		return writeJSON(buf, n.Content[0], path)
+		return c.writeJSON(n.Content[0], path, depth)
 	case yaml.AliasNode:
-		return writeJSON(buf, n.Alias, path)
+		if c.active[n.Alias] {
+			return &Error{Path: path, Reason: fmt.Sprintf("line %d: the alias *%s refers to itself", n.Line, n.Value)}
+		}
+		c.active[n.Alias] = true
+		defer delete(c.active, n.Alias)
+		return c.writeJSON(n.Alias, path, depth)
 	case yaml.MappingNode:
 		buf.WriteByte('{')
 		seen := map[string]bool{}
@@ -71,7 +99,7 @@ func writeJSON(buf *bytes.Buffer, n *yaml.Node, path string) error {
 			name, _ := json.Marshal(k.Value)
 			buf.Write(name)
 			buf.WriteByte(':')
-			if err := writeJSON(buf, v, p); err != nil {
+			if err := c.writeJSON(v, p, depth+1); err != nil {
 				return err
 			}
 		}
@@ -82,7 +110,7 @@ func writeJSON(buf *bytes.Buffer, n *yaml.Node, path string) error {
 			if i > 0 {
 				buf.WriteByte(',')
 			}
-			if err := writeJSON(buf, v, fmt.Sprintf("%s[%d]", path, i)); err != nil {
+			if err := c.writeJSON(v, fmt.Sprintf("%s[%d]", path, i), depth+1); err != nil {
 				return err
 			}
 		}
@@ -99,37 +127,67 @@ func writeJSON(buf *bytes.Buffer, n *yaml.Node, path string) error {
 // YAML 1.2's core schema, as go.yaml.in/yaml/v3 resolves it (so `yes` is a
 // string, not a boolean, and `"100"` is a string, not a count).
 func writeScalar(buf *bytes.Buffer, n *yaml.Node, path string) error {
-	switch n.ShortTag() {
+	tag := n.ShortTag()
+	if n.Style&(yaml.TaggedStyle|yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) == 0 {
+		tag = coreTag(n.Value) // a plain scalar resolves as YAML 1.2's core schema says
+	}
+	switch tag {
 	case "!!null":
 		buf.WriteString("null")
 	case "!!bool":
-		var b bool
-		if err := n.Decode(&b); err != nil {
-			return &Error{Path: path, Reason: fmt.Sprintf("line %d: %v", n.Line, err)}
-		}
-		buf.WriteString(strconv.FormatBool(b))
+		buf.WriteString(strconv.FormatBool(n.Value[0] == 't' || n.Value[0] == 'T'))
 	case "!!int":
-		var i int64
-		if err := n.Decode(&i); err != nil {
-			// Out of int64 range: as a float, which the count rules reject.
-			var f float64
-			if err := n.Decode(&f); err != nil {
-				return &Error{Path: path, Reason: fmt.Sprintf("line %d: %v", n.Line, err)}
-			}
-			return writeFloat(buf, f, n, path)
+		i, ok := new(big.Int).SetString(strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(n.Value, "+"), "0o"), "0x"), intBase(n.Value))
+		if !ok {
+			return &Error{Path: path, Reason: fmt.Sprintf("line %d: %q is not an integer", n.Line, n.Value)}
 		}
-		buf.WriteString(strconv.FormatInt(i, 10))
+		buf.WriteString(i.String())
 	case "!!float":
-		var f float64
-		if err := n.Decode(&f); err != nil {
-			return &Error{Path: path, Reason: fmt.Sprintf("line %d: %v", n.Line, err)}
+		f, err := strconv.ParseFloat(strings.NewReplacer(".inf", "Inf", ".Inf", "Inf", ".INF", "Inf", ".nan", "NaN", ".NaN", "NaN", ".NAN", "NaN").Replace(n.Value), 64)
+		if err != nil && !errors.Is(err, strconv.ErrRange) {
+			return &Error{Path: path, Reason: fmt.Sprintf("line %d: %q is not a number", n.Line, n.Value)}
 		}
 		return writeFloat(buf, f, n, path)
-	default: // !!str, !!timestamp, !!binary and custom tags are text
+	default: // strings, and explicitly tagged values (!!str, !!binary, custom tags) as their text
 		s, _ := json.Marshal(n.Value)
 		buf.Write(s)
 	}
 	return nil
+}
+
+// The plain scalars YAML 1.2's core schema resolves to other than strings
+// (https://yaml.org/spec/1.2.2/#1032-tag-resolution). YAML 1.1's readings
+// — yes/no/on/off, 1_000, 017 as octal, 0b101, sexagesimal 1:30 — are
+// strings here, whatever the parser's own resolution (CONF-6).
+var (
+	coreNull  = regexp.MustCompile(`^(~|null|Null|NULL|)$`)
+	coreBool  = regexp.MustCompile(`^(true|True|TRUE|false|False|FALSE)$`)
+	coreInt   = regexp.MustCompile(`^([-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$`)
+	coreFloat = regexp.MustCompile(`^([-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?|[-+]?\.(inf|Inf|INF)|\.(nan|NaN|NAN))$`)
+)
+
+func coreTag(v string) string {
+	switch {
+	case coreNull.MatchString(v):
+		return "!!null"
+	case coreBool.MatchString(v):
+		return "!!bool"
+	case coreInt.MatchString(v):
+		return "!!int"
+	case coreFloat.MatchString(v):
+		return "!!float"
+	}
+	return "!!str"
+}
+
+func intBase(v string) int {
+	switch {
+	case strings.HasPrefix(v, "0o"):
+		return 8
+	case strings.HasPrefix(v, "0x"):
+		return 16
+	}
+	return 10
 }
 
 func writeFloat(buf *bytes.Buffer, f float64, n *yaml.Node, path string) error {
