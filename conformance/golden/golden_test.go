@@ -251,6 +251,7 @@ func TestCompare(t *testing.T) {
 	}
 	trim := golden.Step{Method: "window.trim", Params: json.RawMessage(`{}`),
 		Result: json.RawMessage(`{"trimmed":[{"role":"user","content":"a"}],"metrics":{"n":1.0},"warnings":[{"code":"x","message":"reference words"}],"summary":null}`)}
+	loopStep := golden.Step{Method: "loop.run", Result: json.RawMessage(`{"iterations":[{"events":[{"code":"preserve_first_raised","message":"raised"},{"code":"conversation_metrics","message":"Conversation: 2 messages (~1 tokens)"}]}]}`)}
 	for _, c := range []struct {
 		name string
 		step golden.Step
@@ -271,6 +272,8 @@ func TestCompare(t *testing.T) {
 		{"error kinds agree, messages do not matter", golden.Step{Method: "m", Error: protocol.NewError("invalid_config", "max_messages: want an integer")}, errResp("invalid_config", ""), ""},
 		{"error kinds differ", golden.Step{Method: "m", Error: protocol.NewError("invalid_config", "x")}, errResp("invalid_params", ""), `want an error of kind "invalid_config", got "invalid_params"`},
 		{"error data counts", golden.Step{Method: "m", Error: &protocol.Error{Code: -32004, Message: "x", Data: &protocol.ErrorData{Kind: "context_window_exhausted", Model: "gpt-4o"}}}, errResp("context_window_exhausted", `{"model":"gpt-4"}`), "error.data.model"},
+		{"a passed-on warning's text in a loop event is free", loopStep, res(`{"iterations":[{"events":[{"code":"preserve_first_raised","message":"mine"},{"code":"conversation_metrics","message":"Conversation: 2 messages (~1 tokens)"}]}]}`), ""},
+		{"a loop event's fixed text counts", loopStep, res(`{"iterations":[{"events":[{"code":"preserve_first_raised","message":"raised"},{"code":"conversation_metrics","message":"Conversation: 2 messages"}]}]}`), "message"},
 		{"a line's id", golden.Step{Line: ptr("oops"), ID: json.RawMessage(`null`), Error: protocol.NewError("parse_error", "x")}, golden.Response{ID: json.RawMessage(`1`), Error: protocol.NewError("parse_error", "y")}, "response id"},
 		{"a line answered as expected", golden.Step{Line: ptr("oops"), ID: json.RawMessage(`null`), Error: protocol.NewError("parse_error", "x")}, golden.Response{ID: json.RawMessage(`null`), Error: &protocol.Error{Code: -32700, Message: "no data member"}}, ""},
 	} {
