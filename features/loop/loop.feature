@@ -295,3 +295,23 @@ Feature: The provider tool-call loop, end to end
     And every request holds at most 12 messages
     And no request contains the text "upstream 529"
     And some request holds the summary "Read the sources of the refactoring." right after the first message
+
+  @LOOP-4 @WIN-3
+  Scenario: a trim that evicts nothing still passes its warnings on
+    # max 3, head 1, tail 4. The final trim of the iteration sees 4 messages
+    # (prompt, call, result, reply): head [prompt], tail the other 3, no
+    # middle, so nothing is evicted, all 4 are kept, and the trim warns
+    # preserve_exceeds_max (WIN-3). Estimate: 33 + 137 + 82 + 15 = 267
+    # characters, 67 tokens (see the Anthropic turn above); 4 of 3 is above 80%.
+    Given the config file in YAML:
+      """
+      execution:
+        conversation:
+          max_messages: 3
+          preserve_first_n: 1
+          preserve_last_n: 4
+      """
+    And an Anthropic run of 1 iteration, each with 1 tool turn of 1 parallel call
+    When the run is executed
+    Then the events of iteration 1 start with "preserve_exceeds_max"
+    And the metrics of iteration 1 are 4 messages and 67 estimated tokens

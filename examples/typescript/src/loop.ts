@@ -23,8 +23,8 @@ export interface IterationResult {
   state: Message[];
   metrics: { messageCount: number; estimatedTokens: number };
   /**
-   * preserve_first_raised (first iteration), conversation_trimmed and the
-   * warnings of each trim that evicted messages, conversation_metrics,
+   * preserve_first_raised (first iteration), conversation_trimmed for each
+   * trim that evicted messages and every trim's warnings, conversation_metrics,
    * conversation_approaching_limit.
    */
   events: Warning[];
@@ -123,17 +123,16 @@ export class ProviderConversation {
     }
     this.state = result.trimmed;
     const m = result.metrics;
-    // LOOP-4 as written: a trim that evicted messages reports them, then its
-    // warnings; a trim that evicted nothing reports nothing, not even a
-    // warning (preserve_exceeds_max when head and tail alone hold more than
-    // the cap).
+    // LOOP-4: a trim that evicted messages reports them; every trim then
+    // passes its warnings on, even one that evicted nothing
+    // (preserve_exceeds_max when head and tail alone hold more than the cap).
     if (m.evictedMessages > 0) {
       this.events.push({
         code: CONVERSATION_TRIMMED,
         message: `Trimmed conversation: ${m.evictedMessages} messages removed, ${m.preservedMessages} kept (~${m.estimatedTokens} tokens)`,
       });
-      this.events.push(...result.warnings);
     }
+    this.events.push(...result.warnings);
   }
 }
 
