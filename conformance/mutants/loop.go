@@ -2,7 +2,6 @@ package mutants
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"github.com/convspec/convspec/conformance/server"
@@ -145,8 +144,7 @@ func loopMutants() []Mutant {
 				res, err := loop.Execute(ctx, r)
 				for i, it := range res.Iterations {
 					if n, max := it.Metrics.MessageCount, r.Config.MaxMessages; max > 0 && 100*n == loop.ApproachingPercent*max {
-						res.Iterations[i].Events = append(res.Iterations[i].Events, window.Warning{Code: loop.CodeApproaching,
-							Message: fmt.Sprintf("Conversation approaching limit (%d/%d messages)", n, max)})
+						res.Iterations[i].Events = append(res.Iterations[i].Events, loop.ApproachingLimit(n, max))
 					}
 				}
 				return res, err

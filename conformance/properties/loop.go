@@ -179,14 +179,4 @@ func checkLoop(t *rapid.T, tg target.Target) {
 	}
 }
 
-func compactJSON(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Sprintf("%v", v)
-	}
-	const limit = 1500
-	if len(b) > limit {
-		return fmt.Sprintf("%s… (%d bytes)", b[:limit], len(b))
-	}
-	return string(b)
-}
+func compactJSON(v any) string { return abbreviate(mustJSON(v), 1500) }

@@ -92,12 +92,18 @@ func (h *Handler) budgetCount(params json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, asProtocolError(err)
 	}
+	return countTokens(b, msgs), nil
+}
+
+// countTokens counts each message with the engine, once, and adds them up
+// (TOK-2, TOK-3): budget.count and budget.check count alike.
+func countTokens(b BudgetEngine, msgs []message.Message) protocol.BudgetCountResult {
 	res := protocol.BudgetCountResult{PerMessage: make([]int, len(msgs))}
 	for i, m := range msgs {
 		res.PerMessage[i] = b.MessageTokens(m)
 		res.Tokens += res.PerMessage[i]
 	}
-	return res, nil
+	return res
 }
 
 // limitOf resolves the model's limit with the request's extra limits.
@@ -133,10 +139,7 @@ func (h *Handler) budgetCheck(params json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, asProtocolError(err)
 	}
-	n := 0
-	for _, m := range msgs {
-		n += b.MessageTokens(m)
-	}
+	n := countTokens(b, msgs).Tokens
 	return protocol.BudgetCheckResult{Tokens: n, Limit: limit, Approaching: b.Approaching(n, limit), AtLimit: b.AtLimit(n, limit)}, nil
 }
 

@@ -143,8 +143,7 @@ func ExecuteWith(ctx context.Context, r Run, t Trimmer) (Result, error) {
 		events = append(events, window.Warning{Code: CodeMetrics,
 			Message: fmt.Sprintf("Conversation: %d messages (~%d tokens)", m.MessageCount, m.EstimatedTokens)})
 		if Approaching(m.MessageCount, r.Config.MaxMessages) {
-			events = append(events, window.Warning{Code: CodeApproaching,
-				Message: fmt.Sprintf("Conversation approaching limit (%d/%d messages)", m.MessageCount, r.Config.MaxMessages)})
+			events = append(events, ApproachingLimit(m.MessageCount, r.Config.MaxMessages))
 		}
 		res.Iterations = append(res.Iterations, IterationResult{State: slices.Clone(state), Metrics: m, Events: events})
 	}
@@ -156,6 +155,13 @@ func Trimmed(m window.Metrics) window.Warning {
 	return window.Warning{Code: CodeTrimmed,
 		Message: fmt.Sprintf("Trimmed conversation: %d messages removed, %d kept (~%d tokens)",
 			m.EvictedMessages, m.PreservedMessages, m.EstimatedTokens)}
+}
+
+// ApproachingLimit is the warning of an iteration whose state holds count
+// messages of a cap max (004 task 119).
+func ApproachingLimit(count, max int) window.Warning {
+	return window.Warning{Code: CodeApproaching,
+		Message: fmt.Sprintf("Conversation approaching limit (%d/%d messages)", count, max)}
 }
 
 // Approaching reports whether count exceeds ApproachingPercent of a cap
