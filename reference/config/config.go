@@ -98,21 +98,18 @@ func Resolve(text []byte, f Format) (Resolved, error) {
 	if err != nil {
 		return Resolved{}, err
 	}
-	execution, err := member(doc, "", "execution")
+	root, err := mapping(doc, "")
+	if err != nil {
+		return Resolved{}, err
+	}
+	execution, err := mapping(value(root, "execution"), pathExecution)
 	if err != nil {
 		return Resolved{}, err
 	}
 	if execution == nil {
 		return resolved(window.DefaultConfig(), SourceDefault, nil), nil
 	}
-	shorthand, err := member(execution, pathExecution, "max_conversation_messages")
-	if err != nil {
-		return Resolved{}, err
-	}
-	block, err := member(execution, pathExecution, "conversation")
-	if err != nil {
-		return Resolved{}, err
-	}
+	shorthand, block := value(execution, "max_conversation_messages"), value(execution, "conversation")
 
 	cfg, from := window.DefaultConfig(), SourceDefault
 	short := -1
@@ -133,7 +130,8 @@ func Resolve(text []byte, f Format) (Resolved, error) {
 			}
 			return Resolved{}, &Error{Path: pathConversation, Reason: "must be a mapping of max_messages, summarize_on_trim, preserve_first_n and preserve_last_n"}
 		}
-		if max, _ := member(block, pathConversation, "max_messages"); max != nil {
+		conversation, _ := mapping(block, pathConversation) // an object: ParseConfig accepted it
+		if value(conversation, "max_messages") != nil {
 			from = SourceConversation
 			if short >= 0 && short != full.MaxMessages {
 				warnings = append(warnings, window.Warning{
@@ -163,10 +161,9 @@ func reasonOf(err error) string {
 	return err.Error()
 }
 
-// member returns the named member of the JSON object obj, nil when it is
-// absent or null (CFG-2). obj must be an object, or null for "no object";
-// path names obj in errors.
-func member(obj json.RawMessage, path, name string) (json.RawMessage, error) {
+// mapping decodes the JSON object obj once; absent or null is no mapping
+// (nil, CFG-2). path names obj in errors.
+func mapping(obj json.RawMessage, path string) (map[string]json.RawMessage, error) {
 	if len(obj) == 0 || string(obj) == "null" {
 		return nil, nil
 	}
@@ -177,11 +174,17 @@ func member(obj json.RawMessage, path, name string) (json.RawMessage, error) {
 		}
 		return nil, &Error{Path: path, Reason: "must be a mapping, got " + kindOf(obj)}
 	}
-	v := members[name]
+	return members, nil
+}
+
+// value is the named member of a mapping, nil when it is absent or null
+// (CFG-2).
+func value(m map[string]json.RawMessage, name string) json.RawMessage {
+	v := m[name]
 	if string(v) == "null" {
-		return nil, nil
+		return nil
 	}
-	return v, nil
+	return v
 }
 
 func kindOf(raw json.RawMessage) string {
