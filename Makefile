@@ -34,14 +34,14 @@ bench:
 mutants:
 	@mkdir -p bin
 	@echo "running the whole suite against every faulty variant (a few minutes)..."
-	@$(GO) test -count=1 -timeout 60m -run '^TestMutantReport$$' ./conformance/mutants/ \
+	@$(GO) test -count=1 -timeout 60m -run '^TestMutantReport$$' ./internal/mutants/ \
 		-args -mutants.report -mutants.out $(CURDIR)/bin/mutants.md > bin/mutants.log 2>&1 \
 		|| { cat bin/mutants.log; echo "make mutants: FAILED (a variant survived, or see above)"; exit 1; }
 	@cat bin/mutants.md
 
 ## golden: regenerate the golden vectors in testdata/golden/cases from the reference (spec/golden.md)
 golden:
-	$(GO) run ./conformance/golden/cmd/golden -o testdata/golden/cases
+	$(GO) run ./internal/golden/cmd/golden -o testdata/golden/cases
 
 ## golden-characters: regenerate testdata/golden/characters.json with Node (not needed by `make test`)
 golden-characters:

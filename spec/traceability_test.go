@@ -4,12 +4,13 @@ import (
 	"os"
 	"testing"
 
-	"github.com/convspec/convspec/conformance/runner"
+	"github.com/convspec/convspec/internal/runner"
+	"github.com/convspec/convspec/internal/trace"
 	"github.com/convspec/convspec/spec"
 )
 
 // TestTraceability checks spec/traceability.md with the rules of
-// spec.BuildTrace: every document item names clauses that exist and cases
+// trace.Build: every document item names clauses that exist and cases
 // that exist, every clause is checked by a scenario or property, and every
 // clause is named by a document item or listed as introduced by the spec
 // itself.
@@ -22,7 +23,7 @@ func TestTraceability(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr := spec.BuildTrace("traceability.md", string(doc), spec.Clauses(), cases)
+	tr := trace.Build("traceability.md", string(doc), spec.Clauses(), cases)
 	for _, g := range tr.Gaps {
 		t.Error(g)
 	}

@@ -34,11 +34,12 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/convspec/convspec/conformance/mutants"
 	"github.com/convspec/convspec/conformance/report"
-	"github.com/convspec/convspec/conformance/runner"
-	"github.com/convspec/convspec/conformance/server"
 	"github.com/convspec/convspec/conformance/target"
+	"github.com/convspec/convspec/internal/inprocess"
+	"github.com/convspec/convspec/internal/mutants"
+	"github.com/convspec/convspec/internal/runner"
+	"github.com/convspec/convspec/internal/server"
 )
 
 // Exit codes; each means one thing (report.Exit*).
@@ -63,7 +64,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		case "mutants":
 			return listMutants(stdout)
 		case "trace":
-			return trace(args[1:], stdout, stderr)
+			return traceCommand(args[1:], stdout, stderr)
 		case "replay":
 			return replay(args[1:], stdout, stderr)
 		case "baseline":
@@ -362,7 +363,7 @@ func (s *settings) target(ctx context.Context, command []string) (target.Target,
 			m, _ := mutants.Lookup(s.mutant) // checked by options
 			engine = m.Engine
 		}
-		return target.NewInProcess(engine)
+		return inprocess.New(engine)
 	}
 	maxRestarts := s.maxRestarts
 	if maxRestarts == 0 {

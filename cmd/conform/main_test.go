@@ -22,7 +22,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/convspec/convspec/conformance/protocol"
-	"github.com/convspec/convspec/conformance/server"
+	"github.com/convspec/convspec/internal/server"
 	"github.com/convspec/convspec/spec/schema"
 )
 

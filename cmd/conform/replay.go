@@ -16,9 +16,9 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/convspec/convspec/conformance/golden"
-	"github.com/convspec/convspec/conformance/runner"
 	"github.com/convspec/convspec/conformance/target"
+	"github.com/convspec/convspec/internal/golden"
+	"github.com/convspec/convspec/internal/runner"
 	"github.com/convspec/convspec/spec"
 )
 

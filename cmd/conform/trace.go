@@ -3,7 +3,7 @@ package main
 // conform trace: the document → clause → scenario/property map of
 // spec/traceability.md, joined with the clause tags of the scenarios and
 // the clause lists of the properties, and its gaps. The map and its rules
-// are package spec's (spec.BuildTrace); this file finds the inputs and
+// are package trace's (trace.Build); this file finds the inputs and
 // prints it.
 
 import (
@@ -14,13 +14,14 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/convspec/convspec/conformance/runner"
+	"github.com/convspec/convspec/internal/runner"
+	"github.com/convspec/convspec/internal/trace"
 	"github.com/convspec/convspec/spec"
 )
 
-// writeTrace prints the trace (spec.BuildTrace): the map, unless gapsOnly,
+// writeTrace prints the trace (trace.Build): the map, unless gapsOnly,
 // then the gaps and the notes.
-func writeTrace(w io.Writer, t spec.Trace, gapsOnly bool) {
+func writeTrace(w io.Writer, t trace.Trace, gapsOnly bool) {
 	if !gapsOnly {
 		fmt.Fprintln(w, "# Documents → clauses → scenarios and properties")
 		doc := ""
@@ -80,7 +81,7 @@ func writeTrace(w io.Writer, t spec.Trace, gapsOnly bool) {
 }
 
 // traceCases lists every scenario and property as the trace needs them.
-func traceCases() ([]spec.TraceCase, error) { return runner.TraceCases(runner.Options{}) }
+func traceCases() ([]trace.Case, error) { return runner.TraceCases(runner.Options{}) }
 
 func listOrNone(ids []string) string {
 	if len(ids) == 0 {
@@ -110,7 +111,7 @@ func findUp(rel string) (string, error) {
 	}
 }
 
-func trace(args []string, stdout, stderr io.Writer) int {
+func traceCommand(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("conform trace", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	file := fs.String("f", "", "the traceability `FILE` (default: spec/traceability.md of the repository around the working directory)")
@@ -154,7 +155,7 @@ flags:
 		fmt.Fprintf(stderr, "conform trace: %v\n", err)
 		return exitFailures
 	}
-	t := spec.BuildTrace(filepath.Base(path), string(doc), spec.Clauses(), cases)
+	t := trace.Build(filepath.Base(path), string(doc), spec.Clauses(), cases)
 	if len(t.Items) == 0 {
 		fmt.Fprintf(stderr, "conform trace: %s has no document items (rows \"| 0NN-… |\")\n", path)
 		return exitUsage

@@ -6,12 +6,12 @@ import (
 )
 
 // TestTraceOfTheRepository: `conform trace` finds no gap in
-// spec/traceability.md. The rules are spec.BuildTrace's, tested in package
-// spec (TestBuildTrace, TestTraceability); this checks the command, and
+// spec/traceability.md. The rules are trace.Build's, tested in packages
+// trace (TestBuildTrace) and spec (TestTraceability); this checks the command, and
 // testdata/script/trace.txtar its output, flags and exit status.
 func TestTraceOfTheRepository(t *testing.T) {
 	var out, errOut bytes.Buffer
-	if code := trace([]string{"-f", "../../spec/traceability.md", "-gaps"}, &out, &errOut); code != exitOK {
+	if code := traceCommand([]string{"-f", "../../spec/traceability.md", "-gaps"}, &out, &errOut); code != exitOK {
 		t.Errorf("conform trace exited %d:\n%s%s", code, out.String(), errOut.String())
 	}
 }

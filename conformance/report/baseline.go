@@ -10,7 +10,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/convspec/convspec/conformance/runner"
+	"github.com/convspec/convspec/internal/runner"
 )
 
 // BaselineVersion is the version of the baseline file format.

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/convspec/convspec/conformance/protocol"
-	"github.com/convspec/convspec/conformance/runner"
+	"github.com/convspec/convspec/internal/runner"
 )
 
 // SchemaURL identifies the JSON report's schema, spec/schema/report.schema.json.

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/convspec/convspec/conformance/runner"
+	"github.com/convspec/convspec/internal/runner"
 )
 
 // The JUnit XML shape most CI systems read (Jenkins, GitLab, GitHub

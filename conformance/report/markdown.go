@@ -7,7 +7,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/convspec/convspec/conformance/runner"
+	"github.com/convspec/convspec/internal/runner"
 )
 
 // markdownMaxCases bounds how many failures the Markdown report details,

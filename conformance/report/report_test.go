@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/convspec/convspec/conformance/report"
-	"github.com/convspec/convspec/conformance/runner"
 	"github.com/convspec/convspec/conformance/target"
+	"github.com/convspec/convspec/internal/runner"
 	"github.com/convspec/convspec/spec"
 )
 

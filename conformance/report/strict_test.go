@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/convspec/convspec/conformance/report"
-	"github.com/convspec/convspec/conformance/runner"
+	"github.com/convspec/convspec/internal/runner"
 )
 
 // TestStrictVerdicts: without strict an unsupported case is ok (D-33);

@@ -6,7 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/convspec/convspec/conformance/runner"
+	"github.com/convspec/convspec/internal/runner"
 )
 
 // TextOptions tune the text report.

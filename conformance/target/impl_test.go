@@ -25,7 +25,7 @@ import (
 	"time"
 
 	"github.com/convspec/convspec/conformance/protocol"
-	"github.com/convspec/convspec/conformance/server"
+	"github.com/convspec/convspec/internal/server"
 )
 
 const (

@@ -216,7 +216,7 @@ func (p *Process) start(ctx context.Context) (Info, error) {
 	}
 	var info Info
 	if err == nil {
-		info, err = decodeHandshake(raw)
+		info, err = DecodeHandshake(raw)
 	} else {
 		// An error response to initialize is a failed handshake too.
 		err = &Failure{Outcome: ProtocolError, Method: protocol.MethodInitialize, Detail: "handshake refused: " + err.Error()}

@@ -18,7 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/convspec/convspec/conformance/protocol"
-	"github.com/convspec/convspec/conformance/server"
+	"github.com/convspec/convspec/internal/server"
 )
 
 // slack is how much longer than its timeout a call may take to return. It is

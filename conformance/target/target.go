@@ -1,7 +1,7 @@
 // Package target is the seam between the conformance suite and an
 // implementation under test. Scenarios and properties talk only to a Target;
-// InProcess serves the built-in reference (or a mutant) without a process,
-// and Process supervises an external program speaking protocol v1.
+// Process supervises an external program speaking protocol v1 (the
+// built-in reference is served without a process by internal/inprocess).
 package target
 
 import (
@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/convspec/convspec/conformance/protocol"
-	"github.com/convspec/convspec/conformance/server"
 )
 
 // Target is an implementation under test.
@@ -85,52 +84,10 @@ func indent(s string) string {
 	return strings.Join(lines, "\n")
 }
 
-// InProcess serves a server.Handler without a process. Params and results
-// still travel as JSON, so it decodes exactly what the wire would carry.
-type InProcess struct {
-	handler *server.Handler
-	info    Info
-}
-
-// NewInProcess handshakes with engine in-process.
-func NewInProcess(engine server.Engine) (*InProcess, error) {
-	t := &InProcess{handler: server.NewHandler(engine)}
-	raw, err := t.Call(context.Background(), protocol.MethodInitialize, protocol.InitializeParams{Protocol: protocol.Version, Suite: "convspec"})
-	if err != nil {
-		return nil, err
-	}
-	info, err := decodeHandshake(raw)
-	if err != nil {
-		return nil, err
-	}
-	t.info = info
-	return t, nil
-}
-
-// Info implements Target.
-func (t *InProcess) Info() Info { return t.info }
-
-// Call implements Target.
-func (t *InProcess) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
-	p, err := json.Marshal(params)
-	if err != nil {
-		return nil, fmt.Errorf("encoding params of %s: %w", method, err)
-	}
-	res, err := t.handler.Handle(ctx, method, p)
-	if err != nil {
-		return nil, err
-	}
-	out, err := json.Marshal(res)
-	if err != nil {
-		return nil, &Failure{Outcome: ProtocolError, Method: method, Detail: "result cannot be encoded: " + err.Error()}
-	}
-	return out, nil
-}
-
-// Close implements Target.
-func (t *InProcess) Close() error { return nil }
-
-func decodeHandshake(raw json.RawMessage) (Info, error) {
+// DecodeHandshake decodes the result of initialize (PROTO-1) into the
+// implementation's Info, or a *Failure with outcome ProtocolError when it is
+// malformed or names another protocol version.
+func DecodeHandshake(raw json.RawMessage) (Info, error) {
 	var r protocol.InitializeResult
 	if err := protocol.DecodeResult(raw, &r); err != nil {
 		return Info{}, &Failure{Outcome: ProtocolError, Method: protocol.MethodInitialize, Detail: err.Error()}
@@ -149,9 +106,4 @@ type LineSender interface {
 	// SendLine writes line (a newline is added) and returns the response
 	// line, or a *Failure.
 	SendLine(ctx context.Context, line []byte) ([]byte, error)
-}
-
-// SendLine implements LineSender.
-func (t *InProcess) SendLine(ctx context.Context, line []byte) ([]byte, error) {
-	return server.AnswerLine(ctx, t.handler, line), nil
 }

@@ -1,0 +1,342 @@
+package golden_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/convspec/convspec/conformance/protocol"
+	"github.com/convspec/convspec/conformance/target"
+	"github.com/convspec/convspec/internal/golden"
+	"github.com/convspec/convspec/internal/inprocess"
+	"github.com/convspec/convspec/internal/mutants"
+	"github.com/convspec/convspec/internal/runner"
+	"github.com/convspec/convspec/internal/server"
+)
+
+// repoCases is the checked-in golden directory, seen from this package.
+var repoCases = filepath.Join("..", "..", filepath.FromSlash(golden.Dir))
+
+// TestGoldenFilesAreUpToDate regenerates every golden case from the
+// reference into a temporary directory and compares it with the checked-in
+// files: a scenario or a reference change that alters a request or a
+// response must come with regenerated vectors.
+func TestGoldenFilesAreUpToDate(t *testing.T) {
+	t.Parallel()
+	cases, err := golden.Generate(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	if err := golden.Write(tmp, cases); err != nil {
+		t.Fatal(err)
+	}
+	fresh, err := golden.Load(tmp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	have, err := golden.Load(repoCases)
+	if err != nil {
+		t.Fatalf("%v\nrun `make golden` to write the golden cases", err)
+	}
+	byPath := map[string]golden.File{}
+	for _, f := range have {
+		byPath[f.Path] = f
+	}
+	var changed, added, gone []string
+	for _, f := range fresh {
+		old, ok := byPath[f.Path]
+		delete(byPath, f.Path)
+		switch {
+		case !ok:
+			added = append(added, f.Path)
+		case !bytes.Equal(old.Raw, f.Raw):
+			changed = append(changed, f.Path+firstLineDiff(old.Raw, f.Raw))
+		}
+	}
+	for p := range byPath {
+		gone = append(gone, p)
+	}
+	slices.Sort(gone)
+	if len(changed)+len(added)+len(gone) == 0 {
+		return
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s is out of date with the scenarios and the reference: %d changed, %d new, %d gone.\n", golden.Dir, len(changed), len(added), len(gone))
+	for _, l := range []struct {
+		what  string
+		paths []string
+	}{{"changed", changed}, {"new", added}, {"gone", gone}} {
+		for i, p := range l.paths {
+			if i == 5 {
+				fmt.Fprintf(&b, "  … and %d more %s\n", len(l.paths)-5, l.what)
+				break
+			}
+			fmt.Fprintf(&b, "  %s: %s\n", l.what, p)
+		}
+	}
+	b.WriteString("Run `make golden` and commit the result (review the diff: a changed response is a changed behaviour).")
+	t.Error(b.String())
+}
+
+// firstLineDiff names the first line where two files differ.
+func firstLineDiff(a, b []byte) string {
+	al, bl := strings.Split(string(a), "\n"), strings.Split(string(b), "\n")
+	for i := range min(len(al), len(bl)) {
+		if al[i] != bl[i] {
+			return fmt.Sprintf(" (line %d: %q → %q)", i+1, clip(al[i]), clip(bl[i]))
+		}
+	}
+	return fmt.Sprintf(" (%d lines → %d)", len(al), len(bl))
+}
+
+func clip(s string) string {
+	s = strings.TrimSpace(s)
+	if len(s) > 80 {
+		return s[:80] + "…"
+	}
+	return s
+}
+
+// TestReplayPassesTheReference replays the checked-in cases against the
+// reference, in process: the comparison rules accept what they were
+// recorded from, with the handles bound afresh. The few gzipped cases
+// (hundreds of thousands of tokens each) are left to
+// TestGoldenFilesAreUpToDate, which records them afresh anyway.
+func TestReplayPassesTheReference(t *testing.T) {
+	t.Parallel()
+	all, err := golden.Load(repoCases)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []golden.File
+	for _, f := range all {
+		if len(f.Raw) <= golden.GzipAbove {
+			files = append(files, f)
+		}
+	}
+	tg, err := inprocess.New(server.Reference{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	results := golden.Replay(context.Background(), tg, files, golden.Options{})
+	if len(results) != len(files) {
+		t.Fatalf("%d results for %d cases", len(results), len(files))
+	}
+	for _, r := range results {
+		if r.Outcome != runner.Passed {
+			t.Errorf("%s: %s\n%s", r.ID, r.Outcome, r.Detail)
+		}
+	}
+}
+
+// TestReplayRejectsMutants: the vectors alone catch faulty variants, with a
+// failure in a case of one of the clauses the bug breaks.
+func TestReplayRejectsMutants(t *testing.T) {
+	t.Parallel()
+	files, err := golden.Load(repoCases)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"head-tail-overlap", "estimate-floor", "prune-keeps-first", "summary-prefix-missing"} {
+		m, ok := mutants.Lookup(name)
+		if !ok {
+			t.Fatalf("no mutant %s", name)
+		}
+		tg, err := inprocess.New(m.Engine)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var opts golden.Options
+		opts.Run = regexp.MustCompile("^(" + strings.Join(m.Clauses, "|") + ")/")
+		killed := false
+		for _, r := range golden.Replay(context.Background(), tg, files, opts) {
+			if r.Outcome == runner.Failed {
+				killed = true
+				if r.Step == 0 || r.Detail == "" {
+					t.Errorf("%s: %s failed without saying where: %+v", name, r.ID, r)
+				}
+			}
+		}
+		if !killed {
+			t.Errorf("mutant %s (%s) survived the golden cases of %v", name, m.Bug, m.Clauses)
+		}
+	}
+}
+
+// uuidTarget answers window.create with handles of its own and checks that
+// later calls use them.
+type uuidTarget struct {
+	target.Target
+	t       *testing.T
+	handles map[string]string // ours → the reference's
+	next    int
+}
+
+func (u *uuidTarget) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	raw, _ := json.Marshal(params)
+	var p map[string]json.RawMessage
+	_ = json.Unmarshal(raw, &p)
+	var h string
+	if json.Unmarshal(p["window"], &h) == nil && method != protocol.MethodWindowCreate {
+		ref, ok := u.handles[h]
+		if !ok && !strings.HasPrefix(h, "no-such") {
+			u.t.Errorf("%s with handle %q, which this target never returned", method, h)
+		}
+		if ok {
+			p["window"], _ = json.Marshal(ref)
+			raw, _ = json.Marshal(p)
+		}
+	}
+	res, err := u.Target.Call(ctx, method, json.RawMessage(raw))
+	if err != nil || method != protocol.MethodWindowCreate {
+		return res, err
+	}
+	var r map[string]json.RawMessage
+	_ = json.Unmarshal(res, &r)
+	var ref string
+	_ = json.Unmarshal(r["window"], &ref)
+	u.next++
+	mine := fmt.Sprintf("6f1c%04d-uuid", u.next)
+	u.handles[mine] = ref
+	r["window"], _ = json.Marshal(mine)
+	return json.Marshal(r)
+}
+
+// SendLine passes raw lines through: they hold no handle.
+func (u *uuidTarget) SendLine(ctx context.Context, line []byte) ([]byte, error) {
+	return u.Target.(target.LineSender).SendLine(ctx, line)
+}
+
+func TestReplayBindsHandles(t *testing.T) {
+	files, err := golden.Load(repoCases)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inner, err := inprocess.New(server.Reference{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg := &uuidTarget{Target: inner, t: t, handles: map[string]string{}}
+	var opts golden.Options
+	opts.Run = regexp.MustCompile(`^(WIN-[0-9]+|SUM-4|PROTO-2)/`)
+	results := golden.Replay(context.Background(), tg, files, opts)
+	if len(results) < 10 {
+		t.Fatalf("only %d cases selected", len(results))
+	}
+	for _, r := range results {
+		if r.Outcome != runner.Passed {
+			t.Errorf("%s: %s\n%s", r.ID, r.Outcome, r.Detail)
+		}
+	}
+	if tg.next == 0 {
+		t.Error("no window was created")
+	}
+}
+
+func TestCompare(t *testing.T) {
+	res := func(s string) golden.Response { return golden.Response{Result: json.RawMessage(s)} }
+	errResp := func(kind string, data string) golden.Response {
+		e := protocol.NewError(kind, "whatever the implementation says")
+		if data != "" {
+			_ = json.Unmarshal([]byte(data), e.Data)
+		}
+		return golden.Response{Error: e}
+	}
+	trim := golden.Step{Method: "window.trim", Params: json.RawMessage(`{}`),
+		Result: json.RawMessage(`{"trimmed":[{"role":"user","content":"a"}],"metrics":{"n":1.0},"warnings":[{"code":"x","message":"reference words"}],"summary":null}`)}
+	loopStep := golden.Step{Method: "loop.run", Result: json.RawMessage(`{"iterations":[{"events":[{"code":"preserve_first_raised","message":"raised"},{"code":"conversation_metrics","message":"Conversation: 2 messages (~1 tokens)"}]}]}`)}
+	for _, c := range []struct {
+		name string
+		step golden.Step
+		got  golden.Response
+		want string // "" for agreement, else a fragment of the difference
+	}{
+		{"equal", trim, res(`{"summary":null,"warnings":[{"code":"x","message":"reference words"}],"metrics":{"n":1},"trimmed":[{"content":"a","role":"user"}]}`), ""},
+		{"warning messages are free text", trim, res(`{"trimmed":[{"role":"user","content":"a"}],"metrics":{"n":1},"warnings":[{"code":"x","message":"mine"}]}`), ""},
+		{"extra top-level members are ignored", trim, res(`{"trimmed":[{"role":"user","content":"a"}],"metrics":{"n":1},"warnings":[{"code":"x"}],"summary":null,"summarizer_calls":[]}`), ""},
+		{"a null member may be absent", trim, res(`{"trimmed":[{"role":"user","content":"a"}],"metrics":{"n":1},"warnings":[{"code":"x"}]}`), ""},
+		{"a message with an extra member differs", trim, res(`{"trimmed":[{"role":"user","content":"a","name":"x"}],"metrics":{"n":1},"warnings":[{"code":"x"}]}`), "result.trimmed[0].name: not expected"},
+		{"a missing member", trim, res(`{"trimmed":[{"role":"user","content":"a"}],"warnings":[{"code":"x"}]}`), "result.metrics: missing"},
+		{"a different number", trim, res(`{"trimmed":[{"role":"user","content":"a"}],"metrics":{"n":2},"warnings":[{"code":"x"}]}`), "result.metrics.n: want 1.0, got 2"},
+		{"a warning code differs", trim, res(`{"trimmed":[{"role":"user","content":"a"}],"metrics":{"n":1},"warnings":[{"code":"y","message":"reference words"}]}`), "result.warnings[0].code"},
+		{"an error for a result", trim, errResp("invalid_params", ""), "want a result, got the error invalid_params"},
+		{"handles are the implementation's", golden.Step{Method: "window.create", Result: json.RawMessage(`{"window":"w1","warnings":[]}`)}, res(`{"window":"b7e2","warnings":[]}`), ""},
+		{"a handle must be a string", golden.Step{Method: "window.create", Result: json.RawMessage(`{"window":"w1"}`)}, res(`{"window":7}`), "result.window: want a handle"},
+		{"error kinds agree, messages do not matter", golden.Step{Method: "m", Error: protocol.NewError("invalid_config", "max_messages: want an integer")}, errResp("invalid_config", ""), ""},
+		{"error kinds differ", golden.Step{Method: "m", Error: protocol.NewError("invalid_config", "x")}, errResp("invalid_params", ""), `want an error of kind "invalid_config", got "invalid_params"`},
+		{"error data counts", golden.Step{Method: "m", Error: &protocol.Error{Code: -32004, Message: "x", Data: &protocol.ErrorData{Kind: "context_window_exhausted", Model: "gpt-4o"}}}, errResp("context_window_exhausted", `{"model":"gpt-4"}`), "error.data.model"},
+		{"a passed-on warning's text in a loop event is free", loopStep, res(`{"iterations":[{"events":[{"code":"preserve_first_raised","message":"mine"},{"code":"conversation_metrics","message":"Conversation: 2 messages (~1 tokens)"}]}]}`), ""},
+		{"a loop event's fixed text counts", loopStep, res(`{"iterations":[{"events":[{"code":"preserve_first_raised","message":"raised"},{"code":"conversation_metrics","message":"Conversation: 2 messages"}]}]}`), "message"},
+		{"a line's id", golden.Step{Line: ptr("oops"), ID: json.RawMessage(`null`), Error: protocol.NewError("parse_error", "x")}, golden.Response{ID: json.RawMessage(`1`), Error: protocol.NewError("parse_error", "y")}, "response id"},
+		{"a line answered as expected", golden.Step{Line: ptr("oops"), ID: json.RawMessage(`null`), Error: protocol.NewError("parse_error", "x")}, golden.Response{ID: json.RawMessage(`null`), Error: &protocol.Error{Code: -32700, Message: "no data member"}}, ""},
+	} {
+		got := golden.Compare(c.step, c.got)
+		switch {
+		case c.want == "" && got != "":
+			t.Errorf("%s: want agreement, got %q", c.name, got)
+		case c.want != "" && !strings.Contains(got, c.want):
+			t.Errorf("%s: want a difference mentioning %q, got %q", c.name, c.want, got)
+		}
+	}
+}
+
+func ptr(s string) *string { return &s }
+
+func TestMethodCapability(t *testing.T) {
+	for method, want := range map[string]string{
+		"window.create": "window", "window.trim": "window", "window.summarize": "window.summarize",
+		"history.build": "history", "budget.prepare": "budget", "tokens.encode": "tokens.cl100k",
+		"initialize": "", "shutdown": "", "window.frobnicate": "window", "nothing.here": "",
+	} {
+		if got := golden.MethodCapability(method); got != want {
+			t.Errorf("MethodCapability(%q) = %q, want %q", method, got, want)
+		}
+	}
+}
+
+func TestDecodeRejectsMalformedFiles(t *testing.T) {
+	for name, doc := range map[string]string{
+		"unknown member":  `{"format":1,"id":"X-1/a","name":"a","feature":"f","title":"t","clauses":["X-1"],"steps":[],"extra":1}`,
+		"wrong format":    `{"format":2,"id":"X-1/a","name":"a","feature":"f","title":"t","clauses":["X-1"],"steps":[]}`,
+		"no clauses":      `{"format":1,"id":"X-1/a","name":"a","feature":"f","title":"t","clauses":[],"steps":[]}`,
+		"both":            `{"format":1,"id":"X-1/a","name":"a","feature":"f","title":"t","clauses":["X-1"],"steps":[{"method":"m","params":{},"result":{},"error":{"code":-32602,"message":"x"}}]}`,
+		"neither":         `{"format":1,"id":"X-1/a","name":"a","feature":"f","title":"t","clauses":["X-1"],"steps":[{"method":"m","params":{}}]}`,
+		"line and method": `{"format":1,"id":"X-1/a","name":"a","feature":"f","title":"t","clauses":["X-1"],"steps":[{"line":"x","method":"m","result":{}}]}`,
+	} {
+		if _, err := golden.Decode([]byte(doc)); err == nil {
+			t.Errorf("%s: Decode accepted %s", name, doc)
+		}
+	}
+}
+
+// TestWriteRemovesStaleFiles: a scenario that is gone takes its file along.
+func TestWriteRemovesStaleFiles(t *testing.T) {
+	dir := t.TempDir()
+	stale := filepath.Join(dir, "window", "trim", "WIN-1_gone.json")
+	if err := os.MkdirAll(filepath.Dir(stale), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(stale, []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := golden.Case{Format: golden.FormatVersion, ID: "WIN-1/kept", Name: "kept", Feature: "window/trim.feature", Title: "t",
+		Clauses: []string{"WIN-1"}, Steps: []golden.Step{{Method: "window.estimate", Params: json.RawMessage(`{"messages":[]}`), Result: json.RawMessage(`{"tokens":0}`)}}}
+	if err := golden.Write(dir, []golden.Case{c}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("the stale file is still there: %v", err)
+	}
+	files, err := golden.Load(dir)
+	if err != nil || len(files) != 1 || files[0].Path != "window/trim/WIN-1_kept.json" {
+		t.Fatalf("Load = %+v, %v", files, err)
+	}
+}

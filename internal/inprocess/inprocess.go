@@ -1,0 +1,64 @@
+// Package inprocess serves the built-in reference (or a faulty variant)
+// to the suite without a process, as a target.Target. It lives apart from
+// the seam so that package target does not import the reference.
+package inprocess
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/convspec/convspec/conformance/protocol"
+	"github.com/convspec/convspec/conformance/target"
+	"github.com/convspec/convspec/internal/server"
+)
+
+// Target serves a server.Handler without a process. Params and results
+// still travel as JSON, so it decodes exactly what the wire would carry.
+type Target struct {
+	handler *server.Handler
+	info    target.Info
+}
+
+// New handshakes with engine in-process.
+func New(engine server.Engine) (*Target, error) {
+	t := &Target{handler: server.NewHandler(engine)}
+	raw, err := t.Call(context.Background(), protocol.MethodInitialize, protocol.InitializeParams{Protocol: protocol.Version, Suite: "convspec"})
+	if err != nil {
+		return nil, err
+	}
+	info, err := target.DecodeHandshake(raw)
+	if err != nil {
+		return nil, err
+	}
+	t.info = info
+	return t, nil
+}
+
+// Info implements target.Target.
+func (t *Target) Info() target.Info { return t.info }
+
+// Call implements target.Target.
+func (t *Target) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	p, err := json.Marshal(params)
+	if err != nil {
+		return nil, fmt.Errorf("encoding params of %s: %w", method, err)
+	}
+	res, err := t.handler.Handle(ctx, method, p)
+	if err != nil {
+		return nil, err
+	}
+	out, err := json.Marshal(res)
+	if err != nil {
+		return nil, &target.Failure{Outcome: target.ProtocolError, Method: method, Detail: "result cannot be encoded: " + err.Error()}
+	}
+	return out, nil
+}
+
+// Close implements target.Target.
+func (t *Target) Close() error { return nil }
+
+// SendLine implements target.LineSender.
+func (t *Target) SendLine(ctx context.Context, line []byte) ([]byte, error) {
+	return server.AnswerLine(ctx, t.handler, line), nil
+}

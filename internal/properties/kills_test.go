@@ -1,0 +1,121 @@
+package properties
+
+import (
+	"strings"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/convspec/convspec/internal/inprocess"
+	"github.com/convspec/convspec/internal/mutants"
+)
+
+// kill says that a property rejects a faulty variant of the catalogue
+// (internal/mutants), reporting the failure under one of clauses.
+type kill struct {
+	property, mutant string
+	clauses          []string
+}
+
+// kills shows every property able to fail against a realistic bug. The
+// in-package faulty targets (variants) cover the window's arithmetic; these
+// cover what only a whole engine can get wrong.
+var kills = []kill{
+	{"prop/window-units-whole", "window-splits-head-unit", []string{"WIN-9", "UNIT-3"}},
+	{"prop/window-units-whole", "window-splits-tail-unit", []string{"WIN-9", "UNIT-3"}},
+	{"prop/window-units-whole", "window-splits-middle-unit", []string{"WIN-9", "UNIT-3"}},
+	{"prop/window-refuses-broken-tools", "window-accepts-broken-tools", []string{"UNIT-2"}},
+	{"prop/history-classify", "classify-openai-only", []string{"CLS-1", "UNIT-1"}},
+	{"prop/prune-matches-rules", "prune-keeps-first", []string{"PRUNE-1"}},
+	{"prop/prune-matches-rules", "prune-tool-result-breaks-run", []string{"PRUNE-2"}},
+	{"prop/prune-only-prompts", "prune-drops-between", []string{"PRUNE-3"}},
+	{"prop/prune-only-prompts", "prune-tool-result-as-prompt", []string{"PRUNE-3"}},
+	{"prop/prune-no-adjacent-prompts", "prune-tool-result-breaks-run", []string{"PRUNE-1"}},
+	{"prop/prune-idempotent", "prune-single-pass", []string{"PRUNE-4"}},
+	{"prop/prune-keeps-tool-structure", "prune-tool-result-as-prompt", []string{"UNIT-3"}},
+	{"prop/prune-keeps-tool-structure", "prune-drops-between", []string{"UNIT-3", "PRUNE-2"}},
+	{"prop/prune-pure-and-deterministic", "prune-remembers-removed", []string{"MSG-3"}},
+	{"prop/build-well-formed", "build-dangling-call", []string{"UNIT-3", "BUILD-5"}},
+	{"prop/build-bound", "build-dangling-call", []string{"BUILD-4"}},
+	{"prop/build-matches-rules", "build-prunes-after-window", []string{"BUILD-1"}},
+	{"prop/build-matches-rules", "build-ignores-exchanges", []string{"BUILD-3"}},
+	{"prop/build-repairs", "build-dangling-call", []string{"BUILD-2"}},
+	{"prop/summarize-state-machine", "summary-after-tail", []string{"SUM-2"}},
+	{"prop/summarize-state-machine", "summary-counter-never-resets", []string{"SUM-5", "SUM-4"}},
+	{"prop/summarize-state-machine", "summary-counter-resets-on-failure", []string{"SUM-7"}},
+	{"prop/summarize-state-machine", "summary-covers-only-this-trim", []string{"SUM-4"}},
+	{"prop/summarize-state-machine", "summary-error-as-text", []string{"SUM-7"}},
+	{"prop/summarize-state-machine", "summary-every-trim", []string{"SUM-5"}},
+	{"prop/summarize-state-machine", "summary-max-tokens-4096", []string{"SUM-1"}},
+	{"prop/summarize-state-machine", "summary-not-counted", []string{"SUM-3"}},
+	{"prop/summarize-state-machine", "summary-of-tool-results", []string{"SUM-6"}},
+	{"prop/summarize-state-machine", "summary-prefix-missing", []string{"SUM-2"}},
+	{"prop/summarize-prompt", "summarize-single-newline", []string{"SUM-1"}},
+	{"prop/budget-prune-under-target", "budget-ratio-inverted", []string{"PRN-1"}},
+	{"prop/budget-prune-under-target", "budget-prune-stops-at-target", []string{"PRN-1"}},
+	{"prop/budget-prune-keeps-first-and-final", "budget-prunes-system-prompt", []string{"PRN-2"}},
+	{"prop/budget-prune-units-whole", "budget-prunes-messages", []string{"UNIT-3"}},
+	{"prop/budget-prune-monotone", "budget-ratio-inverted", []string{"PRN-5"}},
+	{"prop/budget-prune-oldest-first", "budget-prunes-newest", []string{"PRN-1"}},
+	{"prop/budget-prune-oldest-first", "budget-prune-stops-at-target", []string{"PRN-1"}},
+	{"prop/budget-prune-oldest-first", "budget-ratio-inverted", []string{"PRN-1"}},
+	{"prop/budget-check-thresholds", "budget-at-80-is-approaching", []string{"THR-1"}},
+	{"prop/budget-check-thresholds", "budget-at-95-is-at-limit", []string{"THR-2"}},
+	{"prop/loop-requests-valid-and-bounded", "loop-trims-once-per-iteration", []string{"LOOP-7", "LOOP-1", "LOOP-3"}},
+	{"prop/loop-requests-valid-and-bounded", "loop-tool-result-as-prompt", []string{"LOOP-6"}},
+	{"prop/loop-requests-valid-and-bounded", "loop-evicts-first-message", []string{"LOOP-6", "LOOP-2"}},
+	{"prop/loop-requests-valid-and-bounded", "loop-approaching-at-80", []string{"LOOP-5"}},
+	{"prop/loop-requests-valid-and-bounded", "loop-hands-on-untrimmed-state", []string{"LOOP-3"}},
+}
+
+func mutantNamed(t *testing.T, name string) mutants.Mutant {
+	t.Helper()
+	if m, ok := mutants.Lookup(name); ok {
+		return m
+	}
+	for _, m := range mutants.PropertyMutants() {
+		if m.Name == name {
+			return m
+		}
+	}
+	t.Fatalf("no mutant %s", name)
+	return mutants.Mutant{}
+}
+
+// TestMutantsAreCaught runs each property of kills against its mutant.
+func TestMutantsAreCaught(t *testing.T) {
+	quietRapid(t)
+	for _, k := range kills {
+		t.Run(k.property+"/"+k.mutant, func(t *testing.T) {
+			t.Parallel()
+			p := lookup(t, k.property)
+			m := mutantNamed(t, k.mutant)
+			tg, err := inprocess.New(m.Engine)
+			if err != nil {
+				t.Fatal(err)
+			}
+			failed, out := runCaptured(p.ID, func(rt *rapid.T) { p.Check(rt, tg) })
+			switch {
+			case !failed:
+				t.Errorf("%s does not catch %s (%s)", k.property, k.mutant, m.Bug)
+			case !reportsUnder(out, k.clauses):
+				t.Errorf("%s caught %s but did not report it under %s:\n%s", k.property, k.mutant, strings.Join(k.clauses, " or "), clip(out))
+			default:
+				t.Logf("%s caught by %s:\n%s", k.mutant, k.property, clip(failureMessage(out)))
+			}
+		})
+	}
+}
+
+// TestPropertyMutantsAreValid keeps the variants of PropertyMutants
+// complete and their names distinct from the catalogue's.
+func TestPropertyMutantsAreValid(t *testing.T) {
+	for _, m := range mutants.PropertyMutants() {
+		if m.Name == "" || m.Bug == "" || len(m.Clauses) == 0 || m.Engine == nil {
+			t.Errorf("incomplete mutant %+v", m)
+		}
+		if _, dup := mutants.Lookup(m.Name); dup {
+			t.Logf("%s is in the catalogue already", m.Name)
+		}
+	}
+}

@@ -1,0 +1,891 @@
+package properties
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+	"unicode/utf16"
+
+	"pgregory.net/rapid"
+
+	"github.com/convspec/convspec/conformance/protocol"
+	"github.com/convspec/convspec/conformance/target"
+	"github.com/convspec/convspec/internal/inprocess"
+	"github.com/convspec/convspec/internal/jsoneq"
+	"github.com/convspec/convspec/internal/server"
+	"github.com/convspec/convspec/reference/message"
+	refwindow "github.com/convspec/convspec/reference/window"
+	"github.com/convspec/convspec/spec"
+)
+
+func reference(t *testing.T) target.Target {
+	t.Helper()
+	tg, err := inprocess.New(server.Reference{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tg
+}
+
+// TestReferenceHoldsEveryProperty runs every property against the
+// built-in reference.
+func TestReferenceHoldsEveryProperty(t *testing.T) {
+	tg := reference(t)
+	for _, p := range All() {
+		t.Run(p.ID, func(t *testing.T) {
+			rapid.Check(t, func(rt *rapid.T) { p.Check(rt, tg) })
+		})
+	}
+}
+
+var kebabID = regexp.MustCompile(`^prop/[a-z0-9]+(-[a-z0-9]+)*$`)
+
+func TestCatalogue(t *testing.T) {
+	seen := map[string]bool{}
+	for _, p := range All() {
+		if !kebabID.MatchString(p.ID) {
+			t.Errorf("%q: an ID is prop/ followed by a kebab-case name", p.ID)
+		}
+		if seen[p.ID] {
+			t.Errorf("%s: ID used twice", p.ID)
+		}
+		seen[p.ID] = true
+		if len(p.Clauses) == 0 {
+			t.Errorf("%s: names no clause", p.ID)
+		}
+		for _, id := range p.Clauses {
+			c, ok := spec.Lookup(id)
+			switch {
+			case !ok:
+				t.Errorf("%s: clause %s is not in SPEC.md", p.ID, id)
+			case c.Capability != p.Capability && !messageModel(id):
+				t.Errorf("%s: clause %s belongs to capability %q, the property to %q", p.ID, id, c.Capability, p.Capability)
+			}
+		}
+		if p.Doc == "" || p.Check == nil {
+			t.Errorf("%s: needs a Doc and a Check", p.ID)
+		}
+	}
+}
+
+// messageModel reports whether a clause is one of the message model's
+// (MSG, CLS, UNIT), which every capability uses (SPEC.md §1–2), so that a
+// property of any capability may check it.
+func messageModel(id string) bool {
+	for _, prefix := range []string{"MSG-", "CLS-", "UNIT-"} {
+		if strings.HasPrefix(id, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// ---------------------------------------------------------------------------
+// The oracle checked against the spec's own examples
+
+func TestSpecExamples(t *testing.T) {
+	// EST-3: [ {"type": "text", "text": "hi 😀"} ] is 32 characters.
+	v := jarr(jobj(mem("type", jstr("text")), mem("text", jstr("hi 😀"))))
+	if got, want := v.compact(), `[{"type":"text","text":"hi 😀"}]`; got != want || utf16Len(got) != 32 {
+		t.Errorf("compact = %s (%d characters), want %s (32)", got, utf16Len(got), want)
+	}
+	// EST-2: "a", "é", "你" count 1; "😀" counts 2.
+	for s, n := range map[string]int{"a": 1, "é": 1, "你": 1, "😀": 2, "e\u0301": 2, "👩‍💻": 5} {
+		if utf16Len(s) != n {
+			t.Errorf("utf16Len(%q) = %d, want %d", s, utf16Len(s), n)
+		}
+	}
+	// WIN-3: max 5, h 3, t 4, seven messages: all kept, nothing evicted.
+	p := planCount(window{max: 5, h: 3, t: 4}, 7)
+	if !p.headOnly || fmt.Sprint(p.trimmed()) != "[0 1 2 3 4 5 6]" || len(p.evicted()) != 0 {
+		t.Errorf("WIN-3 example: %+v trimmed %v evicted %v", p, p.trimmed(), p.evicted())
+	}
+	// WIN-4: max 5, h 1, t 2, eight messages: trimmed m1 m5 m6 m7 m8.
+	p = planCount(window{max: 5, h: 1, t: 2}, 8)
+	if fmt.Sprint(p.trimmed()) != "[0 4 5 6 7]" || fmt.Sprint(p.evicted()) != "[1 2 3]" {
+		t.Errorf("WIN-4 example: trimmed %v evicted %v", p.trimmed(), p.evicted())
+	}
+	// WIN-2: t = 0 keeps no tail; n < h + t never overlaps.
+	if p := planCount(window{max: 3, h: 1, t: 0}, 6); fmt.Sprint(p.trimmed()) != "[0 4 5]" {
+		t.Errorf("t = 0: trimmed %v", p.trimmed())
+	}
+	if p := planCount(window{max: 2, h: 3, t: 3}, 4); fmt.Sprint(p.trimmed()) != "[0 1 2 3]" {
+		t.Errorf("overlap: trimmed %v", p.trimmed())
+	}
+}
+
+// TestGeneratedMessages checks the generators against themselves: every
+// message is valid JSON with a role, its wire form and compact form are
+// the same value, and the compact form is compact.
+func TestGeneratedMessages(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		m := msgGen(rapid.IntRange(-1, 5).Draw(rt, "seq"), msgOpts{tools: rapid.Bool().Draw(rt, "tools")}).Draw(rt, "message")
+		var members map[string]json.RawMessage
+		if err := json.Unmarshal(m.Raw, &members); err != nil {
+			rt.Fatalf("not a JSON object: %v: %s", err, m.Raw)
+		}
+		var role string
+		if json.Unmarshal(members["role"], &role) != nil || role != m.Role {
+			rt.Fatalf("role %q, want %q: %s", role, m.Role, m.Raw)
+		}
+		c, ok := members["content"]
+		switch {
+		case m.Kind == "absent":
+			if ok {
+				rt.Fatalf("content present: %s", m.Raw)
+			}
+		case m.Kind == "string":
+			var s string
+			if json.Unmarshal(c, &s) != nil || s != m.Counted {
+				rt.Fatalf("string content %s decodes to %q, want %q", c, s, m.Counted)
+			}
+		case m.Kind != "null":
+			if !jsoneq.Equal(c, []byte(m.Counted)) {
+				rt.Fatalf("compact form %s is not the content %s", m.Counted, c)
+			}
+			var b bytes.Buffer
+			if err := json.Compact(&b, []byte(m.Counted)); err != nil || b.String() != m.Counted {
+				rt.Fatalf("compact form %s is not compact JSON (%v)", m.Counted, err)
+			}
+		}
+	})
+}
+
+// ---------------------------------------------------------------------------
+// Faulty targets: each property must catch the bug it exists for
+
+// faulty is the reference with one bug, applied to what it returns.
+type faulty struct {
+	ref     target.Target
+	windows map[string]protocol.WindowConfig
+	history map[string][]json.RawMessage
+
+	config   func(json.RawMessage) json.RawMessage // rewrites the config sent
+	created  func(*protocol.WindowCreateResult)
+	trim     func(ctx context.Context, f *faulty, c protocol.WindowConfig, p protocol.WindowTrimParams, r *protocol.WindowTrimResult)
+	estimate func(msgs []message.Message) int
+	refuse   func(p protocol.WindowTrimParams) error // an error instead of a trim
+	// answer rewrites the reference's answer to any other method.
+	answer func(method string, params any, result json.RawMessage) json.RawMessage
+}
+
+func (f *faulty) Info() target.Info { return f.ref.Info() }
+func (f *faulty) Close() error      { return nil }
+
+func (f *faulty) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	switch method {
+	case protocol.MethodWindowCreate:
+		p := params.(protocol.WindowCreateParams)
+		if f.config != nil {
+			p.Config = f.config(p.Config)
+		}
+		r, err := target.CreateWindow(ctx, f.ref, p.Config)
+		if err != nil {
+			return nil, err
+		}
+		f.windows[r.Window] = r.Config
+		if f.created != nil {
+			f.created(&r)
+		}
+		r.Warnings = nonNil(r.Warnings)
+		return json.Marshal(r)
+	case protocol.MethodWindowTrim:
+		p := params.(protocol.WindowTrimParams)
+		if f.refuse != nil {
+			if err := f.refuse(p); err != nil {
+				return nil, err
+			}
+		}
+		r, err := target.Trim(ctx, f.ref, p.Window, p.Messages)
+		if err != nil {
+			return nil, err
+		}
+		if f.trim != nil {
+			f.trim(ctx, f, f.windows[p.Window], p, &r)
+		}
+		r.Trimmed, r.Evicted, r.Warnings = nonNil(r.Trimmed), nonNil(r.Evicted), nonNil(r.Warnings)
+		return json.Marshal(r)
+	case protocol.MethodWindowEstimate:
+		p := params.(protocol.WindowEstimateParams)
+		if f.estimate == nil {
+			break
+		}
+		msgs, err := message.FromRaw(p.Messages)
+		if err != nil {
+			return nil, err
+		}
+		return json.Marshal(protocol.WindowEstimateResult{Tokens: f.estimate(msgs)})
+	}
+	res, err := f.ref.Call(ctx, method, params)
+	if err == nil && f.answer != nil {
+		res = f.answer(method, params, res)
+	}
+	return res, err
+}
+
+func nonNil[E any](s []E) []E {
+	if s == nil {
+		return []E{}
+	}
+	return s
+}
+
+// zones computes, for a trim of msgs, the reference's cut points along
+// the reference's units.
+func zones(c protocol.WindowConfig, msgs []json.RawMessage) plan {
+	w := window{max: c.MaxMessages, h: c.PreserveFirstN, t: c.PreserveLastN}
+	parsed, err := message.FromRaw(msgs)
+	if err != nil {
+		return planCount(w, len(msgs))
+	}
+	units, _ := message.Structure(parsed)
+	us := make([][2]int, len(units))
+	for i, u := range units {
+		us[i] = [2]int{u.Start, u.End}
+	}
+	return planUnits(w, us, len(msgs))
+}
+
+func pick(msgs []json.RawMessage, idx ...[]int) []json.RawMessage {
+	out := []json.RawMessage{}
+	for _, list := range idx {
+		for _, i := range list {
+			out = append(out, msgs[i])
+		}
+	}
+	return out
+}
+
+// contentChars is the reference's character count with count replacing
+// how one message's content is measured.
+func contentChars(m message.Message) int { return m.ContentLength() }
+
+type expect struct {
+	property string
+	clauses  []string // the failure must be reported under one of these
+}
+
+type variant struct {
+	name   string
+	bug    string
+	build  func(f *faulty)
+	caught []expect
+}
+
+var variants = []variant{
+	{
+		name: "drop-last-tail",
+		bug:  "drops the last message of trimmed whenever it trims",
+		build: func(f *faulty) {
+			f.trim = func(_ context.Context, _ *faulty, c protocol.WindowConfig, _ protocol.WindowTrimParams, r *protocol.WindowTrimResult) {
+				if len(r.Evicted) > 0 && c.PreserveLastN > 0 {
+					r.Trimmed = r.Trimmed[:len(r.Trimmed)-1]
+				}
+			}
+		},
+		caught: []expect{{"prop/window-head-and-tail-kept", []string{"WIN-2"}}, {"prop/window-matches-plan", []string{"WIN-2"}}},
+	},
+	{
+		name: "head-tail-overlap",
+		bug:  "takes the tail as the last t messages even when they overlap the head, so messages appear twice",
+		build: func(f *faulty) {
+			f.trim = func(_ context.Context, _ *faulty, c protocol.WindowConfig, p protocol.WindowTrimParams, r *protocol.WindowTrimResult) {
+				n, h, t := len(p.Messages), c.PreserveFirstN, c.PreserveLastN
+				if zp := zones(c, p.Messages); zp.headOnly && n < h+t {
+					r.Trimmed = append(pick(p.Messages, seqIdx(min(h, n))), p.Messages[n-min(t, n):]...)
+				}
+			}
+		},
+		caught: []expect{{"prop/window-order-no-duplicates", []string{"WIN-5"}}, {"prop/window-matches-plan", []string{"WIN-2"}}},
+	},
+	{
+		name: "evict-newest-middle",
+		bug:  "keeps the oldest middle messages and evicts the most recent ones",
+		build: func(f *faulty) {
+			f.trim = func(_ context.Context, _ *faulty, c protocol.WindowConfig, p protocol.WindowTrimParams, r *protocol.WindowTrimResult) {
+				z := zones(c, p.Messages)
+				if !z.trims || z.headOnly {
+					return
+				}
+				n := z.n
+				r.Trimmed = pick(p.Messages, seqIdx(z.head+z.keep), rangeIdx(n-z.tail, n))
+				r.Evicted = pick(p.Messages, rangeIdx(z.head+z.keep, n-z.tail))
+			}
+		},
+		caught: []expect{{"prop/window-matches-plan", []string{"WIN-4"}}},
+	},
+	{
+		name: "keep-one-extra",
+		bug:  "keeps max − h − t + 1 middle messages, one over the cap",
+		build: func(f *faulty) {
+			f.trim = func(_ context.Context, _ *faulty, c protocol.WindowConfig, p protocol.WindowTrimParams, r *protocol.WindowTrimResult) {
+				z := zones(c, p.Messages)
+				if !z.trims || z.headOnly {
+					return
+				}
+				last := r.Evicted[len(r.Evicted)-1]
+				r.Evicted = r.Evicted[:len(r.Evicted)-1]
+				r.Trimmed = append(append(append([]json.RawMessage{}, r.Trimmed[:z.head]...), last), r.Trimmed[z.head:]...)
+			}
+		},
+		caught: []expect{{"prop/window-bound", []string{"WIN-6"}}, {"prop/window-matches-plan", []string{"WIN-4"}}},
+	},
+	{
+		name: "evicted-off-by-one",
+		bug:  "slices evicted from h + 1, so the oldest middle message is in neither list",
+		build: func(f *faulty) {
+			f.trim = func(_ context.Context, _ *faulty, _ protocol.WindowConfig, _ protocol.WindowTrimParams, r *protocol.WindowTrimResult) {
+				if len(r.Evicted) > 0 {
+					r.Evicted = r.Evicted[1:]
+				}
+			}
+		},
+		caught: []expect{{"prop/window-partition", []string{"WIN-5"}}, {"prop/window-matches-plan", []string{"WIN-5"}}},
+	},
+	{
+		name: "fails-on-empty",
+		bug:  "answers a trim of an empty conversation with an internal error (reads msgs[len(msgs)-1])",
+		build: func(f *faulty) {
+			f.refuse = func(p protocol.WindowTrimParams) error {
+				if len(p.Messages) == 0 {
+					return protocol.NewError(protocol.KindInternalError, "runtime error: index out of range [-1]")
+				}
+				return nil
+			}
+		},
+		caught: []expect{{"prop/window-under-cap-identity", []string{"WIN-1"}}},
+	},
+	{
+		name: "metrics-input-tokens",
+		bug:  "reports estimatedTokens of the untrimmed input instead of what is kept",
+		build: func(f *faulty) {
+			f.trim = func(ctx context.Context, f *faulty, _ protocol.WindowConfig, p protocol.WindowTrimParams, r *protocol.WindowTrimResult) {
+				if tokens, err := target.Estimate(ctx, f.ref, p.Messages); err == nil {
+					r.Metrics.EstimatedTokens = tokens
+				}
+			}
+		},
+		caught: []expect{{"prop/window-metrics", []string{"MET-1"}}},
+	},
+	{
+		name: "tail-zero-keeps-all",
+		bug:  "takes the tail with slice(-t), which for t = 0 is the whole conversation",
+		build: func(f *faulty) {
+			f.trim = func(_ context.Context, _ *faulty, c protocol.WindowConfig, p protocol.WindowTrimParams, r *protocol.WindowTrimResult) {
+				z := zones(c, p.Messages)
+				if !z.trims || c.PreserveLastN != 0 {
+					return
+				}
+				all := seqIdx(z.n) // messages.slice(-0)
+				r.Trimmed = pick(p.Messages, seqIdx(z.head), rangeIdx(z.n-z.keep, z.n), all)
+			}
+		},
+		caught: []expect{{"prop/window-bound", []string{"WIN-6"}}, {"prop/window-matches-plan", []string{"WIN-2"}}},
+	},
+	{
+		name: "cuts-by-content",
+		bug:  "builds trimmed as the input minus every message equal to an evicted one",
+		build: func(f *faulty) {
+			f.trim = func(_ context.Context, _ *faulty, _ protocol.WindowConfig, p protocol.WindowTrimParams, r *protocol.WindowTrimResult) {
+				kept := []json.RawMessage{}
+			next:
+				for _, m := range p.Messages {
+					for _, e := range r.Evicted {
+						if jsoneq.Equal(m, e) {
+							continue next
+						}
+					}
+					kept = append(kept, m)
+				}
+				r.Trimmed = kept
+			}
+		},
+		caught: []expect{{"prop/window-cuts-by-position", []string{"WIN-5"}}},
+	},
+	{
+		name: "accumulates-history",
+		bug:  "keeps what it kept last time and prepends it to the next trim's input",
+		build: func(f *faulty) {
+			f.trim = func(ctx context.Context, f *faulty, _ protocol.WindowConfig, p protocol.WindowTrimParams, r *protocol.WindowTrimResult) {
+				full := append(append([]json.RawMessage{}, f.history[p.Window]...), p.Messages...)
+				if res, err := target.Trim(ctx, f.ref, p.Window, full); err == nil {
+					*r = res
+				}
+				f.history[p.Window] = r.Trimmed
+			}
+		},
+		caught: []expect{{"prop/window-idempotent", []string{"WIN-7"}}},
+	},
+	{
+		name: "omitempty-content",
+		bug:  "drops \"content\": null from the messages it returns (a Go omitempty)",
+		build: func(f *faulty) {
+			strip := func(list []json.RawMessage) {
+				for i, m := range list {
+					var members map[string]json.RawMessage
+					if json.Unmarshal(m, &members) == nil && string(members["content"]) == "null" {
+						delete(members, "content")
+						list[i], _ = json.Marshal(members)
+					}
+				}
+			}
+			f.trim = func(_ context.Context, _ *faulty, _ protocol.WindowConfig, _ protocol.WindowTrimParams, r *protocol.WindowTrimResult) {
+				strip(r.Trimmed)
+				strip(r.Evicted)
+			}
+		},
+		caught: []expect{{"prop/window-round-trip", []string{"MSG-2"}}},
+	},
+	{
+		name: "no-trim-warning",
+		bug:  "never warns preserve_exceeds_max on a trim (only at creation)",
+		build: func(f *faulty) {
+			f.trim = func(_ context.Context, _ *faulty, _ protocol.WindowConfig, _ protocol.WindowTrimParams, r *protocol.WindowTrimResult) {
+				r.Warnings = nil
+			}
+		},
+		caught: []expect{{"prop/window-warning", []string{"WIN-3"}}},
+	},
+	{
+		name: "trims-at-cap",
+		bug:  "tests n < max for the no-op path, so a conversation of exactly max messages is trimmed (and warned about)",
+		build: func(f *faulty) {
+			f.trim = func(_ context.Context, _ *faulty, c protocol.WindowConfig, p protocol.WindowTrimParams, r *protocol.WindowTrimResult) {
+				if n := len(p.Messages); n > 0 && n == c.MaxMessages && c.PreserveFirstN+c.PreserveLastN >= c.MaxMessages {
+					r.Warnings = append(r.Warnings, protocol.Warning{Code: codePreserveExceedsMax, Message: "preserve settings exceed max"})
+				}
+			}
+		},
+		caught: []expect{{"prop/window-under-cap-identity", []string{"WIN-8"}}, {"prop/window-warning", []string{"WIN-8"}}},
+	},
+	{
+		name: "zero-max-trims",
+		bug:  "treats max_messages 0 as a cap to trim to head and tail instead of disabling trimming",
+		build: func(f *faulty) {
+			f.trim = func(_ context.Context, _ *faulty, c protocol.WindowConfig, p protocol.WindowTrimParams, r *protocol.WindowTrimResult) {
+				if c.MaxMessages != 0 {
+					return
+				}
+				n := len(p.Messages)
+				h := min(c.PreserveFirstN, n)
+				t := min(c.PreserveLastN, n-h)
+				r.Trimmed = pick(p.Messages, seqIdx(h), rangeIdx(n-t, n))
+				r.Evicted = pick(p.Messages, rangeIdx(h, n-t))
+			}
+		},
+		caught: []expect{{"prop/window-under-cap-identity", []string{"CFG-5"}}},
+	},
+	{
+		name: "defaults-not-applied",
+		bug:  "leaves absent or null config members at zero instead of 100 / false / 1 / 20",
+		build: func(f *faulty) {
+			f.config = func(raw json.RawMessage) json.RawMessage {
+				members := map[string]json.RawMessage{}
+				_ = json.Unmarshal(raw, &members)
+				for _, name := range []string{"max_messages", "preserve_first_n", "preserve_last_n"} {
+					if v, ok := members[name]; !ok || string(v) == "null" {
+						members[name] = json.RawMessage("0")
+					}
+				}
+				out, _ := json.Marshal(members)
+				return out
+			}
+		},
+		caught: []expect{{"prop/window-effective-config", []string{"CFG-1", "CFG-2"}}},
+	},
+	{
+		name: "no-create-warning",
+		bug:  "does not warn preserve_exceeds_max when the window is created",
+		build: func(f *faulty) {
+			f.created = func(r *protocol.WindowCreateResult) { r.Warnings = nil }
+		},
+		caught: []expect{{"prop/window-create-warning", []string{"CFG-6"}}},
+	},
+	{
+		name: "budget-count-priming",
+		bug:  "adds the 3 tokens of OpenAI's reply priming to the count of every list (the cookbook's num_tokens_from_messages), so counts are not additive",
+		build: func(f *faulty) {
+			f.answer = func(method string, _ any, result json.RawMessage) json.RawMessage {
+				if method != protocol.MethodBudgetCount && method != protocol.MethodBudgetCheck {
+					return result
+				}
+				var r map[string]any
+				_ = json.Unmarshal(result, &r)
+				r["tokens"] = r["tokens"].(float64) + 3
+				out, _ := json.Marshal(r)
+				return out
+			}
+		},
+		caught: []expect{{"prop/budget-count-additive", []string{"TOK-3"}}},
+	},
+	{
+		name: "budget-removed-one-based",
+		bug:  "reports the removed positions counting from 1",
+		build: func(f *faulty) {
+			f.answer = func(method string, _ any, result json.RawMessage) json.RawMessage {
+				if method != protocol.MethodBudgetPrune {
+					return result
+				}
+				var r protocol.BudgetPruneResult
+				_ = json.Unmarshal(result, &r)
+				for i := range r.Removed {
+					r.Removed[i]++
+				}
+				out, _ := json.Marshal(r)
+				return out
+			}
+		},
+		caught: []expect{{"prop/budget-prune-subsequence", []string{"PRN-1"}}},
+	},
+	{
+		name:   "estimate-floor",
+		bug:    "rounds the estimate down (integer division) instead of up",
+		build:  estimator(contentChars, func(total int, _ []int) int { return total / 4 }),
+		caught: []expect{{"prop/window-estimate", []string{"EST-1"}}},
+	},
+	{
+		name:   "estimate-per-message",
+		bug:    "rounds up per message and sums, instead of dividing the total once",
+		build:  estimator(contentChars, perMessage),
+		caught: []expect{{"prop/window-estimate", []string{"EST-1"}}},
+	},
+	{
+		name: "estimate-utf8-bytes",
+		bug:  "counts UTF-8 bytes instead of UTF-16 code units (Go's len)",
+		build: estimator(func(m message.Message) int {
+			return len(counted(m))
+		}, ceilTotal),
+		caught: []expect{{"prop/window-estimate", []string{"EST-2", "EST-3"}}},
+	},
+	{
+		name: "estimate-code-points",
+		bug:  "counts code points instead of UTF-16 code units (Python's len), so an emoji counts 1",
+		build: estimator(func(m message.Message) int {
+			return len([]rune(counted(m)))
+		}, ceilTotal),
+		caught: []expect{{"prop/window-estimate", []string{"EST-2", "EST-3"}}},
+	},
+	{
+		name: "estimate-escaped-text",
+		bug:  "counts a string content's JSON text as written, escapes and all, instead of its value",
+		build: estimator(func(m message.Message) int {
+			c := strings.TrimSpace(string(m.Content()))
+			if strings.HasPrefix(c, `"`) {
+				return message.Length(c) - 2
+			}
+			return m.ContentLength()
+		}, ceilTotal),
+		caught: []expect{{"prop/window-estimate", []string{"EST-2"}}},
+	},
+	{
+		name: "estimate-counts-role",
+		bug:  "counts the role as well as the content",
+		build: estimator(func(m message.Message) int {
+			return m.ContentLength() + message.Length(m.Role())
+		}, ceilTotal),
+		caught: []expect{{"prop/window-estimate", []string{"EST-5"}}},
+	},
+	{
+		name: "estimate-null-is-four",
+		bug:  "counts null content as JSON.stringify(null), 4 characters",
+		build: estimator(func(m message.Message) int {
+			if strings.TrimSpace(string(m.Content())) == "null" {
+				return 4
+			}
+			return m.ContentLength()
+		}, ceilTotal),
+		caught: []expect{{"prop/window-estimate", []string{"EST-4"}}},
+	},
+	{
+		name: "estimate-go-json",
+		bug:  "serializes other content with Go's encoding/json (sorted keys, <>& and U+2028 escaped, Go number forms)",
+		build: estimator(func(m message.Message) int {
+			c := m.Content()
+			if len(c) == 0 || c[0] == '"' || string(c) == "null" {
+				return m.ContentLength()
+			}
+			var v any
+			if json.Unmarshal(c, &v) != nil {
+				return m.ContentLength()
+			}
+			out, _ := json.Marshal(v)
+			return message.Length(string(out))
+		}, ceilTotal),
+		caught: []expect{{"prop/window-estimate", []string{"EST-3"}}},
+	},
+	{
+		name: "estimate-python-json",
+		bug:  "serializes other content like Python's json.dumps: \", \" and \": \" separators, non-ASCII as \\uXXXX",
+		build: estimator(func(m message.Message) int {
+			c := m.Content()
+			if len(c) == 0 || c[0] == '"' || string(c) == "null" {
+				return m.ContentLength()
+			}
+			compact, err := message.Compact(c)
+			if err != nil {
+				return m.ContentLength()
+			}
+			return pythonLength(compact)
+		}, ceilTotal),
+		caught: []expect{{"prop/window-estimate", []string{"EST-3"}}},
+	},
+}
+
+func ceilTotal(total int, _ []int) int { return (total + 3) / 4 }
+
+func perMessage(_ int, each []int) int {
+	sum := 0
+	for _, c := range each {
+		sum += (c + 3) / 4
+	}
+	return sum
+}
+
+// counted is what the reference measures: a string content's value, the
+// compact serialization of other content.
+func counted(m message.Message) string {
+	c := strings.TrimSpace(string(m.Content()))
+	switch {
+	case c == "" || c == "null":
+		return ""
+	case c[0] == '"':
+		var s string
+		_ = json.Unmarshal([]byte(c), &s)
+		return s
+	default:
+		s, _ := message.Compact([]byte(c))
+		return s
+	}
+}
+
+// pythonLength is the length of json.dumps(value) given JSON.stringify's
+// form: a space after every ',' and ':' between tokens, and every
+// character outside ASCII as \uXXXX (six characters per UTF-16 unit).
+func pythonLength(compact string) int {
+	n, inString, escaped := 0, false, false
+	for _, r := range compact {
+		switch {
+		case inString && escaped:
+			escaped = false
+		case inString && r == '\\':
+			escaped = true
+		case r == '"':
+			inString = !inString
+		case !inString && (r == ',' || r == ':'):
+			n++ // the space after it
+		}
+		if r > 0x7e {
+			n += 6 * len(utf16.Encode([]rune{r}))
+		} else {
+			n++
+		}
+	}
+	return n
+}
+
+func estimator(chars func(message.Message) int, round func(total int, each []int) int) func(*faulty) {
+	return func(f *faulty) {
+		f.estimate = func(msgs []message.Message) int {
+			total, each := 0, make([]int, len(msgs))
+			for i, m := range msgs {
+				each[i] = chars(m)
+				total += each[i]
+			}
+			return round(total, each)
+		}
+	}
+}
+
+func TestFaultyTargetsAreCaught(t *testing.T) {
+	quietRapid(t)
+	for _, v := range variants {
+		t.Run(v.name, func(t *testing.T) {
+			t.Parallel()
+			for _, e := range v.caught {
+				p := lookup(t, e.property)
+				f := &faulty{ref: reference(t), windows: map[string]protocol.WindowConfig{}, history: map[string][]json.RawMessage{}}
+				v.build(f)
+				failed, out := runCaptured(p.ID, func(rt *rapid.T) { p.Check(rt, f) })
+				if !failed {
+					t.Errorf("%s does not catch %s (%s)", e.property, v.name, v.bug)
+					continue
+				}
+				if !reportsUnder(out, e.clauses) {
+					t.Errorf("%s caught %s but did not report it under %s:\n%s", e.property, v.name, strings.Join(e.clauses, " or "), out)
+					continue
+				}
+				t.Logf("%s caught by %s:\n%s", v.name, e.property, clip(failureMessage(out)))
+			}
+		})
+	}
+}
+
+// TestEveryPropertyCatchesSomething makes sure no property is left without
+// a faulty target it catches.
+func TestEveryPropertyCatchesSomething(t *testing.T) {
+	caught := map[string]bool{}
+	for _, v := range variants {
+		for _, e := range v.caught {
+			caught[e.property] = true
+		}
+	}
+	for _, k := range kills {
+		caught[k.property] = true
+	}
+	for _, p := range All() {
+		if !caught[p.ID] {
+			t.Errorf("%s: no faulty target shows that it can fail", p.ID)
+		}
+	}
+}
+
+func lookup(t *testing.T, id string) Property {
+	t.Helper()
+	for _, p := range All() {
+		if p.ID == id {
+			return p
+		}
+	}
+	t.Fatalf("no property %s", id)
+	return Property{}
+}
+
+// reportsUnder reports whether a failure message starts with one of the
+// clauses.
+func reportsUnder(out string, clauses []string) bool {
+	for _, line := range strings.Split(out, "\n") {
+		for _, c := range clauses {
+			if strings.HasPrefix(line, c+": ") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// failureMessage is the property's own message in a captured output: from
+// the first line that starts with a clause ID up to the requests.
+var clauseLine = regexp.MustCompile(`(?m)^[A-Z]+-[0-9]+: `)
+
+func failureMessage(out string) string {
+	loc := clauseLine.FindStringIndex(out)
+	if loc == nil {
+		return out
+	}
+	msg := out[loc[0]:]
+	if end := strings.Index(msg, "\n[rapid]"); end >= 0 {
+		msg = msg[:end]
+	}
+	return msg
+}
+
+// clip shortens each line of a message for the log.
+func clip(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if r := []rune(l); len(r) > 240 {
+			lines[i] = string(r[:240]) + "…"
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// quietRapid keeps rapid from writing fail files for the failures these
+// tests provoke on purpose, bounds shrinking and fixes the seed, so that
+// what is caught, and under which clause, is the same on every run; flags
+// are restored after.
+func quietRapid(t *testing.T) {
+	for name, value := range map[string]string{"rapid.nofailfile": "true", "rapid.shrinktime": "0s", "rapid.seed": "1"} {
+		f := flag.Lookup(name)
+		if f == nil {
+			t.Fatalf("rapid has no flag %s", name)
+		}
+		old := f.Value.String()
+		if err := flag.Set(name, value); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = flag.Set(name, old) })
+	}
+}
+
+// runCaptured runs a rapid check with a TB that records instead of
+// failing the test.
+func runCaptured(name string, prop func(*rapid.T)) (failed bool, out string) {
+	rec := &recorder{name: name}
+	func() {
+		defer func() {
+			if r := recover(); r != nil && r != errStop {
+				rec.failed = true
+				fmt.Fprintf(&rec.out, "panic: %v\n", r)
+			}
+		}()
+		rapid.Check(rec, prop)
+	}()
+	return rec.failed, rec.out.String()
+}
+
+var errStop = errors.New("stop")
+
+// recorder is a rapid.TB whose failures are recorded; FailNow panics
+// errStop, which runCaptured recovers.
+type recorder struct {
+	name   string
+	failed bool
+	out    strings.Builder
+}
+
+func (r *recorder) Helper()                    {}
+func (r *recorder) Name() string               { return r.name }
+func (r *recorder) Logf(f string, args ...any) { fmt.Fprintf(&r.out, f+"\n", args...) }
+func (r *recorder) Log(args ...any)            { fmt.Fprintln(&r.out, args...) }
+func (r *recorder) Skipf(f string, args ...any) {
+	r.Logf(f, args...)
+	r.SkipNow()
+}
+func (r *recorder) Skip(args ...any) { r.Log(args...); r.SkipNow() }
+func (r *recorder) SkipNow()         { r.failed = true; r.Log("skipped"); panic(errStop) }
+func (r *recorder) Errorf(f string, args ...any) {
+	r.failed = true
+	r.Logf(f, args...)
+}
+func (r *recorder) Error(args ...any) { r.failed = true; r.Log(args...) }
+func (r *recorder) Fatalf(f string, args ...any) {
+	r.Errorf(f, args...)
+	panic(errStop)
+}
+func (r *recorder) Fatal(args ...any) { r.Error(args...); panic(errStop) }
+func (r *recorder) FailNow()          { r.failed = true; panic(errStop) }
+func (r *recorder) Fail()             { r.failed = true }
+func (r *recorder) Failed() bool      { return r.failed }
+
+// TestOracleAgreesWithReference: the properties' own rendering of SUM-1
+// and reading of SUM-6 agree with the reference's on generated messages;
+// where they differ one of the two misreads the spec.
+func TestOracleAgreesWithReference(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		h := historyGen(genOpts{n: rapid.IntRange(1, 10).Draw(rt, "n"), marked: true, tools: -1,
+			silent: rapid.Bool().Draw(rt, "silent")}).Draw(rt, "history")
+		for i, m := range h.msgs {
+			parsed, err := message.Parse(m.Raw)
+			if err != nil {
+				rt.Fatalf("input[%d] does not parse: %v: %s", i, err, m.Raw)
+			}
+			if got := refwindow.Render(parsed); got != m.Rendered {
+				rt.Fatalf("input[%d] %s\nrendered %q\nreference %q", i, m.Raw, m.Rendered, got)
+			}
+			if string(parsed.Class()) != m.Class {
+				rt.Fatalf("input[%d] %s: class %s, reference %s", i, m.Raw, m.Class, parsed.Class())
+			}
+			e := entryOf(m, i)
+			if k := meaning([]convEntry{e}); (k == meaningfulText) != refwindow.HasMeaningfulText([]message.Message{parsed}) {
+				rt.Fatalf("input[%d] %s: meaningful %v, reference %v", i, m.Raw, k == meaningfulText, !(k == meaningfulText))
+			}
+		}
+	})
+}

@@ -1,0 +1,400 @@
+package steps
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/cucumber/godog"
+
+	"github.com/convspec/convspec/conformance/protocol"
+	"github.com/convspec/convspec/internal/jsoneq"
+)
+
+// The step patterns of registerBudget, compiled once: godog uses a
+// *regexp.Regexp as given but compiles a string pattern at every
+// registration, that is for every scenario.
+var (
+	budgetConversationRe    = regexp.MustCompile(`^the budget conversation: (.+)$`)
+	syntheticConversationRe = regexp.MustCompile(`^a synthetic conversation of (\d+) turns of (\d+) tokens per message$`)
+	extraLimitRe            = regexp.MustCompile(`^a model "([^"]+)" with a limit of (\d+) tokens$`)
+	encodeRe                = regexp.MustCompile(`^the text ` + quoted + ` is encoded$`)
+	countTokensRe           = regexp.MustCompile(`^the tokens are counted$`)
+	checkRe                 = regexp.MustCompile(`^the budget is checked for "([^"]+)"$`)
+	budgetPruneDefaultRe    = regexp.MustCompile(`^the conversation is pruned for "([^"]+)"$`)
+	budgetPruneRe           = regexp.MustCompile(`^the conversation is pruned for "([^"]+)" with target ratio (\S+)$`)
+	compressRe              = regexp.MustCompile(`^the conversation is compressed with a summarizer that (replies|fails with) ` + quoted + `$`)
+	prepareRe               = regexp.MustCompile(`^the request is prepared for "([^"]+)" with a summarizer that (replies|fails with) ` + quoted + `$`)
+	tokenIDsRe              = regexp.MustCompile(`^the token ids are \[([0-9, ]*)\]$`)
+	countIsRe               = regexp.MustCompile(`^the count is (\d+) tokens?$`)
+	perMessageRe            = regexp.MustCompile(`^the per-message counts are ([0-9, ]+)$`)
+	limitIsRe               = regexp.MustCompile(`^the limit is (\d+)$`)
+	approachingRe           = regexp.MustCompile(`^it is\s+(not\s+)?approaching the limit$`)
+	atLimitRe               = regexp.MustCompile(`^it is\s+(not\s+)?at the limit$`)
+	budgetKeepsRe           = regexp.MustCompile(`^the budget keeps messages? ([0-9, \-]+|none)$`)
+	budgetRemovedRe         = regexp.MustCompile(`^the budget removed messages? ([0-9, \-]+|none)$`)
+	keptBelowRe             = regexp.MustCompile(`^the kept conversation is below (\d+)% of the limit of "([^"]+)"$`)
+	resultIsRe              = regexp.MustCompile(`^the (?:compressed|prepared) conversation is:$`)
+	preparedIsRe            = regexp.MustCompile(`^the prepared conversation is messages? ([0-9, \-]+)$`)
+	summaryFnGivenRe        = regexp.MustCompile(`^summaryFn was given messages? ([0-9, \-]+|none)$`)
+	summaryFnCallsRe        = regexp.MustCompile(`^summaryFn was called (\d+) times?$`)
+	eventsAreRe             = regexp.MustCompile(`^the events are:$`)
+	noEventsRe              = regexp.MustCompile(`^there are no events$`)
+	errorDataRe             = regexp.MustCompile(`^the error data has tokenCount (\d+), limit (\d+) and model "([^"]+)"$`)
+)
+
+func registerBudget(sc *godog.ScenarioContext, w *world) {
+	sc.Given(budgetConversationRe, w.budgetConversation)
+	sc.Given(syntheticConversationRe, w.syntheticConversation)
+	sc.Given(extraLimitRe, w.extraLimit)
+	sc.When(encodeRe, w.encode)
+	sc.When(countTokensRe, w.countTokens)
+	sc.When(checkRe, w.check)
+	sc.When(budgetPruneDefaultRe, w.budgetPruneDefault)
+	sc.When(budgetPruneRe, w.budgetPrune)
+	sc.When(compressRe, w.compress)
+	sc.When(prepareRe, w.prepare)
+	sc.Then(tokenIDsRe, w.tokenIDs)
+	sc.Then(countIsRe, w.countIs)
+	sc.Then(perMessageRe, w.perMessage)
+	sc.Then(limitIsRe, w.limitIs)
+	sc.Then(approachingRe, w.approaching)
+	sc.Then(atLimitRe, w.atLimit)
+	sc.Then(budgetKeepsRe, w.budgetKeeps)
+	sc.Then(budgetRemovedRe, w.budgetRemoved)
+	sc.Then(keptBelowRe, w.keptBelow)
+	sc.Then(resultIsRe, w.resultIs)
+	sc.Then(preparedIsRe, w.preparedIs)
+	sc.Then(summaryFnGivenRe, w.summaryFnGiven)
+	sc.Then(summaryFnCallsRe, w.summaryFnCalls)
+	sc.Then(eventsAreRe, w.eventsAre)
+	sc.Then(noEventsRe, w.noEvents)
+	sc.Then(errorDataRe, w.errorData)
+}
+
+var budgetItem = regexp.MustCompile(`^(system|user|assistant):(\d+)$`)
+
+// budgetMessage is a message of exactly n cl100k tokens: the role is one
+// token and " the" repeated k times is k tokens (TOK-2).
+func budgetMessage(role string, n int) (json.RawMessage, error) {
+	if n < 2 {
+		return nil, fmt.Errorf("scenario error: a message needs at least 2 tokens (the role is one)")
+	}
+	return json.Marshal(map[string]string{"role": role, "content": strings.Repeat(" the", n-1)})
+}
+
+func (w *world) budgetConversation(list string) error {
+	w.input = nil
+	for _, item := range strings.Split(list, ",") {
+		m := budgetItem.FindStringSubmatch(strings.TrimSpace(item))
+		if m == nil {
+			return fmt.Errorf("scenario error: %q is not role:tokens", item)
+		}
+		n, _ := strconv.Atoi(m[2])
+		msg, err := budgetMessage(m[1], n)
+		if err != nil {
+			return err
+		}
+		w.input = append(w.input, msg)
+	}
+	return nil
+}
+
+func (w *world) syntheticConversation(turns, perMessage int) error {
+	sys, err := budgetMessage("system", perMessage)
+	if err != nil {
+		return err
+	}
+	w.input = []json.RawMessage{sys}
+	for t := 0; t < turns; t++ {
+		for _, role := range []string{"user", "assistant"} {
+			m, err := budgetMessage(role, perMessage)
+			if err != nil {
+				return err
+			}
+			w.input = append(w.input, m)
+		}
+	}
+	return nil
+}
+
+func (w *world) extraLimit(model string, n int) error {
+	if w.limits == nil {
+		w.limits = map[string]int{}
+	}
+	w.limits[model] = n
+	return nil
+}
+
+func (w *world) encode(text string) error {
+	var r protocol.TokensEncodeResult
+	ok, err := w.callHistory(protocol.MethodTokensEncode, protocol.TokensEncodeParams{Text: unquote(text)}, &r)
+	if ok {
+		w.encodeRes = &r
+	}
+	return err
+}
+
+func (w *world) countTokens() error {
+	var r protocol.BudgetCountResult
+	ok, err := w.callHistory(protocol.MethodBudgetCount, protocol.BudgetCountParams{Messages: w.nonNilInput()}, &r)
+	if ok {
+		w.countRes = &r
+	}
+	return err
+}
+
+func (w *world) check(model string) error {
+	var r protocol.BudgetCheckResult
+	ok, err := w.callHistory(protocol.MethodBudgetCheck, protocol.BudgetCheckParams{Messages: w.nonNilInput(), Model: model, Limits: w.limits}, &r)
+	if ok {
+		w.checkRes = &r
+	}
+	return err
+}
+
+func (w *world) budgetPruneDefault(model string) error { return w.budgetPruneRaw(model, nil) }
+
+func (w *world) budgetPrune(model, ratio string) error {
+	return w.budgetPruneRaw(model, json.RawMessage(ratio))
+}
+
+func (w *world) budgetPruneRaw(model string, ratio json.RawMessage) error {
+	var r protocol.BudgetPruneResult
+	ok, err := w.callHistory(protocol.MethodBudgetPrune, protocol.BudgetPruneParams{Messages: w.nonNilInput(), Model: model, Limits: w.limits, TargetRatio: ratio}, &r)
+	if ok {
+		w.budgetPruneRes = &r
+	}
+	return err
+}
+
+func script(how, text string) *protocol.SummarizerScript {
+	t := unquote(text)
+	if how == "replies" {
+		return &protocol.SummarizerScript{Reply: &t}
+	}
+	return &protocol.SummarizerScript{Error: &t}
+}
+
+func (w *world) compress(how, text string) error {
+	var r protocol.BudgetCompressResult
+	ok, err := w.callHistory(protocol.MethodBudgetCompress, protocol.BudgetCompressParams{Messages: w.nonNilInput(), Summarizer: script(how, text)}, &r)
+	if ok {
+		w.budgetMessages, w.budgetCalls = r.Messages, r.SummarizerCalls
+	}
+	return err
+}
+
+func (w *world) prepare(model, how, text string) error {
+	var r protocol.BudgetPrepareResult
+	ok, err := w.callHistory(protocol.MethodBudgetPrepare, protocol.BudgetPrepareParams{Messages: w.nonNilInput(), Model: model, Limits: w.limits, Summarizer: script(how, text)}, &r)
+	if ok {
+		w.budgetMessages, w.budgetCalls, w.events = r.Messages, r.SummarizerCalls, r.Events
+		w.prepared = true
+	}
+	return err
+}
+
+func ints(list string) []int {
+	var out []int
+	for _, f := range strings.FieldsFunc(list, func(r rune) bool { return r == ',' || r == ' ' }) {
+		n, _ := strconv.Atoi(f)
+		out = append(out, n)
+	}
+	return out
+}
+
+func (w *world) tokenIDs(list string) error {
+	if err := w.needResult(w.encodeRes != nil, "encoded"); err != nil {
+		return err
+	}
+	if want := ints(list); fmt.Sprint(want) != fmt.Sprint(w.encodeRes.Tokens) {
+		return w.failf("token ids differ:\n  wanted %v\n  got    %v", want, w.encodeRes.Tokens)
+	}
+	if w.encodeRes.Count != len(w.encodeRes.Tokens) {
+		return w.failf("count %d does not match the %d ids returned", w.encodeRes.Count, len(w.encodeRes.Tokens))
+	}
+	return nil
+}
+
+func (w *world) countIs(n int) error {
+	if err := w.needResult(w.countRes != nil, "counted"); err != nil {
+		return err
+	}
+	if w.countRes.Tokens != n {
+		return w.failf("the count is %d tokens, want %d (per message: %v)", w.countRes.Tokens, n, w.countRes.PerMessage)
+	}
+	return nil
+}
+
+func (w *world) perMessage(list string) error {
+	if err := w.needResult(w.countRes != nil, "counted"); err != nil {
+		return err
+	}
+	if want := ints(list); fmt.Sprint(want) != fmt.Sprint(w.countRes.PerMessage) {
+		return w.failf("per-message counts differ:\n  wanted %v\n  got    %v", want, w.countRes.PerMessage)
+	}
+	return nil
+}
+
+func (w *world) limitIs(n int) error {
+	if err := w.needResult(w.checkRes != nil, "checked"); err != nil {
+		return err
+	}
+	if w.checkRes.Limit != n {
+		return w.failf("the limit is %d, want %d", w.checkRes.Limit, n)
+	}
+	return nil
+}
+
+func (w *world) approaching(not string) error {
+	if err := w.needResult(w.checkRes != nil, "checked"); err != nil {
+		return err
+	}
+	if want := strings.TrimSpace(not) == ""; w.checkRes.Approaching != want {
+		return w.failf("approaching is %v for %d tokens of a %d limit, want %v", w.checkRes.Approaching, w.checkRes.Tokens, w.checkRes.Limit, want)
+	}
+	return nil
+}
+
+func (w *world) atLimit(not string) error {
+	if err := w.needResult(w.checkRes != nil, "checked"); err != nil {
+		return err
+	}
+	if want := strings.TrimSpace(not) == ""; w.checkRes.AtLimit != want {
+		return w.failf("at_limit is %v for %d tokens of a %d limit, want %v", w.checkRes.AtLimit, w.checkRes.Tokens, w.checkRes.Limit, want)
+	}
+	return nil
+}
+
+func (w *world) budgetKeeps(list string) error {
+	if err := w.needResult(w.budgetPruneRes != nil, "pruned"); err != nil {
+		return err
+	}
+	want, err := parseList(list, len(w.input))
+	if err != nil {
+		return err
+	}
+	return w.compareList("pruned conversation", w.budgetPruneRes.Messages, w.input, want)
+}
+
+func (w *world) budgetRemoved(list string) error {
+	if err := w.needResult(w.budgetPruneRes != nil, "pruned"); err != nil {
+		return err
+	}
+	return w.removedPositions(w.budgetPruneRes.Removed, list)
+}
+
+// keptBelow recounts the kept conversation with the implementation's own
+// check and compares with the limit.
+func (w *world) keptBelow(percent int, model string) error {
+	if err := w.needResult(w.budgetPruneRes != nil, "pruned"); err != nil {
+		return err
+	}
+	kept := w.budgetPruneRes.Messages
+	if len(kept) == 0 || !jsoneq.Equal(kept[0], w.input[0]) || !jsoneq.Equal(kept[len(kept)-1], w.input[len(w.input)-1]) {
+		return w.failf("pruning must keep the first and the final message")
+	}
+	saved := w.input
+	w.input = kept
+	defer func() { w.input = saved }()
+	if err := w.check(model); err != nil {
+		return err
+	}
+	if err := w.needResult(w.checkRes != nil, "checked"); err != nil {
+		return err
+	}
+	if 100*w.checkRes.Tokens >= percent*w.checkRes.Limit {
+		return w.failf("the kept conversation has %d tokens, not below %d%% of %d", w.checkRes.Tokens, percent, w.checkRes.Limit)
+	}
+	return nil
+}
+
+func (w *world) resultIs(doc *godog.DocString) error {
+	if w.err != nil {
+		return w.failf("the request failed: %v", w.err)
+	}
+	got, _ := json.Marshal(w.budgetMessages)
+	if !jsoneq.Equal(got, []byte(doc.Content)) {
+		return w.failf("the conversation differs:\n  wanted %s\n  got    %s", strings.Join(strings.Fields(doc.Content), " "), clip(got))
+	}
+	return nil
+}
+
+func (w *world) preparedIs(list string) error {
+	if err := w.needResult(w.prepared, "prepared"); err != nil {
+		return err
+	}
+	want, err := parseList(list, len(w.input))
+	if err != nil {
+		return err
+	}
+	return w.compareList("prepared conversation", w.budgetMessages, w.input, want)
+}
+
+func (w *world) summaryFnGiven(list string) error {
+	if w.err != nil && len(w.budgetCalls) == 0 {
+		return w.failf("the request failed: %v", w.err)
+	}
+	if len(w.budgetCalls) != 1 {
+		return w.failf("summaryFn should have been called once, it was called %d times", len(w.budgetCalls))
+	}
+	want, err := parseList(list, len(w.input))
+	if err != nil {
+		return err
+	}
+	return w.compareList("summaryFn's messages", w.budgetCalls[0].Messages, w.input, want)
+}
+
+func (w *world) summaryFnCalls(n int) error {
+	var pe *protocol.Error
+	if errors.As(w.err, &pe) && pe.Data != nil && pe.Kind() == protocol.KindWindowExhausted {
+		if pe.Data.SummarizerCalls == nil || *pe.Data.SummarizerCalls != n {
+			got, _ := json.Marshal(pe.Data)
+			return w.failf("the exhausted error must report summarizer_calls %d in its data; got %s", n, got)
+		}
+		return nil
+	}
+	if len(w.budgetCalls) != n {
+		return w.failf("summaryFn was called %d times, want %d", len(w.budgetCalls), n)
+	}
+	return nil
+}
+
+func (w *world) eventsAre(doc *godog.DocString) error {
+	if err := w.needResult(w.prepared, "prepared"); err != nil {
+		return err
+	}
+	got, _ := json.Marshal(w.events)
+	if !jsoneq.Equal(got, []byte(doc.Content)) {
+		return w.failf("events differ:\n  wanted %s\n  got    %s", strings.Join(strings.Fields(doc.Content), " "), got)
+	}
+	return nil
+}
+
+func (w *world) noEvents() error {
+	if err := w.needResult(w.prepared, "prepared"); err != nil {
+		return err
+	}
+	if len(w.events) > 0 {
+		got, _ := json.Marshal(w.events)
+		return w.failf("wanted no events, got %s", got)
+	}
+	return nil
+}
+
+func (w *world) errorData(tokens, limit int, model string) error {
+	var pe *protocol.Error
+	if !errors.As(w.err, &pe) || pe.Data == nil {
+		return w.failf("wanted an error with data, got %v", w.err)
+	}
+	d := pe.Data
+	if d.TokenCount == nil || *d.TokenCount != tokens || d.Limit == nil || *d.Limit != limit || d.Model != model {
+		got, _ := json.Marshal(d)
+		return w.failf("error data differs: wanted tokenCount %d, limit %d, model %q; got %s", tokens, limit, model, got)
+	}
+	return nil
+}

@@ -1,0 +1,349 @@
+package steps
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/cucumber/godog"
+
+	"github.com/convspec/convspec/conformance/protocol"
+	"github.com/convspec/convspec/internal/jsoneq"
+)
+
+// instruction is SUM-1's opening sentence, written here independently of
+// the reference so that a drift in either is caught.
+const instruction = "Summarize the following conversation history concisely. Focus on: what files were read/written, what decisions were made, what problems were encountered, and what the current state of the task is. Be factual and brief."
+
+const quoted = `"((?:[^"\\]|\\.)*)"`
+
+// The step patterns of registerSummarize, compiled once: godog uses a
+// *regexp.Regexp as given but compiles a string pattern at every
+// registration, that is for every scenario.
+var (
+	trimReplyingRe      = regexp.MustCompile(`^the conversation is trimmed with a summarizer that replies ` + quoted + `$`)
+	trimFailingRe       = regexp.MustCompile(`^the conversation is trimmed with a summarizer that fails with ` + quoted + `$`)
+	trimSlowRe          = regexp.MustCompile(`^the conversation is trimmed with a summarizer that answers after (\d+) ms but times out after (\d+) ms$`)
+	appendMessagesRe    = regexp.MustCompile(`^(\d+) messages are appended to the trimmed conversation$`)
+	summarizeDirectRe   = regexp.MustCompile(`^a summary is requested with a summarizer that (replies|fails with) ` + quoted + `$`)
+	notCalledRe         = regexp.MustCompile(`^the summarizer was not called$`)
+	calledOnceRe        = regexp.MustCompile(`^the summarizer was called once with max_tokens (\d+)$`)
+	promptCoversRe      = regexp.MustCompile(`^the summarizer prompt covers (.+)$`)
+	promptIsRe          = regexp.MustCompile(`^the summarizer prompt is:$`)
+	trimmedReadsRe      = regexp.MustCompile(`^the trimmed conversation reads (.+)$`)
+	summaryIsRe         = regexp.MustCompile(`^the summary message is:$`)
+	noSummaryRe         = regexp.MustCompile(`^there is no summary$`)
+	noMessageContainsRe = regexp.MustCompile(`^no returned message contains ` + quoted + `$`)
+	directSummaryIsRe   = regexp.MustCompile(`^the summary is ` + quoted + `$`)
+)
+
+func registerSummarize(sc *godog.ScenarioContext, w *world) {
+	sc.When(trimReplyingRe, w.trimReplying)
+	sc.When(trimFailingRe, w.trimFailing)
+	sc.When(trimSlowRe, w.trimSlow)
+	sc.When(appendMessagesRe, w.appendMessages)
+	sc.When(summarizeDirectRe, w.summarizeDirect)
+	sc.Then(notCalledRe, w.notCalled)
+	sc.Then(calledOnceRe, w.calledOnce)
+	sc.Then(promptCoversRe, w.promptCovers)
+	sc.Then(promptIsRe, w.promptIs)
+	sc.Then(trimmedReadsRe, w.trimmedReads)
+	sc.Then(summaryIsRe, w.summaryIs)
+	sc.Then(noSummaryRe, w.noSummary)
+	sc.Then(noMessageContainsRe, w.noMessageContains)
+	sc.Then(directSummaryIsRe, w.directSummaryIs)
+}
+
+func unquote(s string) string {
+	u, err := strconv.Unquote(`"` + s + `"`)
+	if err != nil {
+		return s
+	}
+	return u
+}
+
+func (w *world) trimScript(s protocol.SummarizerScript) error {
+	if err := w.trimScripted(w.input, &s); err != nil {
+		return err
+	}
+	if w.trimRes != nil && len(w.trimRes.Summary) > 0 && string(w.trimRes.Summary) != "null" {
+		// "summary" names the latest summary, "summaryK" the K-th.
+		w.summaries++
+		w.labels["summary"] = w.trimRes.Summary
+		w.labels[fmt.Sprintf("summary%d", w.summaries)] = w.trimRes.Summary
+	}
+	return nil
+}
+
+func (w *world) trimReplying(reply string) error {
+	r := unquote(reply)
+	return w.trimScript(protocol.SummarizerScript{Reply: &r})
+}
+
+func (w *world) trimFailing(msg string) error {
+	e := unquote(msg)
+	return w.trimScript(protocol.SummarizerScript{Error: &e})
+}
+
+func (w *world) trimSlow(delay, timeout int) error {
+	r := "too late"
+	return w.trimScript(protocol.SummarizerScript{Reply: &r, DelayMS: delay, TimeoutMS: timeout})
+}
+
+// appendMessages continues the conversation after a trim with new
+// labelled messages.
+func (w *world) appendMessages(n int) error {
+	if err := w.needTrim(); err != nil {
+		return err
+	}
+	next := append([]json.RawMessage(nil), w.trimRes.Trimmed...)
+	for i := 0; i < n; i++ {
+		next = append(next, w.labelled(w.nextLabel))
+		w.nextLabel++
+	}
+	w.input = next
+	return nil
+}
+
+func (w *world) summarizeDirect(how, text string) error {
+	t := unquote(text)
+	script := protocol.SummarizerScript{Reply: &t}
+	if how != "replies" {
+		script = protocol.SummarizerScript{Error: &t}
+	}
+	var r protocol.WindowSummarizeResult
+	ok, err := w.callHistory(protocol.MethodWindowSummarize, protocol.WindowSummarizeParams{Messages: w.nonNilInput(), Summarizer: &script}, &r)
+	if ok {
+		w.summarizeRes = &r
+	}
+	return err
+}
+
+func (w *world) calls() ([]protocol.SummarizerCall, error) {
+	switch {
+	case w.summarizeRes != nil:
+		return w.summarizeRes.SummarizerCalls, nil
+	case w.trimRes != nil:
+		return w.trimRes.SummarizerCalls, nil
+	}
+	return nil, w.needTrim()
+}
+
+func (w *world) notCalled() error {
+	calls, err := w.calls()
+	if err != nil {
+		return err
+	}
+	if len(calls) > 0 {
+		return w.failf("the summarizer should not have been called, but it was called %d times (first prompt: %.200q)", len(calls), calls[0].Prompt)
+	}
+	return nil
+}
+
+func (w *world) calledOnce(maxTokens int) error {
+	calls, err := w.calls()
+	if err != nil {
+		return err
+	}
+	if len(calls) != 1 {
+		return w.failf("the summarizer should have been called once, but it was called %d times", len(calls))
+	}
+	if calls[0].MaxTokens != maxTokens {
+		return w.failf("the summarizer was called with max_tokens %d, want %d", calls[0].MaxTokens, maxTokens)
+	}
+	return nil
+}
+
+var (
+	labelRange   = regexp.MustCompile(`^m(\d+)(?:-m(\d+))?$`)
+	summaryLabel = regexp.MustCompile(`^summary\d*$`)
+)
+
+// expandLabels reads "m2-m5, summary, m9" into labels; "summary" is the
+// latest summary, "summary1" the first.
+func expandLabels(list string) ([]string, error) {
+	var out []string
+	for _, part := range strings.Split(list, ",") {
+		part = strings.TrimSpace(part)
+		if summaryLabel.MatchString(part) {
+			out = append(out, part)
+			continue
+		}
+		m := labelRange.FindStringSubmatch(part)
+		if m == nil {
+			return nil, fmt.Errorf("scenario error: %q is not mK, mK-mL or summary", part)
+		}
+		lo, _ := strconv.Atoi(m[1])
+		hi := lo
+		if m[2] != "" {
+			hi, _ = strconv.Atoi(m[2])
+		}
+		for k := lo; k <= hi; k++ {
+			out = append(out, fmt.Sprintf("m%d", k))
+		}
+	}
+	return out, nil
+}
+
+// promptCovers builds the prompt SUM-1 prescribes for the labelled
+// messages (string content renders as "[role] content") and compares.
+func (w *world) promptCovers(list string) error {
+	calls, err := w.calls()
+	if err != nil {
+		return err
+	}
+	if len(calls) != 1 {
+		return w.failf("wanted one summarizer call, got %d", len(calls))
+	}
+	labels, err := expandLabels(list)
+	if err != nil {
+		return err
+	}
+	parts := make([]string, len(labels))
+	for i, l := range labels {
+		raw, ok := w.labels[l]
+		if !ok {
+			return fmt.Errorf("scenario error: no message %s", l)
+		}
+		var m struct {
+			Role    string `json:"role"`
+			Content string `json:"content"`
+		}
+		if err := json.Unmarshal(raw, &m); err != nil {
+			return fmt.Errorf("scenario error: %s has no string content", l)
+		}
+		parts[i] = "[" + m.Role + "] " + m.Content
+	}
+	want := instruction + "\n\n" + strings.Join(parts, "\n\n")
+	return w.comparePrompt(calls[0].Prompt, want)
+}
+
+func (w *world) promptIs(doc *godog.DocString) error {
+	calls, err := w.calls()
+	if err != nil {
+		return err
+	}
+	if len(calls) != 1 {
+		return w.failf("wanted one summarizer call, got %d", len(calls))
+	}
+	return w.comparePrompt(calls[0].Prompt, doc.Content)
+}
+
+// comparePrompt points at the first differing line.
+func (w *world) comparePrompt(got, want string) error {
+	if got == want {
+		return nil
+	}
+	gl, wl := strings.Split(got, "\n"), strings.Split(want, "\n")
+	for i := 0; i < max(len(gl), len(wl)); i++ {
+		var g, x string
+		if i < len(gl) {
+			g = gl[i]
+		}
+		if i < len(wl) {
+			x = wl[i]
+		}
+		if g != x || i >= len(gl) || i >= len(wl) {
+			return w.failf("the summarizer prompt differs at line %d:\n  wanted %q\n  got    %q\n  whole prompt wanted:\n%s\n  whole prompt got:\n%s", i+1, x, g, indentText(want), indentText(got))
+		}
+	}
+	return nil
+}
+
+func indentText(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = "    | " + l
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (w *world) trimmedReads(list string) error {
+	if err := w.needTrim(); err != nil {
+		return err
+	}
+	labels, err := expandLabels(list)
+	if err != nil {
+		return err
+	}
+	got := w.trimRes.Trimmed
+	name := func(m json.RawMessage) string {
+		if jsoneq.Equal(m, w.labels["summary"]) {
+			return "summary"
+		}
+		for l, raw := range w.labels {
+			if jsoneq.Equal(m, raw) && !summaryLabel.MatchString(l) {
+				return l
+			}
+		}
+		return "?(" + describe(m) + ")"
+	}
+	gotNames := make([]string, len(got))
+	for i, m := range got {
+		gotNames[i] = name(m)
+	}
+	if strings.Join(gotNames, " ") != strings.Join(labels, " ") {
+		return w.failf("the trimmed conversation differs:\n  wanted %s\n  got    %s", strings.Join(labels, " "), strings.Join(gotNames, " "))
+	}
+	return nil
+}
+
+func (w *world) summaryIs(doc *godog.DocString) error {
+	if err := w.needTrim(); err != nil {
+		return err
+	}
+	if len(w.trimRes.Summary) == 0 || string(w.trimRes.Summary) == "null" {
+		return w.failf("wanted a summary message, got none")
+	}
+	if !jsoneq.Equal(w.trimRes.Summary, []byte(doc.Content)) {
+		return w.failf("the summary message differs:\n  wanted %s\n  got    %s", strings.Join(strings.Fields(doc.Content), " "), w.trimRes.Summary)
+	}
+	for _, m := range w.trimRes.Trimmed {
+		if jsoneq.Equal(m, w.trimRes.Summary) {
+			return nil
+		}
+	}
+	return w.failf("the summary message is not in the trimmed conversation")
+}
+
+func (w *world) noSummary() error {
+	if err := w.needTrim(); err != nil {
+		return err
+	}
+	if len(w.trimRes.Summary) > 0 && string(w.trimRes.Summary) != "null" {
+		return w.failf("wanted no summary, got %s", w.trimRes.Summary)
+	}
+	return nil
+}
+
+func (w *world) noMessageContains(text string) error {
+	if err := w.needTrim(); err != nil {
+		return err
+	}
+	t := unquote(text)
+	for i, m := range w.trimRes.Trimmed {
+		if strings.Contains(string(m), t) {
+			return w.failf("trimmed[%d] contains %q — error text must never become conversation content: %s", i, t, m)
+		}
+	}
+	if strings.Contains(string(w.trimRes.Summary), t) {
+		return w.failf("the summary contains %q", t)
+	}
+	return nil
+}
+
+func (w *world) directSummaryIs(text string) error {
+	if w.err != nil {
+		return w.failf("the request failed: %v", w.err)
+	}
+	if w.summarizeRes == nil {
+		return errors.New("scenario error: no summary was requested")
+	}
+	if want := unquote(text); w.summarizeRes.Summary != want {
+		return w.failf("the summary is %q, want %q", w.summarizeRes.Summary, want)
+	}
+	return nil
+}
