@@ -1,0 +1,283 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"regexp"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/convspec/convspec/conformance/report"
+	"github.com/convspec/convspec/conformance/target"
+	"github.com/convspec/convspec/internal/inprocess"
+	"github.com/convspec/convspec/internal/mutants"
+	"github.com/convspec/convspec/internal/runner"
+	"github.com/convspec/convspec/internal/server"
+)
+
+// conform is the default command: run the suite against the reference or
+// an external implementation and write the reports.
+func conform(args []string, stdout, stderr io.Writer) int {
+	fs, s := conformFlags(stderr)
+	fs.Usage = func() { usage(stderr) }
+	command, err := parse(fs, s, args)
+	if err != nil {
+		if !errors.Is(err, flag.ErrHelp) && !isFlagError(err) {
+			fmt.Fprintf(stderr, "conform: %v\n", err)
+		}
+		return exitUsage
+	}
+	opts, err := s.options()
+	if err != nil {
+		fmt.Fprintf(stderr, "conform: %v\n", err)
+		return exitUsage
+	}
+	cases, err := runner.Cases(runner.Options{})
+	if err != nil {
+		fmt.Fprintf(stderr, "conform: %v\n", err)
+		return exitUsage
+	}
+	if err := checkSelection(cases, opts, s); err != nil {
+		fmt.Fprintf(stderr, "conform: %v\n", err)
+		return exitUsage
+	}
+	var base *report.BaselineFile
+	if s.baseline != "" {
+		b, err := report.LoadBaseline(s.baseline)
+		if err == nil {
+			err = b.Check(cases)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "conform: -baseline: %v\n", err)
+			return exitUsage
+		}
+		base = &report.BaselineFile{Path: s.baseline, Baseline: b}
+	}
+	sinks, err := s.sinks(stdout, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "conform: %v\n", err)
+		return exitUsage
+	}
+	defer closeSinks(sinks)
+
+	rep := s.execute(opts, command, stderr)
+	if rep == nil {
+		return exitUsage
+	}
+	rep.Baseline, rep.Strict = base, s.strict
+	if base != nil && rep.Implementation != nil && base.Implementation != "" && base.Implementation != rep.Implementation.Name {
+		fmt.Fprintf(stderr, "conform: note: the baseline was written for %q, the implementation is %q\n", base.Implementation, rep.Implementation.Name)
+	}
+	var accepted *report.Baseline
+	if base != nil {
+		accepted = base.Baseline
+	}
+	rep.Cases = report.Judge(rep.results, accepted, s.strict)
+	for i := range rep.Cases {
+		rep.Cases[i].Reproduce = s.reproduce(rep.Cases[i], command)
+	}
+	code := rep.ExitCode()
+	for _, sk := range sinks {
+		if err := sk.render(&rep.Run); err != nil {
+			fmt.Fprintf(stderr, "conform: writing the %s report to %s: %v\n", sk.format, sk.name, err)
+			code = exitUsage
+		}
+	}
+	if err := closeSinks(sinks); err != nil {
+		fmt.Fprintf(stderr, "conform: %v\n", err)
+		code = exitUsage
+	}
+	return code
+}
+
+// runReport is a run with its raw results, before they are judged.
+type runReport struct {
+	report.Run
+	results []runner.Result
+}
+
+// execute starts the implementation and runs the suite. It returns nil
+// after a usage error it has reported; a run whose implementation could
+// not be started has StartError set. Every process it started is gone when
+// it returns.
+func (s *settings) execute(opts runner.Options, command []string, stderr io.Writer) *runReport {
+	if opts.Seed == 0 {
+		opts.Seed = runner.NewSeed()
+	}
+	rep := &runReport{Run: report.Run{
+		Command: command, Mutant: s.mutant, Seed: opts.Seed, Checks: s.checks,
+		RunPattern: s.run, SkipPattern: s.skip, Started: time.Now(),
+	}}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	tg, err := s.target(ctx, command)
+	switch {
+	case err != nil && ctx.Err() != nil:
+		fmt.Fprintln(stderr, "conform: interrupted while starting the implementation")
+		rep.Interrupted = true
+		rep.Duration = time.Since(rep.Started)
+		return rep
+	case err != nil:
+		msg := err.Error()
+		if f := (*target.Failure)(nil); errors.As(err, &f) {
+			msg = f.Report() // with the last lines of stderr
+		}
+		fmt.Fprintf(stderr, "conform: the implementation could not be started: %s\n", msg)
+		rep.StartError = msg
+		rep.Duration = time.Since(rep.Started)
+		return rep
+	}
+	defer tg.Close()
+	info := tg.Info()
+	rep.Implementation = &info
+
+	sum, err := runner.RunAll(ctx, tg, opts)
+	tg.Close() // before the reports: no process is left once they are out
+	rep.Duration = time.Since(rep.Started)
+	if err != nil {
+		fmt.Fprintf(stderr, "conform: %v\n", err)
+		return nil
+	}
+	rep.results, rep.Interrupted, rep.RestartLimit = sum.Results, sum.Interrupted, sum.RestartLimit
+	if sum.Interrupted {
+		fmt.Fprintf(stderr, "conform: interrupted; %d cases had completed\n", len(sum.Results))
+	}
+	if sum.RestartLimit {
+		fmt.Fprintf(stderr, "conform: restart limit reached: the implementation failed more often than -max-restarts %d allows; the remaining cases were not run\n", s.maxRestarts)
+	}
+	return rep
+}
+
+func (s *settings) options() (runner.Options, error) {
+	opts := runner.Options{Seed: s.seed, Checks: s.checks}
+	var err error
+	if s.run != "" {
+		if opts.Run, err = regexp.Compile(s.run); err != nil {
+			return opts, fmt.Errorf("-run: %w", err)
+		}
+	}
+	if s.skip != "" {
+		if opts.Skip, err = regexp.Compile(s.skip); err != nil {
+			return opts, fmt.Errorf("-skip: %w", err)
+		}
+	}
+	switch {
+	case s.checks <= 0:
+		return opts, fmt.Errorf("-checks must be positive, got %d", s.checks)
+	case s.timeout <= 0 || s.startTimeout <= 0:
+		return opts, errors.New("-timeout and -start-timeout must be positive")
+	case s.maxRestarts < 0:
+		return opts, fmt.Errorf("-max-restarts must be 0 or more, got %d", s.maxRestarts)
+	case s.maxLine <= 0:
+		return opts, fmt.Errorf("-max-line must be positive, got %d", s.maxLine)
+	}
+	if s.mutant != "" {
+		if _, ok := mutants.Lookup(s.mutant); !ok {
+			return opts, fmt.Errorf("no mutant %q (see `conform mutants`)", s.mutant)
+		}
+	}
+	return opts, nil
+}
+
+// checkSelection refuses a -run or -skip that leaves nothing to run: a
+// silent zero-case run would pass a CI gate by accident.
+func checkSelection(cases []runner.Case, opts runner.Options, s *settings) error {
+	for _, c := range cases {
+		if (opts.Run == nil || opts.Run.MatchString(c.ID)) && (opts.Skip == nil || !opts.Skip.MatchString(c.ID)) {
+			return nil
+		}
+	}
+	return fmt.Errorf("no case matches -run %q -skip %q (see `conform list`)", s.run, s.skip)
+}
+
+func (s *settings) target(ctx context.Context, command []string) (target.Target, error) {
+	if command == nil {
+		engine := server.Engine(server.Reference{})
+		if s.mutant != "" {
+			m, _ := mutants.Lookup(s.mutant) // checked by options
+			engine = m.Engine
+		}
+		return inprocess.New(engine)
+	}
+	maxRestarts := s.maxRestarts
+	if maxRestarts == 0 {
+		maxRestarts = -1 // never: ProcessConfig reads 0 as the default
+	}
+	return target.StartProcess(ctx, target.ProcessConfig{
+		Command:      command,
+		StartTimeout: s.startTimeout,
+		CallTimeout:  s.timeout,
+		MaxRestarts:  maxRestarts,
+		MaxLineBytes: s.maxLine,
+	})
+}
+
+// reproduce is the command line that reruns one failing case: its ID, the
+// failing seed of a property, -strict for an unsupported case, and the
+// flags that shape how the implementation is supervised.
+func (s *settings) reproduce(k report.Case, command []string) string {
+	if !k.Fails() || k.NotRun {
+		return ""
+	}
+	parts := []string{"conform", "-run", shellQuote("^" + regexp.QuoteMeta(k.ID) + "$")}
+	if k.Outcome == runner.Unsupported {
+		parts = append(parts, "-strict") // it fails only with it
+	}
+	if k.Kind == runner.Property && k.Seed != 0 {
+		parts = append(parts, "-seed", fmt.Sprint(k.Seed))
+	}
+	for _, name := range []string{"checks", "timeout", "start-timeout", "max-restarts", "max-line"} {
+		if s.set[name] && !(name == "checks" && k.Kind != runner.Property) {
+			parts = append(parts, "-"+name, shellQuote(flagValue(s, name)))
+		}
+	}
+	if s.mutant != "" {
+		parts = append(parts, "-mutant", shellQuote(s.mutant))
+	}
+	if command != nil {
+		parts = append(parts, "--")
+		for _, c := range command {
+			parts = append(parts, shellQuote(c))
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+func flagValue(s *settings, name string) string {
+	switch name {
+	case "checks":
+		return fmt.Sprint(s.checks)
+	case "timeout":
+		return s.timeout.String()
+	case "start-timeout":
+		return s.startTimeout.String()
+	case "max-restarts":
+		return fmt.Sprint(s.maxRestarts)
+	case "max-line":
+		return fmt.Sprint(s.maxLine)
+	}
+	return ""
+}
+
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:,+@", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// isFlagError says whether the flag package has already reported err.
+func isFlagError(err error) bool {
+	msg := err.Error()
+	return strings.HasPrefix(msg, "flag provided but not defined") || strings.HasPrefix(msg, "invalid value") ||
+		strings.HasPrefix(msg, "flag needs an argument") || strings.HasPrefix(msg, "bad flag syntax") ||
+		strings.HasPrefix(msg, "invalid boolean")
+}

@@ -1,0 +1,147 @@
+package runner
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/cucumber/godog"
+
+	"github.com/convspec/convspec/conformance/protocol"
+	"github.com/convspec/convspec/features"
+	"github.com/convspec/convspec/internal/properties"
+	"github.com/convspec/convspec/internal/trace"
+)
+
+var clauseTag = regexp.MustCompile(`^@([A-Z]+-[0-9]+)$`)
+
+// ScenarioCase derives a scenario's stable case from its name and tags:
+// ID is "<first clause>/<name as kebab-case>" (see Slug). The ID changes
+// only when the scenario is renamed or its first clause tag changes; a
+// property's ID is "prop/<name>" and never changes.
+func ScenarioCase(name, uri string, tags []string) (Case, error) {
+	c := Case{Kind: Scenario, Name: name, Source: uri}
+	for _, t := range tags {
+		if m := clauseTag.FindStringSubmatch(t); m != nil {
+			if !slices.Contains(c.Clauses, m[1]) {
+				c.Clauses = append(c.Clauses, m[1])
+			}
+			continue
+		}
+		if cp := strings.TrimPrefix(t, "@"); slices.Contains(protocol.Capabilities(), cp) {
+			c.Capability = cp
+			continue
+		}
+		return Case{}, fmt.Errorf("%s: scenario %q has tag %s, which is neither a clause ID nor a capability", uri, name, t)
+	}
+	if len(c.Clauses) == 0 {
+		return Case{}, fmt.Errorf("%s: scenario %q is not tagged with any clause ID", uri, name)
+	}
+	slug := Slug(name)
+	if slug == "" {
+		return Case{}, fmt.Errorf("%s: scenario %q has no letter or digit to derive its ID from", uri, name)
+	}
+	c.ID = c.Clauses[0] + "/" + slug
+	return c, nil
+}
+
+// Slug turns a name into kebab-case ASCII. A minus sign before a number
+// is kept as "minus", so that "-1" and "1" never share an ID.
+func Slug(name string) string {
+	var b strings.Builder
+	dash := false
+	rs := []rune(strings.ToLower(name))
+	for i, r := range rs {
+		switch {
+		case r >= 'a' && r <= 'z' || r >= '0' && r <= '9':
+			b.WriteRune(r)
+			dash = false
+		case r == '.':
+			b.WriteRune('.') // keeps numbers like 0.5 readable
+			dash = false
+		case r == '+':
+			b.WriteString("-plus-")
+			dash = false
+		case r == '-' && i+1 < len(rs) && rs[i+1] >= '0' && rs[i+1] <= '9' && (i == 0 || !isAlnum(rs[i-1])):
+			if !dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteString("minus-")
+			dash = true
+		default:
+			if !dash && b.Len() > 0 {
+				b.WriteByte('-')
+				dash = true
+			}
+		}
+	}
+	return strings.Trim(strings.ReplaceAll(b.String(), "--", "-"), "-.")
+}
+
+func isAlnum(r rune) bool { return r >= 'a' && r <= 'z' || r >= '0' && r <= '9' }
+
+// Cases lists every scenario and property without running anything.
+func Cases(opts Options) ([]Case, error) {
+	return listCases(opts)
+}
+
+// TraceCases lists the selected cases as the traceability model of package
+// spec takes them.
+func TraceCases(opts Options) ([]trace.Case, error) {
+	all, err := listCases(opts)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]trace.Case, len(all))
+	for i, c := range all {
+		out[i] = trace.Case{ID: c.ID, Clauses: c.Clauses, Property: c.Kind == Property}
+	}
+	return out, nil
+}
+
+func listCases(opts Options) ([]Case, error) {
+	if opts.Features == nil {
+		opts.Features = features.FS
+	}
+	if opts.Properties == nil {
+		opts.Properties = properties.All()
+	}
+	suite := godog.TestSuite{Options: &godog.Options{FS: opts.Features, Paths: []string{"."}}}
+	feats, err := suite.RetrieveFeatures()
+	if err != nil {
+		return nil, fmt.Errorf("reading features: %w", err)
+	}
+	var out []Case
+	seen := map[string]string{}
+	for _, f := range feats {
+		for _, p := range f.Pickles {
+			tags := make([]string, len(p.Tags))
+			for i, t := range p.Tags {
+				tags[i] = t.Name
+			}
+			c, err := ScenarioCase(p.Name, p.Uri, tags)
+			if err != nil {
+				return nil, err
+			}
+			if prev, dup := seen[c.ID]; dup {
+				return nil, fmt.Errorf("two scenarios have the ID %s (%s and %s): give one a distinct name", c.ID, prev, p.Uri)
+			}
+			seen[c.ID] = p.Uri
+			out = append(out, c)
+		}
+	}
+	for _, p := range opts.Properties {
+		c := propertyCase(p)
+		if _, dup := seen[c.ID]; dup {
+			return nil, fmt.Errorf("two cases have the ID %s", c.ID)
+		}
+		seen[c.ID] = "properties"
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+func propertyCase(p properties.Property) Case {
+	return Case{ID: p.ID, Kind: Property, Name: p.Doc, Clauses: p.Clauses, Capability: p.Capability}
+}

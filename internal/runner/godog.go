@@ -1,0 +1,172 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"time"
+
+	"github.com/cucumber/godog"
+
+	"github.com/convspec/convspec/conformance/protocol"
+	"github.com/convspec/convspec/conformance/target"
+	"github.com/convspec/convspec/internal/steps"
+)
+
+// scenarioPaths are the godog paths that hold every selected scenario:
+// "." for all, or "file:line" for each selected scenario (an outline's
+// line stands for all its examples), so that godog does not prepare the
+// steps of hundreds of scenarios only to skip them. Nil means none is
+// selected.
+func scenarioPaths(opts Options) ([]string, error) {
+	if opts.Run == nil && opts.Skip == nil {
+		return []string{"."}, nil
+	}
+	suite := godog.TestSuite{Options: &godog.Options{FS: opts.Features, Paths: []string{"."}}}
+	feats, err := suite.RetrieveFeatures()
+	if err != nil {
+		return nil, fmt.Errorf("reading features: %w", err)
+	}
+	var paths []string
+	seen := map[string]bool{}
+	for _, f := range feats {
+		for _, p := range f.Pickles {
+			tags := make([]string, len(p.Tags))
+			for i, t := range p.Tags {
+				tags[i] = t.Name
+			}
+			c, err := ScenarioCase(p.Name, p.Uri, tags)
+			if err != nil {
+				return nil, err
+			}
+			sc := f.FindScenario(p.AstNodeIds[0])
+			if !opts.selected(c.ID) || sc == nil {
+				continue
+			}
+			path := fmt.Sprintf("%s:%d", p.Uri, sc.Location.Line)
+			if !seen[path] {
+				seen[path] = true
+				paths = append(paths, path)
+			}
+		}
+	}
+	return paths, nil
+}
+
+// lineSuffix is the ":line" godog appends to the URI of a scenario
+// selected by line.
+var lineSuffix = regexp.MustCompile(`:[0-9]+$`)
+
+func runScenarios(g *guard, opts Options) ([]Result, error) {
+	info := g.Info()
+	var (
+		results  []Result
+		setupErr error
+	)
+	paths, err := scenarioPaths(opts)
+	if err != nil || paths == nil {
+		return nil, err
+	}
+	suite := godog.TestSuite{
+		Name: "convspec",
+		ScenarioInitializer: func(sc *godog.ScenarioContext) {
+			steps.Register(sc, g.target())
+			var (
+				current     Case
+				stepSkipped bool
+				started     time.Time
+			)
+			sc.Before(func(ctx context.Context, p *godog.Scenario) (context.Context, error) {
+				tags := make([]string, len(p.Tags))
+				for i, t := range p.Tags {
+					tags[i] = t.Name
+				}
+				c, err := ScenarioCase(p.Name, lineSuffix.ReplaceAllString(p.Uri, ""), tags)
+				switch {
+				case err != nil:
+					setupErr = err
+					return ctx, godog.ErrSkip
+				case !opts.selected(c.ID):
+					return ctx, godog.ErrSkip
+				case g.ctx.Err() != nil:
+					return ctx, godog.ErrSkip
+				case c.Capability != "" && !info.Has(c.Capability):
+					results = append(results, Result{Case: c, Outcome: NotApplicable, Detail: "capability " + c.Capability + " not declared"})
+					return ctx, godog.ErrSkip
+				case g.limitReached:
+					results = append(results, notRun(c))
+					return ctx, godog.ErrSkip
+				}
+				current, stepSkipped, started = c, false, time.Now()
+				g.begin()
+				return ctx, nil
+			})
+			sc.StepContext().After(func(ctx context.Context, st *godog.Step, status godog.StepResultStatus, err error) (context.Context, error) {
+				if errors.Is(err, godog.ErrSkip) {
+					stepSkipped = true
+				}
+				return ctx, nil // the hook's own error: none
+			})
+			sc.After(func(ctx context.Context, p *godog.Scenario, err error) (context.Context, error) {
+				var r Result
+				switch {
+				case current.ID == "":
+					// not selected, not applicable or not run: already accounted for
+				case g.ctx.Err() != nil:
+					// interrupted: the outcome is the cancellation's, not the implementation's
+				case g.limited && (g.failure == nil || errors.Is(err, target.ErrRestartLimit)):
+					r = notRun(current)
+				case stepSkipped && err == nil:
+					r = Result{Case: current, Outcome: NotApplicable, Detail: "the target cannot run a step of this scenario (raw protocol lines)"}
+				default:
+					r = g.settle(classify(current, err))
+				}
+				if r.ID != "" {
+					r.Duration = time.Since(started)
+					results = append(results, r)
+				}
+				current = Case{}
+				return ctx, nil
+			})
+		},
+		Options: &godog.Options{
+			Format:         "progress",
+			Output:         io.Discard,
+			FS:             opts.Features,
+			Paths:          paths,
+			Strict:         true,
+			Concurrency:    1, // the results slice and the target are shared
+			NoColors:       true,
+			DefaultContext: g.ctx,
+		},
+	}
+	suite.Run()
+	if setupErr != nil {
+		return nil, setupErr
+	}
+	return results, nil
+}
+
+// classify turns a scenario's error into an outcome.
+func classify(c Case, err error) Result {
+	r := Result{Case: c, Outcome: Passed}
+	if err == nil {
+		return r
+	}
+	r.Detail = err.Error()
+	var f *target.Failure
+	var pe *protocol.Error
+	switch {
+	case errors.As(err, &f):
+		r.Outcome = Outcome(f.Outcome)
+	case errors.As(err, &pe) && pe.Kind() == protocol.KindUnsupported:
+		r.Outcome = Unsupported
+	case errors.Is(err, godog.ErrSkip):
+		r.Outcome = NotApplicable
+	default:
+		r.Outcome = Failed
+	}
+	return r
+}

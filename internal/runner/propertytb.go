@@ -1,0 +1,40 @@
+package runner
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+var errFailNow = errors.New("property failed")
+
+// propertyTB is the rapid.TB a property reports to outside `go test`.
+type propertyTB struct {
+	name   string
+	failed bool
+	out    strings.Builder
+}
+
+func (t *propertyTB) Helper()                    {}
+func (t *propertyTB) Name() string               { return t.name }
+func (t *propertyTB) Logf(f string, args ...any) { fmt.Fprintf(&t.out, f+"\n", args...) }
+func (t *propertyTB) Log(args ...any)            { fmt.Fprintln(&t.out, args...) }
+func (t *propertyTB) Skipf(f string, args ...any) {
+	t.Logf(f, args...)
+	panic(errFailNow)
+}
+func (t *propertyTB) Skip(args ...any) { t.Log(args...); panic(errFailNow) }
+func (t *propertyTB) SkipNow()         { panic(errFailNow) }
+func (t *propertyTB) Errorf(f string, args ...any) {
+	t.failed = true
+	t.Logf(f, args...)
+}
+func (t *propertyTB) Error(args ...any) { t.failed = true; t.Log(args...) }
+func (t *propertyTB) Fatalf(f string, args ...any) {
+	t.Errorf(f, args...)
+	panic(errFailNow)
+}
+func (t *propertyTB) Fatal(args ...any) { t.Error(args...); panic(errFailNow) }
+func (t *propertyTB) FailNow()          { t.failed = true; panic(errFailNow) }
+func (t *propertyTB) Fail()             { t.failed = true }
+func (t *propertyTB) Failed() bool      { return t.failed }
