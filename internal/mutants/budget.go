@@ -1,13 +1,242 @@
 package mutants
 
+// Faulty variants of the capability budget: token counts, thresholds,
+// budget pruning and compression.
+
 import (
 	"context"
 	"slices"
+	"strings"
 
 	"github.com/convspec/convspec/internal/server"
 	"github.com/convspec/convspec/reference/budget"
 	"github.com/convspec/convspec/reference/message"
+	"github.com/convspec/convspec/reference/tokens"
 )
+
+func budgetMutants() []Mutant {
+	return []Mutant{
+		{
+			Name: "budget-at-80-is-approaching", Bug: "uses >= where the spec says >: exactly 80% counts as approaching",
+			Clauses: []string{"THR-1"},
+			Engine:  budgetMutant{approaching: func(c, l int) bool { return 100*c >= budget.WarnPercent*l }},
+		},
+		{
+			Name: "budget-at-95-is-at-limit", Bug: "uses >= where the spec says >: exactly 95% counts as at the limit",
+			Clauses: []string{"THR-2"},
+			Engine:  budgetMutant{atLimit: func(c, l int) bool { return 100*c >= budget.HardPercent*l }},
+		},
+		{
+			Name:    "budget-claude-100k",
+			Bug:     "gives claude-3.5-sonnet Claude 2's limit of 100,000 tokens instead of 200,000",
+			Clauses: []string{"LIM-1"},
+			Engine: budgetMutant{limits: func(extra map[string]int) (budget.Limits, error) {
+				l, err := budget.NewLimits(extra)
+				if err != nil {
+					return nil, err
+				}
+				if _, set := extra["claude-3.5-sonnet"]; !set {
+					l["claude-3.5-sonnet"] = 100_000
+				}
+				return l, nil
+			}},
+		},
+		{
+			Name: "budget-counts-bytes", Bug: "counts ceil(UTF-8 bytes / 4) instead of cl100k tokens",
+			Clauses: []string{"TOK-2", "TOK-3"},
+			Engine:  budgetMutant{messageTokens: func(m message.Message) int { return (len(m.Raw()) + 3) / 4 }},
+		},
+		{
+			Name: "budget-default-limit", Bug: "silently uses 128,000 for a model it does not know",
+			Clauses: []string{"LIM-2"},
+			Engine: budgetMutant{limits: func(extra map[string]int) (budget.Limits, error) {
+				l, err := budget.NewLimits(extra)
+				if err != nil {
+					return nil, err
+				}
+				return anyModel(l), nil
+			}},
+		},
+		{
+			Name: "budget-ignores-role", Bug: "counts only the content, not the role",
+			Clauses: []string{"TOK-2"},
+			Engine:  budgetMutant{messageTokens: func(m message.Message) int { return budget.MessageTokens(m) - 1 }},
+		},
+		{
+			Name:    "budget-prepares-at-80",
+			Bug:     "prepares with >= 80%: a conversation at exactly 80% is pruned and warned about",
+			Clauses: []string{"PREP-1"},
+			Engine: budgetMutant{prepare: func(ctx context.Context, msgs []message.Message, model string, limits budget.Limits, s budget.Summarizer) ([]message.Message, []budget.Event, error) {
+				limit, err := limits.Of(model)
+				if err != nil {
+					return nil, nil, err
+				}
+				if count := budget.Count(msgs); 100*count == budget.WarnPercent*limit {
+					kept, _, err := budget.Prune(msgs, limit, budget.WarnPercent)
+					if err != nil {
+						return nil, nil, err
+					}
+					return kept, []budget.Event{{Name: budget.EventApproaching, TokenCount: count, Limit: limit}}, nil
+				}
+				return budget.Prepare(ctx, msgs, model, limits, s)
+			}},
+		},
+		{
+			Name:    "budget-prune-do-while",
+			Bug:     "removes a unit before testing the count (a do-while loop), so a conversation already below the target loses one",
+			Clauses: []string{"PRN-3"},
+			Engine: budgetMutant{prune: func(msgs []message.Message, limit, percent int) ([]message.Message, []int, error) {
+				kept, removed, err := budget.Prune(msgs, limit, percent)
+				if err != nil || len(removed) > 0 {
+					return kept, removed, err
+				}
+				units, err := message.Units(msgs)
+				if err != nil || len(units) < 3 {
+					return kept, removed, err
+				}
+				var gone []int
+				for i := units[1].Start; i < units[1].End; i++ {
+					gone = append(gone, i)
+				}
+				return dropIndexes(msgs, gone), gone, nil
+			}},
+		},
+		{
+			Name:    "budget-prune-empty-ok",
+			Bug:     "has no guard for an empty conversation and returns an empty list",
+			Clauses: []string{"PRN-4"},
+			Engine: budgetMutant{prune: func(msgs []message.Message, limit, percent int) ([]message.Message, []int, error) {
+				if len(msgs) == 0 {
+					return []message.Message{}, nil, nil
+				}
+				return budget.Prune(msgs, limit, percent)
+			}},
+		},
+		{
+			Name:    "budget-prune-gives-up",
+			Bug:     "stops pruning after 100 units (a guard against an endless loop), so a long conversation stays above the target",
+			Clauses: []string{"PREP-5"},
+			Engine: budgetMutant{prune: func(msgs []message.Message, limit, percent int) ([]message.Message, []int, error) {
+				return cappedPrune(msgs, limit, percent, 100)
+			}},
+		},
+		{
+			Name:    "budget-prune-stops-at-target",
+			Bug:     "stops pruning once the count is at or below the target (<=), where the spec asks for strictly below",
+			Clauses: []string{"PRN-1"},
+			Engine: budgetMutant{prune: func(msgs []message.Message, limit, percent int) ([]message.Message, []int, error) {
+				// Below percent+ε: 100·c <= p·L is 100·c < p·L + 1.
+				return pruneBelow(msgs, func(c int) bool { return 100*c <= percent*limit })
+			}},
+		},
+		{
+			Name:    "budget-prunes-messages",
+			Bug:     "prunes message by message, as 003's first draft did, splitting a tool call from its results",
+			Clauses: []string{"UNIT-3", "PRN-1"},
+			Engine:  budgetMutant{prune: messageByMessagePrune},
+		},
+		{
+			Name: "budget-prunes-newest", Bug: "removes the newest messages before the final one instead of the oldest",
+			Clauses: []string{"PRN-1"},
+			Engine: budgetMutant{prune: func(msgs []message.Message, limit, percent int) ([]message.Message, []int, error) {
+				if len(msgs) < 3 {
+					return budget.Prune(msgs, limit, percent)
+				}
+				// prune the reversed middle, then map positions back
+				mid := slices.Clone(msgs[1 : len(msgs)-1])
+				slices.Reverse(mid)
+				rev := append(append([]message.Message{msgs[0]}, mid...), msgs[len(msgs)-1])
+				_, removed, err := budget.Prune(rev, limit, percent)
+				if err != nil {
+					return budget.Prune(msgs, limit, percent)
+				}
+				gone := map[int]bool{}
+				var orig []int
+				for _, r := range removed {
+					o := len(msgs) - 1 - r
+					gone[o] = true
+					orig = append(orig, o)
+				}
+				slices.Sort(orig)
+				var kept []message.Message
+				for i, m := range msgs {
+					if !gone[i] {
+						kept = append(kept, m)
+					}
+				}
+				return kept, orig, nil
+			}},
+		},
+		{
+			Name: "budget-prunes-system-prompt", Bug: "starts pruning at index 0, dropping the system prompt",
+			Clauses: []string{"PRN-2"},
+			Engine: budgetMutant{prune: func(msgs []message.Message, limit, percent int) ([]message.Message, []int, error) {
+				kept, removed, err := budget.Prune(msgs, limit, percent)
+				if err != nil || len(removed) == 0 {
+					return kept, removed, err
+				}
+				return kept[1:], append([]int{0}, removed...), nil
+			}},
+		},
+		{
+			Name:    "budget-ratio-inverted",
+			Bug:     "reads target_ratio as the share of the limit to free, pruning below (1 − ratio) of the limit",
+			Clauses: []string{"PRN-5", "PRN-1"},
+			Engine: budgetMutant{prune: func(msgs []message.Message, limit, percent int) ([]message.Message, []int, error) {
+				return budget.Prune(msgs, limit, max(1, 100-percent))
+			}},
+		},
+		{
+			Name: "budget-recursive-compression", Bug: "compresses again when the compressed conversation is still at the limit (the summarizer call is checked too)",
+			Clauses: []string{"PREP-3", "PREP-4"},
+			Engine: budgetMutant{prepare: func(ctx context.Context, msgs []message.Message, model string, limits budget.Limits, s budget.Summarizer) ([]message.Message, []budget.Event, error) {
+				out, events, err := budget.Prepare(ctx, msgs, model, limits, s)
+				if err == nil {
+					return out, events, nil
+				}
+				// "retry" by compressing the already compressed conversation
+				again, cerr := budget.Compress(ctx, msgs, s)
+				if cerr == nil {
+					_, _ = budget.Compress(ctx, again, s)
+				}
+				return out, events, err
+			}},
+		},
+		{
+			Name: "budget-warns-after-pruning", Bug: "reports the token count after pruning in context_window_approaching",
+			Clauses: []string{"PREP-2"},
+			Engine: budgetMutant{prepare: func(ctx context.Context, msgs []message.Message, model string, limits budget.Limits, s budget.Summarizer) ([]message.Message, []budget.Event, error) {
+				out, events, err := budget.Prepare(ctx, msgs, model, limits, s)
+				for i := range events {
+					if events[i].Name == budget.EventApproaching {
+						events[i].TokenCount = budget.Count(out)
+					}
+				}
+				return out, events, err
+			}},
+		},
+		{
+			Name:    "compress-invents-summary",
+			Bug:     "catches a failing summaryFn and compresses with a placeholder summary instead of failing",
+			Clauses: []string{"CMP-2"},
+			Engine: compressMutant{compress: func(ctx context.Context, msgs []message.Message, s budget.Summarizer) ([]message.Message, error) {
+				return budget.Compress(ctx, msgs, placeholderOnFailure{s})
+			}},
+		},
+		{
+			Name:    "compress-keeps-last-message",
+			Bug:     "keeps the last message instead of the last user prompt, so a conversation ending in a tool result keeps the result",
+			Clauses: []string{"CMP-1"},
+			Engine:  compressMutant{compress: lastMessageCompress},
+		},
+		{
+			Name:    "tokens-special-text",
+			Bug:     "encodes with tiktoken's encode(allowed_special=\"all\"), so the text <|endoftext|> becomes the special token 100257",
+			Clauses: []string{"TOK-1"},
+			Engine:  tokenMutant{encode: encodeWithSpecials},
+		},
+	}
+}
 
 // budgetMutant is the reference with one budget behaviour replaced.
 type budgetMutant struct {
@@ -64,114 +293,6 @@ func (b budgetMutant) Prepare(ctx context.Context, msgs []message.Message, model
 	return b.Reference.Prepare(ctx, msgs, model, limits, s)
 }
 
-func budgetMutants() []Mutant {
-	return []Mutant{
-		{
-			Name: "budget-counts-bytes", Bug: "counts ceil(UTF-8 bytes / 4) instead of cl100k tokens",
-			Clauses: []string{"TOK-2", "TOK-3"},
-			Engine:  budgetMutant{messageTokens: func(m message.Message) int { return (len(m.Raw()) + 3) / 4 }},
-		},
-		{
-			Name: "budget-ignores-role", Bug: "counts only the content, not the role",
-			Clauses: []string{"TOK-2"},
-			Engine:  budgetMutant{messageTokens: func(m message.Message) int { return budget.MessageTokens(m) - 1 }},
-		},
-		{
-			Name: "budget-at-80-is-approaching", Bug: "uses >= where the spec says >: exactly 80% counts as approaching",
-			Clauses: []string{"THR-1"},
-			Engine:  budgetMutant{approaching: func(c, l int) bool { return 100*c >= budget.WarnPercent*l }},
-		},
-		{
-			Name: "budget-at-95-is-at-limit", Bug: "uses >= where the spec says >: exactly 95% counts as at the limit",
-			Clauses: []string{"THR-2"},
-			Engine:  budgetMutant{atLimit: func(c, l int) bool { return 100*c >= budget.HardPercent*l }},
-		},
-		{
-			Name: "budget-prunes-system-prompt", Bug: "starts pruning at index 0, dropping the system prompt",
-			Clauses: []string{"PRN-2"},
-			Engine: budgetMutant{prune: func(msgs []message.Message, limit, percent int) ([]message.Message, []int, error) {
-				kept, removed, err := budget.Prune(msgs, limit, percent)
-				if err != nil || len(removed) == 0 {
-					return kept, removed, err
-				}
-				return kept[1:], append([]int{0}, removed...), nil
-			}},
-		},
-		{
-			Name: "budget-prunes-newest", Bug: "removes the newest messages before the final one instead of the oldest",
-			Clauses: []string{"PRN-1"},
-			Engine: budgetMutant{prune: func(msgs []message.Message, limit, percent int) ([]message.Message, []int, error) {
-				if len(msgs) < 3 {
-					return budget.Prune(msgs, limit, percent)
-				}
-				// prune the reversed middle, then map positions back
-				mid := slices.Clone(msgs[1 : len(msgs)-1])
-				slices.Reverse(mid)
-				rev := append(append([]message.Message{msgs[0]}, mid...), msgs[len(msgs)-1])
-				_, removed, err := budget.Prune(rev, limit, percent)
-				if err != nil {
-					return budget.Prune(msgs, limit, percent)
-				}
-				gone := map[int]bool{}
-				var orig []int
-				for _, r := range removed {
-					o := len(msgs) - 1 - r
-					gone[o] = true
-					orig = append(orig, o)
-				}
-				slices.Sort(orig)
-				var kept []message.Message
-				for i, m := range msgs {
-					if !gone[i] {
-						kept = append(kept, m)
-					}
-				}
-				return kept, orig, nil
-			}},
-		},
-		{
-			Name: "budget-recursive-compression", Bug: "compresses again when the compressed conversation is still at the limit (the summarizer call is checked too)",
-			Clauses: []string{"PREP-3", "PREP-4"},
-			Engine: budgetMutant{prepare: func(ctx context.Context, msgs []message.Message, model string, limits budget.Limits, s budget.Summarizer) ([]message.Message, []budget.Event, error) {
-				out, events, err := budget.Prepare(ctx, msgs, model, limits, s)
-				if err == nil {
-					return out, events, nil
-				}
-				// "retry" by compressing the already compressed conversation
-				again, cerr := budget.Compress(ctx, msgs, s)
-				if cerr == nil {
-					_, _ = budget.Compress(ctx, again, s)
-				}
-				return out, events, err
-			}},
-		},
-		{
-			Name: "budget-default-limit", Bug: "silently uses 128,000 for a model it does not know",
-			Clauses: []string{"LIM-2"},
-			Engine: budgetMutant{limits: func(extra map[string]int) (budget.Limits, error) {
-				l, err := budget.NewLimits(extra)
-				if err != nil {
-					return nil, err
-				}
-				return anyModel(l), nil
-			}},
-		},
-		{
-			Name: "budget-warns-after-pruning", Bug: "reports the token count after pruning in context_window_approaching",
-			Clauses: []string{"PREP-2"},
-			Engine: budgetMutant{prepare: func(ctx context.Context, msgs []message.Message, model string, limits budget.Limits, s budget.Summarizer) ([]message.Message, []budget.Event, error) {
-				out, events, err := budget.Prepare(ctx, msgs, model, limits, s)
-				for i := range events {
-					if events[i].Name == budget.EventApproaching {
-						events[i].TokenCount = budget.Count(out)
-					}
-				}
-				return out, events, err
-			}},
-		},
-	}
-}
-
 // anyModel returns a registry in which every model name resolves, as if
 // the map lookup had a default.
 func anyModel(l budget.Limits) budget.Limits {
@@ -181,4 +302,151 @@ func anyModel(l budget.Limits) budget.Limits {
 		}
 	}
 	return l
+}
+
+// tokenMutant is the reference with tokens.encode replaced.
+type tokenMutant struct {
+	server.Reference
+	encode func(string) []int
+}
+
+func (tokenMutant) Name() string { return "convspec-mutant" }
+
+func (t tokenMutant) EncodeTokens(text string) []int { return t.encode(text) }
+
+// cl100kSpecials are cl100k_base's special tokens.
+var cl100kSpecials = map[string]int{
+	"<|endoftext|>":   100257,
+	"<|fim_prefix|>":  100258,
+	"<|fim_middle|>":  100259,
+	"<|fim_suffix|>":  100260,
+	"<|endofprompt|>": 100276,
+}
+
+// encodeWithSpecials encodes the text between special-token texts as
+// ordinary text and each special-token text as its special token.
+func encodeWithSpecials(text string) []int {
+	ids := []int{}
+	for len(text) > 0 {
+		at, which := len(text), ""
+		for s := range cl100kSpecials {
+			if i := strings.Index(text, s); i >= 0 && (i < at || i == at && s < which) {
+				at, which = i, s
+			}
+		}
+		ids = append(ids, tokens.Encode(text[:at])...)
+		if which == "" {
+			break
+		}
+		ids = append(ids, cl100kSpecials[which])
+		text = text[at+len(which):]
+	}
+	return ids
+}
+
+// compressMutant is the reference with budget.compress replaced.
+type compressMutant struct {
+	server.Reference
+	compress func(context.Context, []message.Message, budget.Summarizer) ([]message.Message, error)
+}
+
+func (compressMutant) Name() string { return "convspec-mutant" }
+
+func (c compressMutant) Compress(ctx context.Context, msgs []message.Message, s budget.Summarizer) ([]message.Message, error) {
+	return c.compress(ctx, msgs, s)
+}
+
+// lastMessageCompress is [system, summary, last message].
+func lastMessageCompress(ctx context.Context, msgs []message.Message, s budget.Summarizer) ([]message.Message, error) {
+	rest := msgs
+	var out []message.Message
+	if len(rest) > 0 && rest[0].Class() == message.System {
+		out, rest = append(out, rest[0]), rest[1:]
+	}
+	var last []message.Message
+	if len(rest) > 0 {
+		rest, last = rest[:len(rest)-1], rest[len(rest)-1:]
+	}
+	text, err := s.Summarize(ctx, slices.Clone(rest))
+	if err != nil {
+		return nil, err
+	}
+	summary, err := message.New("assistant", text)
+	if err != nil {
+		return nil, err
+	}
+	return slices.Concat(out, []message.Message{summary}, last), nil
+}
+
+// placeholderOnFailure answers for a failing summaryFn.
+type placeholderOnFailure struct{ budget.Summarizer }
+
+func (p placeholderOnFailure) Summarize(ctx context.Context, msgs []message.Message) (string, error) {
+	text, err := p.Summarizer.Summarize(ctx, msgs)
+	if err != nil {
+		return "[Earlier conversation omitted: summary unavailable]", nil
+	}
+	return text, nil
+}
+
+// cappedPrune is the reference's prune giving up after maxUnits units.
+func cappedPrune(msgs []message.Message, limit, percent, maxUnits int) ([]message.Message, []int, error) {
+	if len(msgs) == 0 {
+		return budget.Prune(msgs, limit, percent)
+	}
+	units, err := message.Units(msgs)
+	if err != nil {
+		return nil, nil, err
+	}
+	total := budget.Count(msgs)
+	var removed []int
+	for n, u := range units[min(1, len(units)):max(1, len(units)-1)] {
+		if 100*total < percent*limit || n == maxUnits {
+			break
+		}
+		for i := u.Start; i < u.End; i++ {
+			total -= budget.MessageTokens(msgs[i])
+			removed = append(removed, i)
+		}
+	}
+	return dropIndexes(msgs, removed), removed, nil
+}
+
+// messageByMessagePrune removes single messages after the first, oldest
+// first, before the final one, blind to units.
+func messageByMessagePrune(msgs []message.Message, limit, percent int) ([]message.Message, []int, error) {
+	if len(msgs) == 0 {
+		return budget.Prune(msgs, limit, percent)
+	}
+	total := budget.Count(msgs)
+	var removed []int
+	for i := 1; i < len(msgs)-1 && 100*total >= percent*limit; i++ {
+		total -= budget.MessageTokens(msgs[i])
+		removed = append(removed, i)
+	}
+	return dropIndexes(msgs, removed), removed, nil
+}
+
+// pruneBelow removes whole units as the reference does, stopping when
+// below(count) holds.
+func pruneBelow(msgs []message.Message, below func(int) bool) ([]message.Message, []int, error) {
+	if len(msgs) == 0 {
+		return budget.Prune(msgs, 1, 80)
+	}
+	units, err := message.Units(msgs)
+	if err != nil {
+		return nil, nil, err
+	}
+	total := budget.Count(msgs)
+	var removed []int
+	for _, u := range units[min(1, len(units)):max(1, len(units)-1)] {
+		if below(total) {
+			break
+		}
+		for i := u.Start; i < u.End; i++ {
+			total -= budget.MessageTokens(msgs[i])
+			removed = append(removed, i)
+		}
+	}
+	return dropIndexes(msgs, removed), removed, nil
 }

@@ -1,8 +1,10 @@
 package mutants
 
+// Faulty variants of the capability loop (LOOP-*) and of the
+// configuration the loop reads.
+
 import (
 	"context"
-	"strings"
 
 	"github.com/convspec/convspec/internal/server"
 	"github.com/convspec/convspec/reference/config"
@@ -11,86 +13,35 @@ import (
 	"github.com/convspec/convspec/reference/window"
 )
 
-// loopMutant is the reference with its config resolution or provider loop
-// replaced.
-type loopMutant struct {
-	server.Reference
-	resolve func(text []byte, f config.Format) (config.Resolved, error)
-	run     func(ctx context.Context, r loop.Run) (loop.Result, error)
-}
-
-func (l loopMutant) Name() string { return "convspec-mutant" }
-
-func (l loopMutant) ResolveConfig(text []byte, f config.Format) (config.Resolved, error) {
-	if l.resolve != nil {
-		return l.resolve(text, f)
-	}
-	return l.Reference.ResolveConfig(text, f)
-}
-
-func (l loopMutant) RunLoop(ctx context.Context, r loop.Run) (loop.Result, error) {
-	if l.run != nil {
-		return l.run(ctx, r)
-	}
-	return l.Reference.RunLoop(ctx, r)
-}
-
 func loopMutants() []Mutant {
 	return []Mutant{
 		{
-			Name: "config-shorthand-ignored", Bug: "reads only execution.conversation, so max_conversation_messages alone leaves the cap at 100",
-			Clauses: []string{"CONF-1", "CONF-3"},
-			Engine: loopMutant{resolve: func(text []byte, f config.Format) (config.Resolved, error) {
-				res, err := config.Resolve(text, f)
-				if err == nil && res.MaxMessagesFrom == config.SourceShorthand && !hasBlock(text) {
-					res.Config.MaxMessages, res.MaxMessagesFrom = window.DefaultMaxMessages, config.SourceDefault
-				}
-				return res, err
-			}},
-		},
-		{
-			Name: "config-block-replaces-shorthand", Bug: "lets a conversation block without max_messages reset the shorthand's cap to the default",
-			Clauses: []string{"CONF-3"},
-			Engine: loopMutant{resolve: func(text []byte, f config.Format) (config.Resolved, error) {
-				res, err := config.Resolve(text, f)
-				if err == nil && res.MaxMessagesFrom == config.SourceShorthand && hasBlock(text) {
-					res.Config.MaxMessages, res.MaxMessagesFrom = window.DefaultMaxMessages, config.SourceDefault
-				}
-				return res, err
-			}},
-		},
-		{
-			Name: "config-silent-override", Bug: "lets the block override the shorthand's cap without a warning",
-			Clauses: []string{"CONF-3", "CONF-7"},
-			Engine: loopMutant{resolve: func(text []byte, f config.Format) (config.Resolved, error) {
-				res, err := config.Resolve(text, f)
-				var kept []window.Warning
-				for _, w := range res.Warnings {
-					if w.Code != config.CodeShorthandOverridden {
-						kept = append(kept, w)
+			Name: "loop-approaching-at-80", Bug: "warns at exactly 80% of the cap instead of above it",
+			Clauses: []string{"LOOP-5"},
+			Engine: loopMutant{run: func(ctx context.Context, r loop.Run) (loop.Result, error) {
+				res, err := loop.Execute(ctx, r)
+				for i, it := range res.Iterations {
+					if n, max := it.Metrics.MessageCount, r.Config.MaxMessages; max > 0 && 100*n == loop.ApproachingPercent*max {
+						res.Iterations[i].Events = append(res.Iterations[i].Events, loop.ApproachingLimit(n, max))
 					}
 				}
-				res.Warnings = kept
 				return res, err
 			}},
 		},
 		{
-			Name: "config-error-without-path", Bug: "reports an invalid config without the field path",
-			Clauses: []string{"CONF-4"},
-			Engine: loopMutant{resolve: func(text []byte, f config.Format) (config.Resolved, error) {
-				res, err := config.Resolve(text, f)
-				if ce, ok := err.(*config.Error); ok {
-					return res, &config.Error{Reason: ce.Reason}
+			Name: "loop-evicts-first-message", Bug: "honours preserve_first_n 0 in the loop, dropping the system prompt",
+			Clauses: []string{"LOOP-2"},
+			Engine: loopMutant{run: func(ctx context.Context, r loop.Run) (loop.Result, error) {
+				w, err := window.New(r.Config)
+				if err != nil {
+					return loop.Result{}, err
+				}
+				res, err := loop.ExecuteWith(ctx, r, w)
+				for i := range res.Iterations {
+					res.Iterations[i].Events = withoutCode(res.Iterations[i].Events, loop.CodeFirstRaised)
 				}
 				return res, err
 			}},
-		},
-		{
-			Name: "loop-trims-once-per-iteration", Bug: "trims only before the first model call of an iteration, so the array grows through the tool-call loop",
-			Clauses: []string{"LOOP-1", "LOOP-7", "LOOP-3"},
-			Engine: loopMutant{run: withTrimmer(func(w *window.Window) loop.Trimmer {
-				return onlyWhen(w, func(msgs []message.Message) bool { return msgs[len(msgs)-1].Class() == message.UserPrompt })
-			})},
 		},
 		{
 			Name: "loop-hands-on-untrimmed-state", Bug: "returns the conversation state after the final reply without trimming it",
@@ -98,6 +49,17 @@ func loopMutants() []Mutant {
 			Engine: loopMutant{run: withTrimmer(func(w *window.Window) loop.Trimmer {
 				return onlyWhen(w, func(msgs []message.Message) bool { return msgs[len(msgs)-1].Class() != message.AssistantText })
 			})},
+		},
+		{
+			Name: "loop-no-trim-event", Bug: "trims silently, without the conversation_trimmed log event",
+			Clauses: []string{"LOOP-4"},
+			Engine: loopMutant{run: func(ctx context.Context, r loop.Run) (loop.Result, error) {
+				res, err := loop.Execute(ctx, r)
+				for i := range res.Iterations {
+					res.Iterations[i].Events = withoutCode(res.Iterations[i].Events, loop.CodeTrimmed)
+				}
+				return res, err
+			}},
 		},
 		{
 			Name: "loop-tool-result-as-prompt", Bug: "classifies an Anthropic tool_result message as a user prompt, so the window cuts between a tool_use and its result",
@@ -123,45 +85,37 @@ func loopMutants() []Mutant {
 			})},
 		},
 		{
-			Name: "loop-evicts-first-message", Bug: "honours preserve_first_n 0 in the loop, dropping the system prompt",
-			Clauses: []string{"LOOP-2"},
-			Engine: loopMutant{run: func(ctx context.Context, r loop.Run) (loop.Result, error) {
-				w, err := window.New(r.Config)
-				if err != nil {
-					return loop.Result{}, err
-				}
-				res, err := loop.ExecuteWith(ctx, r, w)
-				for i := range res.Iterations {
-					res.Iterations[i].Events = withoutCode(res.Iterations[i].Events, loop.CodeFirstRaised)
-				}
-				return res, err
-			}},
-		},
-		{
-			Name: "loop-approaching-at-80", Bug: "warns at exactly 80% of the cap instead of above it",
-			Clauses: []string{"LOOP-5"},
-			Engine: loopMutant{run: func(ctx context.Context, r loop.Run) (loop.Result, error) {
-				res, err := loop.Execute(ctx, r)
-				for i, it := range res.Iterations {
-					if n, max := it.Metrics.MessageCount, r.Config.MaxMessages; max > 0 && 100*n == loop.ApproachingPercent*max {
-						res.Iterations[i].Events = append(res.Iterations[i].Events, loop.ApproachingLimit(n, max))
-					}
-				}
-				return res, err
-			}},
-		},
-		{
-			Name: "loop-no-trim-event", Bug: "trims silently, without the conversation_trimmed log event",
-			Clauses: []string{"LOOP-4"},
-			Engine: loopMutant{run: func(ctx context.Context, r loop.Run) (loop.Result, error) {
-				res, err := loop.Execute(ctx, r)
-				for i := range res.Iterations {
-					res.Iterations[i].Events = withoutCode(res.Iterations[i].Events, loop.CodeTrimmed)
-				}
-				return res, err
-			}},
+			Name: "loop-trims-once-per-iteration", Bug: "trims only before the first model call of an iteration, so the array grows through the tool-call loop",
+			Clauses: []string{"LOOP-1", "LOOP-7", "LOOP-3"},
+			Engine: loopMutant{run: withTrimmer(func(w *window.Window) loop.Trimmer {
+				return onlyWhen(w, func(msgs []message.Message) bool { return msgs[len(msgs)-1].Class() == message.UserPrompt })
+			})},
 		},
 	}
+}
+
+// loopMutant is the reference with its config resolution or provider loop
+// replaced.
+type loopMutant struct {
+	server.Reference
+	resolve func(text []byte, f config.Format) (config.Resolved, error)
+	run     func(ctx context.Context, r loop.Run) (loop.Result, error)
+}
+
+func (l loopMutant) Name() string { return "convspec-mutant" }
+
+func (l loopMutant) ResolveConfig(text []byte, f config.Format) (config.Resolved, error) {
+	if l.resolve != nil {
+		return l.resolve(text, f)
+	}
+	return l.Reference.ResolveConfig(text, f)
+}
+
+func (l loopMutant) RunLoop(ctx context.Context, r loop.Run) (loop.Result, error) {
+	if l.run != nil {
+		return l.run(ctx, r)
+	}
+	return l.Reference.RunLoop(ctx, r)
 }
 
 // withTrimmer runs the loop with the reference's window wrapped by wrap.
@@ -173,12 +127,6 @@ func withTrimmer(wrap func(*window.Window) loop.Trimmer) func(context.Context, l
 		}
 		return loop.ExecuteWith(ctx, r, wrap(w))
 	}
-}
-
-type trimmerFunc func(ctx context.Context, msgs []message.Message, s window.Summarizer) (window.Result, error)
-
-func (f trimmerFunc) TrimWith(ctx context.Context, msgs []message.Message, s window.Summarizer) (window.Result, error) {
-	return f(ctx, msgs, s)
 }
 
 // onlyWhen trims with w when trim says so and otherwise passes msgs on
@@ -200,10 +148,4 @@ func withoutCode(ws []window.Warning, code string) []window.Warning {
 		}
 	}
 	return out
-}
-
-// hasBlock tells, well enough for a mutant, whether a config file has an
-// execution.conversation block.
-func hasBlock(text []byte) bool {
-	return strings.Contains(string(text), "conversation:") || strings.Contains(string(text), `"conversation"`)
 }

@@ -1,7 +1,10 @@
 package mutants
 
+// Faulty variants of the capability window.summarize (SUM-*).
+
 import (
 	"context"
+	"errors"
 	"slices"
 	"strings"
 	"sync"
@@ -10,6 +13,98 @@ import (
 	"github.com/convspec/convspec/reference/message"
 	"github.com/convspec/convspec/reference/window"
 )
+
+func summarizeMutants() []Mutant {
+	return []Mutant{
+		{
+			Name:    "summarize-single-newline",
+			Bug:     "separates the rendered messages of the summarization prompt with one newline instead of a blank line",
+			Clauses: []string{"SUM-1", "SUM-9"},
+			Engine:  summarizeMutant{summarize: singleNewlineSummarize},
+		},
+		{Name: "summary-after-tail", Bug: "appends the summary after the tail instead of after the head", Clauses: []string{"SUM-2"}, Engine: summarizingMutant(summaryAfterTail)},
+		{Name: "summary-counter-never-resets", Bug: "keeps counting after a summary, so every later trim summarizes again", Clauses: []string{"SUM-5"}, Engine: summarizingMutant(neverResets)},
+		{Name: "summary-counter-resets-on-failure", Bug: "forgets the pending messages when the summarizer fails, so they are never summarized", Clauses: []string{"SUM-7", "SUM-4"}, Engine: summarizingMutant(resetsOnFailure)},
+		{Name: "summary-covers-only-this-trim", Bug: "summarizes only this trim's evicted messages, silently dropping the ones evicted before", Clauses: []string{"SUM-4"}, Engine: summarizingMutant(coversOnlyThisTrim)},
+		{Name: "summary-error-as-text", Bug: "inserts the summarizer's error text as the summary", Clauses: []string{"SUM-7"}, Engine: summarizingMutant(errorAsSummary)},
+		{Name: "summary-every-trim", Bug: "summarizes on every trim that evicts, ignoring the rate limit", Clauses: []string{"SUM-5"}, Engine: summarizingMutant(summarizesEveryTrim)},
+		{
+			Name:    "summary-ignores-flag",
+			Bug:     "summarizes whenever the trim is given a summarizer, ignoring summarize_on_trim: false",
+			Clauses: []string{"SUM-8"},
+			Engine:  engine{window: func(c window.Config) server.Window { return newFlagBlindWindow(c) }},
+		},
+		{Name: "summary-max-tokens-4096", Bug: "calls the summarizer with max_tokens 4096 instead of 1024", Clauses: []string{"SUM-1"}, Engine: summarizingMutant(wrongMaxTokens)},
+		{Name: "summary-not-counted", Bug: "inserts the summary without giving up a middle place, one over the cap", Clauses: []string{"SUM-3"}, Engine: summarizingMutant(summaryNotCounted)},
+		{Name: "summary-of-tool-results", Bug: "calls the summarizer for evictions that hold only tool results", Clauses: []string{"SUM-6"}, Engine: summarizingMutant(summarizesToolResults)},
+		{
+			Name:    "summary-pending-without-summarizer",
+			Bug:     "adds a trim's evicted messages to the pending list even when no summarizer was given, so a later trim summarizes them",
+			Clauses: []string{"SUM-8"},
+			Engine: engine{window: func(c window.Config) server.Window {
+				return pendingAlways{&faultySummarizer{cfg: c}}
+			}},
+		},
+		{Name: "summary-prefix-missing", Bug: "leaves out the [Conversation Summary] prefix", Clauses: []string{"SUM-2"}, Engine: summarizingMutant(prefixMissing)},
+	}
+}
+
+// flagBlindWindow summarizes whenever it is given a summarizer.
+type flagBlindWindow struct{ plain, summarizing *window.Window }
+
+func newFlagBlindWindow(c window.Config) flagBlindWindow {
+	plain, _ := window.New(c)
+	c.SummarizeOnTrim = true
+	summarizing, _ := window.New(c)
+	return flagBlindWindow{plain, summarizing}
+}
+
+func (f flagBlindWindow) TrimWith(ctx context.Context, msgs []message.Message, s window.Summarizer) (window.Result, error) {
+	if s != nil {
+		return f.summarizing.TrimWith(ctx, msgs, s)
+	}
+	return f.plain.TrimWith(ctx, msgs, nil)
+}
+
+// pendingAlways records a plain trim's evictions as pending too.
+type pendingAlways struct{ *faultySummarizer }
+
+func (p pendingAlways) TrimWith(ctx context.Context, msgs []message.Message, s window.Summarizer) (window.Result, error) {
+	res, err := p.faultySummarizer.TrimWith(ctx, msgs, s)
+	if err == nil && s == nil && p.cfg.SummarizeOnTrim {
+		p.mu.Lock()
+		p.pending = append(p.pending, res.Evicted...)
+		p.mu.Unlock()
+	}
+	return res, err
+}
+
+// summarizeMutant is the reference with window.summarize replaced.
+type summarizeMutant struct {
+	server.Reference
+	summarize func(context.Context, []message.Message, window.Summarizer) (string, error)
+}
+
+func (summarizeMutant) Name() string { return "convspec-mutant" }
+
+func (s summarizeMutant) Summarize(ctx context.Context, msgs []message.Message, sm window.Summarizer) (string, error) {
+	return s.summarize(ctx, msgs, sm)
+}
+
+func singleNewlineSummarize(ctx context.Context, msgs []message.Message, s window.Summarizer) (string, error) {
+	parts := make([]string, len(msgs))
+	for i, m := range msgs {
+		parts[i] = window.Render(m)
+	}
+	reply, err := s.Call(ctx, window.Instruction+"\n\n"+strings.Join(parts, "\n"), window.SummaryMaxTokens)
+	if err != nil {
+		return "", err
+	}
+	if reply = strings.TrimSpace(reply); reply == "" {
+		return "", errors.New("the summarizer returned an empty summary")
+	}
+	return reply, nil
+}
 
 // sumBug selects one summarization bug of a faultySummarizer.
 type sumBug int

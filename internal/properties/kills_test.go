@@ -73,11 +73,6 @@ func mutantNamed(t *testing.T, name string) mutants.Mutant {
 	if m, ok := mutants.Lookup(name); ok {
 		return m
 	}
-	for _, m := range mutants.PropertyMutants() {
-		if m.Name == name {
-			return m
-		}
-	}
 	t.Fatalf("no mutant %s", name)
 	return mutants.Mutant{}
 }
@@ -104,18 +99,5 @@ func TestMutantsAreCaught(t *testing.T) {
 				t.Logf("%s caught by %s:\n%s", k.mutant, k.property, clip(failureMessage(out)))
 			}
 		})
-	}
-}
-
-// TestPropertyMutantsAreValid keeps the variants of PropertyMutants
-// complete and their names distinct from the catalogue's.
-func TestPropertyMutantsAreValid(t *testing.T) {
-	for _, m := range mutants.PropertyMutants() {
-		if m.Name == "" || m.Bug == "" || len(m.Clauses) == 0 || m.Engine == nil {
-			t.Errorf("incomplete mutant %+v", m)
-		}
-		if _, dup := mutants.Lookup(m.Name); dup {
-			t.Logf("%s is in the catalogue already", m.Name)
-		}
 	}
 }

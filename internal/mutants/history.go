@@ -1,0 +1,338 @@
+package mutants
+
+// Faulty variants of classification, pruning and building (CLS-*,
+// UNIT-*, PRN-*, BLD-*).
+
+import (
+	"encoding/json"
+	"slices"
+	"sort"
+	"sync"
+
+	"github.com/convspec/convspec/internal/server"
+	"github.com/convspec/convspec/reference/history"
+	"github.com/convspec/convspec/reference/message"
+)
+
+func historyMutants() []Mutant {
+	return []Mutant{
+		{
+			Name:    "build-counts-units",
+			Bug:     "measures max_messages in units, a tool call and its results counting as one, so the output holds more messages than the bound",
+			Clauses: []string{"BUILD-4"},
+			Engine: engine{build: func(msgs []message.Message, max int) (history.Result, error) {
+				return buildWith(msgs, max, unitCountStart)
+			}},
+		},
+		{
+			Name:    "build-dangling-call",
+			Bug:     "does not repair stored history, so an unanswered tool call or orphaned result is sent on",
+			Clauses: []string{"BUILD-2"},
+			Engine: engine{build: func(msgs []message.Message, max int) (history.Result, error) {
+				pruned, _ := history.Prune(msgs)
+				return history.Result{Messages: history.Window(pruned, max)}, nil
+			}},
+		},
+		{
+			Name:    "build-drops-oversized-unit",
+			Bug:     "keeps only what fits, so when the last unit alone is longer than max_messages only the system prompt is sent",
+			Clauses: []string{"BUILD-4"},
+			Engine: engine{build: func(msgs []message.Message, max int) (history.Result, error) {
+				return buildWith(msgs, max, fitOnlyStart)
+			}},
+		},
+		{
+			Name:    "build-ignores-exchanges",
+			Bug:     "starts the window at any message boundary instead of at a user prompt, so the model sees a reply without its question",
+			Clauses: []string{"BUILD-3"},
+			Engine:  engine{build: buildFromAnyUnit},
+		},
+		{
+			Name:    "build-prunes-after-window",
+			Bug:     "applies the window before pruning, wasting the budget on orphaned prompts",
+			Clauses: []string{"BUILD-1"},
+			Engine: engine{build: func(msgs []message.Message, max int) (history.Result, error) {
+				sane, warnings := history.Sanitize(msgs)
+				pruned, _ := history.Prune(history.Window(sane, max))
+				return history.Result{Messages: pruned, Warnings: warnings}, nil
+			}},
+		},
+		{
+			Name:    "build-prunes-before-repair",
+			Bug:     "prunes before repairing, so dropping a broken tool call leaves two user prompts adjacent",
+			Clauses: []string{"BUILD-5", "BUILD-1"},
+			Engine: engine{build: func(msgs []message.Message, max int) (history.Result, error) {
+				pruned, _ := history.Prune(msgs)
+				sane, warnings := history.Sanitize(pruned)
+				return history.Result{Messages: history.Window(sane, max), Warnings: warnings}, nil
+			}},
+		},
+		{
+			Name:    "classify-openai-only",
+			Bug:     "knows only the OpenAI tool format: a tool_use block is assistant text, a user message of tool_result blocks a user prompt",
+			Clauses: []string{"CLS-1", "UNIT-1"},
+			Engine:  classifyMutant{classify: openAIOnlyClassify},
+		},
+		{
+			Name:    "prune-drops-between",
+			Bug:     "drops everything between the members of a run (system messages, tool results), not only the orphaned prompts",
+			Clauses: []string{"PRUNE-3"},
+			Engine:  engine{prune: pruneDroppingBetween},
+		},
+		{
+			Name:    "prune-keeps-first",
+			Bug:     "keeps the first user prompt of a run instead of the last",
+			Clauses: []string{"PRUNE-1"},
+			Engine:  engine{prune: pruneWith(isPrompt, message.Message.IsAssistant, true)},
+		},
+		{
+			Name:    "prune-remembers-removed",
+			Bug:     "keeps the removed positions in a field that is never reset, so every prune reports those of the earlier ones too",
+			Clauses: []string{"MSG-3", "PRUNE-3"},
+			Engine:  engine{prune: rememberingPrune()},
+		},
+		{
+			Name:    "prune-single-pass",
+			Bug:     "after removing a prompt forgets the one that replaced it, so a run of three keeps two and a second prune removes more",
+			Clauses: []string{"PRUNE-1", "PRUNE-4"},
+			Engine:  engine{prune: singlePassPrune},
+		},
+		{
+			Name:    "prune-tool-result-as-prompt",
+			Bug:     "treats an Anthropic user message of tool_result blocks as a user prompt, pruning it and orphaning its call",
+			Clauses: []string{"CLS-1", "PRUNE-2"},
+			Engine:  engine{prune: pruneWith(func(m message.Message) bool { return m.Role() == "user" }, message.Message.IsAssistant, false)},
+		},
+		{
+			Name:    "prune-tool-result-breaks-run",
+			Bug:     "lets a tool result end a run of user prompts, so orphaned prompts before it survive",
+			Clauses: []string{"PRUNE-2"},
+			Engine: engine{prune: pruneWith(isPrompt, func(m message.Message) bool {
+				return m.IsAssistant() || m.Class() == message.ToolResult
+			}, false)},
+		},
+	}
+}
+
+// buildWith is the reference's build with another choice of where the
+// kept conversation starts.
+func buildWith(msgs []message.Message, max int, start func(rest []message.Message, max int) int) (history.Result, error) {
+	if max < 0 {
+		return history.Build(msgs, max)
+	}
+	sane, warnings := history.Sanitize(msgs)
+	pruned, _ := history.Prune(sane)
+	sys := 0
+	for sys < len(pruned) && pruned[sys].Class() == message.System {
+		sys++
+	}
+	rest := pruned[sys:]
+	out := append(slices.Clone(pruned[:sys]), rest[start(rest, max):]...)
+	return history.Result{Messages: out, Warnings: warnings}, nil
+}
+
+// unitCountStart applies BUILD-3 counting units instead of messages.
+func unitCountStart(rest []message.Message, max int) int {
+	units, _ := message.Structure(rest)
+	if max == 0 || len(units) <= max {
+		return 0
+	}
+	for j, u := range units {
+		if len(units)-j <= max && rest[u.Start].Class() == message.UserPrompt {
+			return u.Start
+		}
+	}
+	return units[len(units)-max].Start
+}
+
+// fitOnlyStart applies BUILD-3's first two rules and, when nothing fits,
+// keeps nothing.
+func fitOnlyStart(rest []message.Message, max int) int {
+	n := len(rest)
+	if max == 0 || n <= max {
+		return 0
+	}
+	units, _ := message.Structure(rest)
+	for _, u := range units {
+		if n-u.Start <= max && rest[u.Start].Class() == message.UserPrompt {
+			return u.Start
+		}
+	}
+	for _, u := range units {
+		if n-u.Start <= max {
+			return u.Start
+		}
+	}
+	return n
+}
+
+func isPrompt(m message.Message) bool { return m.Class() == message.UserPrompt }
+
+// pruneWith is pruning with a faulty notion of prompt or of what ends a run.
+func pruneWith(prompt, ends func(message.Message) bool, keepFirst bool) func([]message.Message) ([]message.Message, []int) {
+	return func(msgs []message.Message) ([]message.Message, []int) {
+		var removed []int
+		var run []int
+		flush := func() {
+			if len(run) > 1 {
+				if keepFirst {
+					removed = append(removed, run[1:]...)
+				} else {
+					removed = append(removed, run[:len(run)-1]...)
+				}
+			}
+			run = nil
+		}
+		for i, m := range msgs {
+			switch {
+			case prompt(m):
+				run = append(run, i)
+			case ends(m):
+				flush()
+			}
+		}
+		flush()
+		sort.Ints(removed)
+		return without(msgs, removed), removed
+	}
+}
+
+func pruneDroppingBetween(msgs []message.Message) ([]message.Message, []int) {
+	_, removed := history.Prune(msgs)
+	drop := append([]int(nil), removed...)
+	for _, r := range removed {
+		for j := r + 1; j < len(msgs) && msgs[j].Class() != message.UserPrompt && !msgs[j].IsAssistant(); j++ {
+			drop = append(drop, j)
+		}
+	}
+	sort.Ints(drop)
+	return without(msgs, drop), removed
+}
+
+func without(msgs []message.Message, drop []int) []message.Message {
+	gone := map[int]bool{}
+	for _, i := range drop {
+		gone[i] = true
+	}
+	out := []message.Message{}
+	for i, m := range msgs {
+		if !gone[i] {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func buildFromAnyUnit(msgs []message.Message, max int) (history.Result, error) {
+	sane, warnings := history.Sanitize(msgs)
+	pruned, _ := history.Prune(sane)
+	sys := 0
+	for sys < len(pruned) && pruned[sys].Class() == message.System {
+		sys++
+	}
+	rest := pruned[sys:]
+	start := 0
+	if max > 0 && len(rest) > max {
+		units, _ := message.Structure(rest)
+		start = units[len(units)-1].Start
+		for _, u := range units {
+			if len(rest)-u.Start <= max {
+				start = u.Start
+				break
+			}
+		}
+	}
+	return history.Result{Messages: append(append([]message.Message{}, pruned[:sys]...), rest[start:]...), Warnings: warnings}, nil
+}
+
+// classifyMutant is the reference with history.classify replaced.
+type classifyMutant struct {
+	server.Reference
+	classify func([]message.Message) ([]message.Class, []message.Unit, error)
+}
+
+func (classifyMutant) Name() string { return "convspec-mutant" }
+
+func (c classifyMutant) Classify(msgs []message.Message) ([]message.Class, []message.Unit, error) {
+	return c.classify(msgs)
+}
+
+// openAIOnlyClassify reads tool_calls and role "tool" only: Anthropic
+// calls and results are plain messages, units of one.
+func openAIOnlyClassify(msgs []message.Message) ([]message.Class, []message.Unit, error) {
+	units, err := message.Units(msgs)
+	if err != nil {
+		return nil, nil, err
+	}
+	classes := make([]message.Class, len(msgs))
+	for i, m := range msgs {
+		classes[i] = m.Class()
+		var members map[string]json.RawMessage
+		_ = json.Unmarshal(m.Raw(), &members)
+		calls, hasCalls := members["tool_calls"]
+		switch {
+		case classes[i] == message.ToolCall && (!hasCalls || string(calls) == "null" || string(calls) == "[]"):
+			classes[i] = message.AssistantText
+		case classes[i] == message.ToolResult && m.Role() == "user":
+			classes[i] = message.UserPrompt
+		}
+	}
+	var out []message.Unit
+	for _, u := range units {
+		if classes[u.Start] == message.ToolCall {
+			// Results it no longer recognizes leave the unit.
+			end := u.Start + 1
+			for end < u.End && classes[end] == message.ToolResult {
+				end++
+			}
+			out = append(out, message.Unit{Start: u.Start, End: end})
+			for i := end; i < u.End; i++ {
+				out = append(out, message.Unit{Start: i, End: i + 1})
+			}
+			continue
+		}
+		if u.Len() == 1 {
+			out = append(out, u)
+			continue
+		}
+		for i := u.Start; i < u.End; i++ {
+			out = append(out, message.Unit{Start: i, End: i + 1})
+		}
+	}
+	return classes, out, nil
+}
+
+// singlePassPrune removes the previous prompt of a run when the next one
+// comes, but then forgets the new one.
+func singlePassPrune(msgs []message.Message) ([]message.Message, []int) {
+	var removed []int
+	last := -1
+	for i, m := range msgs {
+		switch {
+		case m.Class() == message.UserPrompt && last >= 0:
+			removed = append(removed, last)
+			last = -1 // the bug: should be i
+		case m.Class() == message.UserPrompt:
+			last = i
+		case m.IsAssistant():
+			last = -1
+		}
+	}
+	return dropIndexes(msgs, removed), removed
+}
+
+// rememberingPrune appends each prune's removed positions to a list it
+// never clears.
+func rememberingPrune() func([]message.Message) ([]message.Message, []int) {
+	var (
+		mu  sync.Mutex
+		all []int
+	)
+	return func(msgs []message.Message) ([]message.Message, []int) {
+		mu.Lock()
+		defer mu.Unlock()
+		kept, removed := server.Reference{}.Prune(msgs)
+		all = append(all, removed...)
+		return kept, slices.Clone(all)
+	}
+}

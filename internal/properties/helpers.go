@@ -1,0 +1,92 @@
+package properties
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/convspec/convspec/conformance/protocol"
+)
+
+// Small helpers shared by the properties.
+
+func raws(in []msg) []json.RawMessage {
+	out := make([]json.RawMessage, len(in))
+	for i, m := range in {
+		out[i] = m.Raw
+	}
+	return out
+}
+
+func seqIdx(n int) []int { return rangeIdx(0, n) }
+
+func rangeIdx(from, to int) []int {
+	out := []int{}
+	for i := from; i < to; i++ {
+		out = append(out, i)
+	}
+	return out
+}
+
+func ceil4(chars int) int { return (chars + 3) / 4 }
+
+func countCode(ws []protocol.Warning, code string) int {
+	n := 0
+	for _, w := range ws {
+		if w.Code == code {
+			n++
+		}
+	}
+	return n
+}
+
+func warningCodes(ws []protocol.Warning) string {
+	if len(ws) == 0 {
+		return "no warnings"
+	}
+	codes := make([]string, len(ws))
+	for i, w := range ws {
+		codes[i] = strconv.Quote(w.Code)
+	}
+	return "warnings [" + strings.Join(codes, ", ") + "]"
+}
+
+func mapsEqual(a, b map[int]bool) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k := range a {
+		if !b[k] {
+			return false
+		}
+	}
+	return true
+}
+
+func article(word string) string {
+	if strings.ContainsRune("aeiou", rune(word[0])) {
+		return "an"
+	}
+	return "a"
+}
+
+// mustJSON encodes v compactly without HTML escaping.
+func mustJSON(v any) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return []byte(fmt.Sprintf("%v", v))
+	}
+	return bytes.TrimSpace(b.Bytes())
+}
+
+func abbreviate(b []byte, limit int) string {
+	s := string(b)
+	if r := []rune(s); len(r) > limit {
+		return string(r[:limit]) + fmt.Sprintf("… (%d bytes)", len(s))
+	}
+	return s
+}
