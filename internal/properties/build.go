@@ -1,0 +1,359 @@
+package properties
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"pgregory.net/rapid"
+
+	"github.com/convspec/convspec/conformance/protocol"
+	"github.com/convspec/convspec/conformance/target"
+)
+
+// Building: BUILD-1 – BUILD-4 computed from what the generator knows.
+
+// buildPlan is what build must do to a history.
+type buildPlan struct {
+	max      int
+	dropped  []int // by the repair (BUILD-2)
+	repaired []int
+	pruned   []int // after pruning (BUILD-1)
+	orphans  []int // the prompts pruning removes
+	sys      []int // the leading system messages of the pruned history
+	rest     []int // R
+	start    int   // where the kept suffix of R starts
+	rule     int   // of BUILD-3: 0 when all of R is kept
+	out      []int
+}
+
+func planBuild(h history, max int) buildPlan {
+	bp := buildPlan{max: max, dropped: []int{}}
+	for _, b := range h.broken {
+		bp.dropped = append(bp.dropped, b.idx...)
+	}
+	slices.Sort(bp.dropped)
+	bp.repaired = without(seqIdx(len(h.msgs)), bp.dropped)
+	bp.orphans = pruneRemoved(h.msgs, bp.repaired)
+	bp.pruned = without(bp.repaired, bp.orphans)
+	bp.sys, bp.rest, bp.start, bp.rule = buildWindow(h, bp.pruned, max)
+	bp.out = append(slices.Clone(bp.sys), bp.rest[bp.start:]...)
+	return bp
+}
+
+// buildWindow applies BUILD-3 to the messages at positions list.
+func buildWindow(h history, list []int, max int) (sys, rest []int, start, rule int) {
+	k := 0
+	for k < len(list) && h.msgs[list[k]].Class == clsSystem {
+		k++
+	}
+	sys, rest = list[:k], list[k:]
+	r := len(rest)
+	if max == 0 || r <= max {
+		return sys, rest, 0, 0
+	}
+	for j, i := range rest {
+		if h.unitStart(i) && h.msgs[i].Class == clsUserPrompt && r-j <= max {
+			return sys, rest, j, 1
+		}
+	}
+	for j, i := range rest {
+		if h.unitStart(i) && r-j <= max {
+			return sys, rest, j, 2
+		}
+	}
+	last := 0
+	for j, i := range rest {
+		if h.unitStart(i) {
+			last = j
+		}
+	}
+	return sys, rest, last, 3
+}
+
+func (bp buildPlan) explain(in []msg) string {
+	var b strings.Builder
+	if len(bp.dropped) > 0 {
+		fmt.Fprintf(&b, "the repair drops %s (BUILD-2); ", indexList(bp.dropped))
+	}
+	fmt.Fprintf(&b, "pruning removes %s (BUILD-1); the leading system messages are %s; the rest R is %s (r = %d)", indexList(bp.orphans), indexList(bp.sys), indexList(bp.rest), len(bp.rest))
+	switch bp.rule {
+	case 0:
+		if bp.max == 0 {
+			b.WriteString(", and max_messages 0 means no limit, so all of it is kept")
+		} else {
+			fmt.Fprintf(&b, ", which fits in max_messages %d, so all of it is kept", bp.max)
+		}
+	case 1:
+		fmt.Fprintf(&b, "; with max_messages %d the kept suffix starts at the earliest user prompt from which it fits, %s (rule 1)", bp.max, describe(in, bp.rest[bp.start]))
+	case 2:
+		fmt.Fprintf(&b, "; with max_messages %d no suffix from a user prompt fits, so it starts at the earliest unit boundary from which it fits, %s (rule 2)", bp.max, describe(in, bp.rest[bp.start]))
+	case 3:
+		fmt.Fprintf(&b, "; with max_messages %d even the last unit, %s, is longer, so it alone is kept (rule 3, BUILD-4)", bp.max, indexList(bp.rest[bp.start:]))
+	}
+	return b.String()
+}
+
+// traceBuild traces build's output to input positions; it fails on a
+// message that is no input message, an altered one, or one out of order
+// (BUILD-5, MSG-2).
+func (s *session) traceBuild(in []msg, got []json.RawMessage, summary string) []int {
+	s.t.Helper()
+	var list []int
+	for k, x := range traceAll(got, in) {
+		switch {
+		case x.at < 0:
+			s.fail("BUILD-5", "messages[%d] is %s; what build sends is a subsequence of the input\n%s", k, whatIs(got[k], in), summary)
+		case !x.equal:
+			path, sent, back := jsonDiff(in[x.at].Raw, got[k])
+			s.fail("MSG-2", "messages[%d] is not JSON-equal to %s: at %s it was sent %s and came back %s\n%s", k, describe(in, x.at), path, sent, back, summary)
+		case len(list) > 0 && x.at <= list[len(list)-1]:
+			s.fail("BUILD-5", "messages[%d] is %s, after messages[%d] = input[%d]: what build sends is a subsequence of the input, in order\n%s", k, describe(in, x.at), k-1, list[len(list)-1], summary)
+		}
+		list = append(list, x.at)
+	}
+	return list
+}
+
+func drawBuild(t *rapid.T) (int, json.RawMessage) {
+	n := buildMax.Draw(t, "max_messages")
+	return n, maxRaw(t, n)
+}
+
+func checkBuildMatchesRules(t *rapid.T, tg target.Target) {
+	s := newSession(t, tg, "BUILD-3")
+	h := wellFormedHistory(t)
+	max, raw := drawBuild(t)
+	res := s.build(h.msgs, raw)
+	bp := planBuild(h, max)
+	if len(res.Warnings) > 0 {
+		s.fail("BUILD-2", "the history is well-formed, so the repair changes nothing, but build warned %s", repairs(res.Warnings))
+	}
+	s.matchBuild(h, bp, res)
+}
+
+func checkBuildRepairs(t *rapid.T, tg target.Target) {
+	s := newSession(t, tg, "BUILD-2")
+	h := brokenHistory(t, 1, 3)
+	max, raw := drawBuild(t)
+	res := s.build(h.msgs, raw)
+	bp := planBuild(h, max)
+	in := h.msgs
+	summary := fmt.Sprintf("broken structures: %s\n%s\nwanted %s\ngot    %s", brokenList(h), bp.explain(in), indexList(bp.out), traceList(res.Messages, in))
+	for k, x := range traceAll(res.Messages, in) {
+		for _, b := range h.broken {
+			if x.at >= 0 && slices.Contains(b.idx, x.at) {
+				s.fail("BUILD-2", "messages[%d] is %s, a message of the broken structure %s (%s): every message of a broken structure is dropped\n%s",
+					k, describe(in, x.at), indexList(b.idx), b.codes[0], summary)
+			}
+		}
+	}
+	used := make([]bool, len(res.Warnings))
+	for _, b := range h.broken {
+		found := slices.IndexFunc(res.Warnings, func(w protocol.Repair) bool {
+			return w.Code == b.codes[0] && slices.Equal(sortedInts(w.Indexes), b.idx)
+		})
+		for found >= 0 && used[found] {
+			next := slices.IndexFunc(res.Warnings[found+1:], func(w protocol.Repair) bool {
+				return w.Code == b.codes[0] && slices.Equal(sortedInts(w.Indexes), b.idx)
+			})
+			if next < 0 {
+				found = -1
+				break
+			}
+			found += 1 + next
+		}
+		if found < 0 {
+			s.fail("BUILD-2", "no warning names the broken structure %s (injected as %q): wanted one with code %q and indexes %v; got %s\n%s",
+				describeAll(in, b.idx), b.defect, b.codes[0], b.idx, repairs(res.Warnings), summary)
+		}
+		used[found] = true
+	}
+	for k, w := range res.Warnings {
+		if !used[k] {
+			s.fail("BUILD-2", "warnings[%d] (code %q, indexes %v) names no broken structure: one warning per structure, nothing else is changed; got %s\n%s",
+				k, w.Code, w.Indexes, repairs(res.Warnings), summary)
+		}
+	}
+	s.matchBuild(h, bp, res)
+}
+
+// matchBuild compares build's messages with the plan and explains the
+// first difference.
+func (s *session) matchBuild(h history, bp buildPlan, res protocol.HistoryBuildResult) {
+	s.t.Helper()
+	in := h.msgs
+	if firstDiff(res.Messages, bp.out, in) < 0 {
+		return
+	}
+	summary := fmt.Sprintf("%s\nwanted %s\ngot    %s", bp.explain(in), indexList(bp.out), traceList(res.Messages, in))
+	if len(h.broken) > 0 {
+		summary = "broken structures: " + brokenList(h) + "\n" + summary
+	}
+	got := s.traceBuild(in, res.Messages, summary)
+	for _, i := range got {
+		switch {
+		case slices.Contains(bp.dropped, i):
+			s.fail("BUILD-2", "%s is part of a broken tool structure and must be dropped\n%s", describe(in, i), summary)
+		case slices.Contains(bp.orphans, i):
+			s.fail("BUILD-1", "%s is an orphaned prompt: build prunes (PRUNE-1) before the window, so it is never sent\n%s", describe(in, i), summary)
+		}
+	}
+	if alt := windowThenPrune(h, bp); slices.Equal(got, alt) {
+		s.fail("BUILD-1", "build applied the window before pruning: the window must be applied to the pruned history, so that its budget is not spent on orphaned prompts (D-17)\n%s", summary)
+	}
+	for k, i := range bp.sys {
+		if k >= len(got) || got[k] != i {
+			s.fail("BUILD-3", "%s is a leading system message of the pruned history, always kept first and not counted; messages[%d] is %s\n%s",
+				describe(in, i), k, entryIdx(got, k, in), summary)
+		}
+	}
+	rest := got[len(bp.sys):]
+	if len(rest) > 0 {
+		if k := slices.Index(bp.rest, rest[0]); k < 0 || !slices.Equal(bp.rest[k:], rest) {
+			s.fail("BUILD-3", "after the leading system messages, build sends a suffix of the rest R = %s, but sends %s\n%s", indexList(bp.rest), indexList(rest), summary)
+		}
+	}
+	clause := "BUILD-3"
+	if bp.rule == 3 {
+		clause = "BUILD-4"
+	}
+	from := "nothing"
+	if len(rest) > 0 {
+		from = describe(in, rest[0])
+	}
+	want := "nothing"
+	if bp.start < len(bp.rest) {
+		want = describe(in, bp.rest[bp.start])
+	}
+	s.fail(clause, "the kept part of R should start at %s, but starts at %s\n%s", want, from, summary)
+}
+
+// windowThenPrune is what build sends if it applies the window before
+// pruning (the order D-17 rules out).
+func windowThenPrune(h history, bp buildPlan) []int {
+	sys, rest, start, _ := buildWindow(h, bp.repaired, bp.max)
+	w := append(slices.Clone(sys), rest[start:]...)
+	return without(w, pruneRemoved(h.msgs, w))
+}
+
+func entryIdx(list []int, k int, in []msg) string {
+	if k >= len(list) {
+		return "missing"
+	}
+	return describe(in, list[k])
+}
+
+func checkBuildWellFormed(t *rapid.T, tg target.Target) {
+	s := newSession(t, tg, "BUILD-5")
+	h := brokenHistory(t, 0, 3)
+	max, raw := drawBuild(t)
+	res := s.build(h.msgs, raw)
+	bp := planBuild(h, max)
+	in := h.msgs
+	summary := fmt.Sprintf("max_messages %d; got %s", max, traceList(res.Messages, in))
+	if len(h.broken) > 0 {
+		summary += "\nbroken structures: " + brokenList(h)
+	}
+	got := s.traceBuild(in, res.Messages, summary)
+	kept := map[int]bool{}
+	for _, i := range got {
+		kept[i] = true
+	}
+	for _, u := range h.units {
+		var has, lacks []int
+		for i := u[0]; i < u[1]; i++ {
+			if kept[i] {
+				has = append(has, i)
+			} else {
+				lacks = append(lacks, i)
+			}
+		}
+		if len(has) > 0 && len(lacks) > 0 {
+			s.fail("UNIT-3", "the unit %s — %s and its results — is split: build sends %s but not %s\n%s",
+				indexList(rangeIdx(u[0], u[1])), describe(in, u[0]), indexList(has), indexList(lacks), summary)
+		}
+	}
+	if at, problem := toolProblem(got, in); at >= 0 {
+		s.fail("UNIT-3", "messages[%d]: %s\n%s", at, problem, summary)
+	}
+	last := -1
+	for k, i := range got {
+		switch c := in[i].Class; {
+		case c == clsUserPrompt && last >= 0:
+			s.fail("BUILD-5", "messages[%d] is %s and messages[%d] is %s: two user prompts with no assistant message between them are never sent\n%s",
+				last, describe(in, got[last]), k, describe(in, i), summary)
+		case c == clsUserPrompt:
+			last = k
+		case isAssistant(c):
+			last = -1
+		}
+	}
+	for k, i := range bp.sys {
+		if k >= len(got) || got[k] != i {
+			s.fail("BUILD-3", "the pruned history starts with the system messages %s, which build always sends first; messages[%d] is %s\n%s",
+				indexList(bp.sys), k, entryIdx(got, k, in), summary)
+		}
+	}
+}
+
+func checkBuildBound(t *rapid.T, tg target.Target) {
+	s := newSession(t, tg, "BUILD-4")
+	h := brokenHistory(t, 0, 2)
+	max, raw := drawBuild(t)
+	res := s.build(h.msgs, raw)
+	bp := planBuild(h, max)
+	in := h.msgs
+	if max == 0 {
+		return // no limit
+	}
+	summary := fmt.Sprintf("%s\ngot %s", bp.explain(in), traceList(res.Messages, in))
+	got := s.traceBuild(in, res.Messages, summary)
+	var others []int
+	for _, i := range got {
+		if !slices.Contains(bp.sys, i) {
+			others = append(others, i)
+		}
+	}
+	lastUnit := []int{}
+	for j := len(bp.rest) - 1; j >= 0; j-- {
+		lastUnit = append([]int{bp.rest[j]}, lastUnit...)
+		if h.unitStart(bp.rest[j]) {
+			break
+		}
+	}
+	switch {
+	case len(lastUnit) > max && !slices.Equal(others, lastUnit):
+		s.fail("BUILD-4", "the last unit %s alone is longer than max_messages %d, so build sends the leading system messages and exactly that unit; besides the leading system messages it sends %s\n%s",
+			indexList(lastUnit), max, indexList(others), summary)
+	case len(lastUnit) <= max && len(others) > max:
+		s.fail("BUILD-4", "build sends %s besides the leading system messages %s, more than max_messages %d (the last unit, %s, fits)\n%s",
+			plural(len(others), "message"), indexList(bp.sys), max, indexList(lastUnit), summary)
+	}
+}
+
+func brokenList(h history) string {
+	var parts []string
+	for _, b := range h.broken {
+		parts = append(parts, fmt.Sprintf("%s %s (injected as %q)", b.codes[0], indexList(b.idx), b.defect))
+	}
+	return strings.Join(parts, "; ")
+}
+
+func repairs(ws []protocol.Repair) string {
+	if len(ws) == 0 {
+		return "no warnings"
+	}
+	var parts []string
+	for _, w := range ws {
+		parts = append(parts, fmt.Sprintf("{%s %v}", w.Code, w.Indexes))
+	}
+	return "warnings " + strings.Join(parts, " ")
+}
+
+func sortedInts(s []int) []int {
+	out := slices.Clone(s)
+	slices.Sort(out)
+	return out
+}

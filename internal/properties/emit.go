@@ -1,0 +1,464 @@
+package properties
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"pgregory.net/rapid"
+)
+
+// Emission: turning a plan and its defects into messages, knowing the
+// class, unit and structure of each.
+
+type emitter struct {
+	t      *rapid.T
+	o      genOpts
+	h      history
+	salt   string
+	nextID int
+	// ids are the ids each tool item declared.
+	ids map[int][]string
+}
+
+func (e *emitter) newID(anthropic bool) string {
+	e.nextID++
+	prefix := "call_"
+	if anthropic {
+		prefix = "toolu_"
+	}
+	return prefix + e.salt + strconv.Itoa(e.nextID)
+}
+
+// add appends one message: its marker is its position.
+func (e *emitter) add(role string, content *jv, extra []jmember, class string, ids []string) int {
+	at := len(e.h.msgs)
+	seq := -1
+	if e.o.marked {
+		seq = e.o.base + at
+	}
+	m := finish(e.t, role, content, extra, seq, false)
+	m.Class, m.IDs = class, ids
+	e.h.msgs = append(e.h.msgs, m)
+	return at
+}
+
+func (e *emitter) unit(start, end int) {
+	for i := start; i < end; i++ {
+		e.h.msgs[i].Unit = [2]int{start, end}
+	}
+	e.h.units = append(e.h.units, [2]int{start, end})
+}
+
+func (e *emitter) broken(defect string, codes []string, idx, named []int) {
+	sure := len(codes) == 1 && !slices.Contains(ambiguousDefects, defect)
+	if named == nil {
+		named = idx
+	}
+	e.h.broken = append(e.h.broken, structure{defect: defect, codes: codes, sure: sure, idx: idx, named: named})
+}
+
+func (e *emitter) plain(kind string) {
+	t := e.t
+	if e.o.templates != nil {
+		k := rapid.OneOf(rapid.Just(0), rapid.IntRange(0, len(e.o.templates)-1)).Draw(t, "template of")
+		at := len(e.h.msgs)
+		e.h.msgs = append(e.h.msgs, e.o.templates[k])
+		e.unit(at, at+1)
+		return
+	}
+	var (
+		role    string
+		content *jv
+		extra   []jmember
+		class   string
+	)
+	set := func(v jv) { content = &v }
+	switch kind {
+	case "system":
+		role, content, extra = systemParts(t)
+		class = clsSystem
+	case "prompt":
+		role, class = "user", clsUserPrompt
+		switch rapid.SampledFrom([]string{"text", "text", "text", "text", "blocks", "blocks", "image", "no-content", "odd", "lone-result"}).Draw(t, "prompt shape") {
+		case "text":
+			set(drawStr(t, "content"))
+		case "blocks":
+			set(textBlocks(t, 0, 3))
+		case "image":
+			set(jarr(imageBlock(t), textBlock(t)))
+		case "no-content":
+			extra = append(extra, mem("name", drawStr(t, "name")))
+		case "odd":
+			set(oddContent(t, false))
+		default:
+			// A tool_result block that is the content, not in a content
+			// array: CLS-1 asks for an array, so this is a prompt.
+			set(jobj(mem("type", jstr("tool_result")), mem("tool_use_id", jstr(e.newID(true))), mem("content", drawStr(t, "content"))))
+		}
+	case "assistant":
+		role, class = "assistant", clsAssistantText
+		switch rapid.SampledFrom([]string{"text", "text", "text", "blocks", "blocks", "null", "no-content", "odd", "empty-calls"}).Draw(t, "assistant shape") {
+		case "text":
+			set(drawStr(t, "content"))
+		case "blocks":
+			set(textBlocks(t, 0, 3))
+		case "null":
+			set(jnull())
+			if rapid.Bool().Draw(t, "refusal") {
+				extra = append(extra, mem("refusal", drawStr(t, "refusal")))
+			}
+		case "no-content":
+		case "odd":
+			set(oddContent(t, false))
+		default:
+			// An empty tool_calls array declares nothing (CLS-1).
+			set(drawStr(t, "content"))
+			extra = append(extra, mem("tool_calls", jarr()))
+		}
+	default:
+		role = rapid.SampledFrom([]string{"function", "critic", "ipython", "observation", "mémoire"}).Draw(t, "other role")
+		class = clsOther
+		set(drawStr(t, "content"))
+	}
+	at := e.add(role, content, extra, class, nil)
+	e.unit(at, at+1)
+}
+
+// call emits the tool call of ids (anthropic[i] says which are tool_use
+// blocks).
+func (e *emitter) call(ids []string, anthropic []bool) int {
+	t := e.t
+	var content *jv
+	var extra []jmember
+	set := func(v jv) { content = &v }
+	calls := jarr()
+	blocks := jarr()
+	if !e.o.silent && rapid.IntRange(0, 2).Draw(t, "text before the calls") == 0 {
+		blocks.elems = append(blocks.elems, textBlock(t))
+	}
+	for i, id := range ids {
+		if anthropic[i] {
+			blocks.elems = append(blocks.elems, jobj(
+				mem("type", jstr("tool_use")),
+				mem("id", jstr(id)),
+				mem("name", jstr(rapid.SampledFrom([]string{"get_weather", "read_file", "bash"}).Draw(t, "tool"))),
+				mem("input", jobj(mem("query", drawStr(t, "input")))),
+			))
+			if !e.o.silent && rapid.IntRange(0, 5).Draw(t, "text between the calls") == 0 {
+				blocks.elems = append(blocks.elems, textBlock(t))
+			}
+		} else {
+			calls.elems = append(calls.elems, functionCall(t, id))
+		}
+	}
+	if slices.Contains(anthropic, true) {
+		set(blocks)
+	} else {
+		switch rapid.IntRange(0, 3).Draw(t, "tool-call content") {
+		case 0:
+			// absent
+		case 1:
+			if e.o.silent {
+				set(jstr(rapid.SampledFrom([]string{"", " ", "\n"}).Draw(t, "blank content")))
+				break
+			}
+			set(drawStr(t, "content"))
+		default:
+			set(jnull())
+		}
+	}
+	if len(calls.elems) > 0 {
+		extra = append(extra, mem("tool_calls", calls))
+	}
+	return e.add("assistant", content, extra, clsToolCall, ids)
+}
+
+// result emits one result message answering ids: an OpenAI tool message
+// (one id) or an Anthropic user message of tool_result blocks.
+func (e *emitter) result(ids []string, anthropic bool) int {
+	t := e.t
+	if !anthropic {
+		c := toolContent(t)
+		return e.add("tool", &c, []jmember{mem("tool_call_id", jstr(ids[0]))}, clsToolResult, ids)
+	}
+	blocks := jarr()
+	for _, id := range ids {
+		b := jobj(mem("type", jstr("tool_result")), mem("tool_use_id", jstr(id)))
+		if rapid.Bool().Draw(t, "result as blocks") {
+			b.mems = append(b.mems, mem("content", textBlocks(t, 0, 2)))
+		} else {
+			b.mems = append(b.mems, mem("content", drawStr(t, "result")))
+		}
+		if rapid.IntRange(0, 3).Draw(t, "is_error") == 0 {
+			b.mems = append(b.mems, mem("is_error", jbool(rapid.Bool().Draw(t, "error"))))
+		}
+		blocks.elems = append(blocks.elems, b)
+	}
+	if rapid.IntRange(0, 5).Draw(t, "text beside the results") == 0 {
+		// Text beside tool results does not change the class (D-20).
+		at := rapid.IntRange(0, len(blocks.elems)).Draw(t, "text at")
+		blocks.elems = slices.Insert(blocks.elems, at, textBlock(t))
+	}
+	return e.add("user", &blocks, nil, clsToolResult, ids)
+}
+
+// pending is a result message moved behind the next unit.
+type pending struct {
+	ids       []string
+	anthropic bool
+}
+
+func (e *emitter) tool(idx int, it item) *pending {
+	t := e.t
+	s := it.tool
+	ids := make([]string, len(s.anthropic))
+	for i, a := range s.anthropic {
+		ids[i] = e.newID(a)
+	}
+	groups := make([][]int, len(s.groups))
+	for i, g := range s.groups {
+		groups[i] = slices.Clone(g)
+	}
+	drop := func(c int) {
+		for i, g := range groups {
+			if k := slices.Index(g, c); k >= 0 {
+				groups[i] = slices.Delete(g, k, k+1)
+				if len(groups[i]) == 0 {
+					groups = slices.Delete(groups, i, i+1)
+				}
+				return
+			}
+		}
+	}
+	format := func(g []int) bool { return s.anthropic[g[0]] }
+	var (
+		moved  *pending
+		extraG = -1 // index of an inserted group answering a fresh id
+		fresh  string
+	)
+	switch it.defect {
+	case "drop":
+		drop(rapid.IntRange(0, len(ids)-1).Draw(t, "dropped result"))
+	case "dup":
+		src := e.ids[it.dupOf]
+		ids[rapid.IntRange(0, len(ids)-1).Draw(t, "duplicated call")] = rapid.SampledFrom(src).Draw(t, "duplicated id")
+	case "dup-same":
+		ids[1] = ids[0]
+		s.anthropic[1] = s.anthropic[0]
+		drop(1)
+	case "twice", "twice-after":
+		var opts []string
+		for i, g := range groups {
+			if format(g) {
+				opts = append(opts, fmt.Sprintf("block %d", i))
+			}
+			if i < len(groups)-1 {
+				opts = append(opts, fmt.Sprintf("message %d", i))
+			}
+		}
+		if it.defect == "twice-after" {
+			opts = []string{"after"}
+		}
+		switch how := rapid.SampledFrom(opts).Draw(t, "answered twice"); {
+		case how == "after":
+			last := groups[len(groups)-1]
+			c := rapid.SampledFrom(last).Draw(t, "answered again")
+			groups = append(groups, []int{c})
+		case strings.HasPrefix(how, "block"):
+			i, _ := strconv.Atoi(strings.TrimPrefix(how, "block "))
+			c := rapid.SampledFrom(groups[i]).Draw(t, "answered again")
+			at := rapid.IntRange(slices.Index(groups[i], c)+1, len(groups[i])).Draw(t, "again at")
+			groups[i] = slices.Insert(groups[i], at, c)
+		default:
+			i, _ := strconv.Atoi(strings.TrimPrefix(how, "message "))
+			c := rapid.SampledFrom(groups[i]).Draw(t, "answered again")
+			groups = slices.Insert(groups, i+1, []int{c})
+		}
+	case "move":
+		g := rapid.IntRange(0, len(groups)-1).Draw(t, "moved result")
+		moved = &pending{anthropic: format(groups[g])}
+		for _, c := range groups[g] {
+			moved.ids = append(moved.ids, ids[c])
+		}
+		groups = slices.Delete(groups, g, g+1)
+	case "orphan-in-run":
+		extraG = rapid.IntRange(0, len(groups)-1).Draw(t, "stranger at")
+		fresh = e.newID(false)
+	}
+	start := e.call(ids, s.anthropic)
+	for i, g := range groups {
+		if i == extraG {
+			a := rapid.Bool().Draw(t, "stranger format")
+			e.result([]string{fresh}, a)
+		}
+		answer := make([]string, len(g))
+		for k, c := range g {
+			answer[k] = ids[c]
+		}
+		e.result(answer, format(g))
+	}
+	end := len(e.h.msgs)
+	all := rangeIdx(start, end)
+	switch it.defect {
+	case "":
+		e.unit(start, end)
+		e.ids[idx] = ids
+	case "drop", "move":
+		e.broken(it.defect, []string{codeUnanswered}, all, nil)
+	case "twice":
+		e.broken(it.defect, []string{codeTwice}, all, nil)
+	case "twice-after":
+		e.broken(it.defect, []string{codeTwice, codeOrphan}, all, nil)
+	case "dup":
+		e.broken(it.defect, []string{codeDuplicate}, all, append(e.unitOf(it.dupOf), all...))
+	case "dup-same":
+		e.broken(it.defect, []string{codeDuplicate}, all, nil)
+	case "orphan-in-run":
+		e.broken(it.defect, []string{codeOrphan, codeUnanswered}, all, nil)
+	}
+	return moved
+}
+
+// unitOf is the positions of the unit plan item i was emitted as.
+func (e *emitter) unitOf(i int) []int {
+	ids := e.ids[i]
+	for _, u := range e.h.units {
+		if slices.Equal(e.h.msgs[u[0]].IDs, ids) {
+			return rangeIdx(u[0], u[1])
+		}
+	}
+	return nil
+}
+
+func (e *emitter) orphan(x insertion) {
+	t := e.t
+	anthropic := rapid.Bool().Draw(t, "orphan format")
+	var ids []string
+	named := []int(nil)
+	switch x.defect {
+	case "orphan-known-id":
+		ids = []string{rapid.SampledFrom(e.ids[x.known]).Draw(t, "known id")}
+		named = e.unitOf(x.known)
+	default:
+		ids = []string{e.newID(anthropic)}
+		if anthropic && rapid.IntRange(0, 3).Draw(t, "two orphans in one message") == 0 {
+			ids = append(ids, e.newID(true))
+		}
+	}
+	at := e.result(ids, anthropic)
+	codes := []string{codeOrphan}
+	if x.defect == "orphan-known-id" {
+		codes = []string{codeOrphan, codeTwice}
+	}
+	e.broken(x.defect, codes, []int{at}, append(named, at))
+}
+
+func emit(t *rapid.T, plan []item, ins []insertion, o genOpts) history {
+	e := &emitter{t: t, o: o, ids: map[int][]string{}, nextID: o.idBase}
+	e.salt = rapid.SampledFrom([]string{"", "0", "Ab", "é", "😀", "x-"}).Draw(t, "id salt")
+	e.h.msgs = []msg{}
+	e.h.units = [][2]int{}
+	var moved *pending
+	for i := 0; i <= len(plan); i++ {
+		for _, x := range ins {
+			if x.slot == i {
+				e.orphan(x)
+			}
+		}
+		if i == len(plan) {
+			break
+		}
+		it := plan[i]
+		var next *pending
+		if it.kind == "tool" {
+			next = e.tool(i, it)
+		} else {
+			e.plain(it.kind)
+		}
+		if moved != nil {
+			at := e.result(moved.ids, moved.anthropic)
+			e.broken("move", []string{codeOrphan}, []int{at}, nil)
+		}
+		moved = next
+	}
+	slices.SortStableFunc(e.h.broken, func(a, b structure) int { return a.idx[0] - b.idx[0] })
+	return e.h
+}
+
+// conversationGen generates a well-formed conversation of exactly n
+// messages, each with its position as marker: agent conversations in both
+// formats, with parallel calls, results in any order, long tool-free
+// stretches, multi-block content and unicode.
+func conversationGen(n int) *rapid.Generator[[]msg] {
+	return rapid.Custom(func(t *rapid.T) []msg {
+		o := genOpts{n: n, exact: true, marked: true, tools: -1}
+		return emit(t, drawPlan(t, o), nil, o).msgs
+	})
+}
+
+// historyGen generates a conversation of at least o.n messages with the
+// defects o allows.
+func historyGen(o genOpts) *rapid.Generator[history] {
+	return rapid.Custom(func(t *rapid.T) history {
+		o := o
+		plan := drawPlan(t, o)
+		plan, ins := drawDefects(t, plan, o)
+		return emit(t, plan, ins, o)
+	})
+}
+
+// identicalConversationGen generates n messages without markers, each a
+// copy of one of one to three plain templates (mostly the first) or a
+// message of a tool-call unit, so that only their position tells the
+// copies apart.
+func identicalConversationGen(n int) *rapid.Generator[identical] {
+	return rapid.Custom(func(t *rapid.T) identical {
+		k := rapid.IntRange(1, 3).Draw(t, "templates")
+		var c identical
+		for range k {
+			c.templates = append(c.templates, msgGen(-1, msgOpts{}).Draw(t, "template"))
+		}
+		o := genOpts{n: n, exact: true, tools: rapid.SampledFrom([]int{0, 1}).Draw(t, "tools"), templates: c.templates}
+		c.msgs = emit(t, drawPlan(t, o), nil, o).msgs
+		return c
+	})
+}
+
+type identical struct {
+	templates []msg
+	msgs      []msg
+}
+
+func (c identical) messages() []msg { return c.msgs }
+
+// of is the template message k copies, -1 for a message of a tool unit.
+func (c identical) of(k int) int {
+	for i, m := range c.templates {
+		if string(m.Raw) == string(c.msgs[k].Raw) {
+			return i
+		}
+	}
+	return -1
+}
+
+func (c identical) GoString() string {
+	var b strings.Builder
+	for i, m := range c.templates {
+		fmt.Fprintf(&b, "template %c: %s\n", 'A'+i, m.Raw)
+	}
+	b.WriteString("messages: ")
+	for k := range c.msgs {
+		b.WriteByte(c.letter(k))
+	}
+	return b.String()
+}
+
+// letter is the template letter of message k, '*' for a tool unit's.
+func (c identical) letter(k int) byte {
+	if t := c.of(k); t >= 0 {
+		return byte('A' + t)
+	}
+	return '*'
+}

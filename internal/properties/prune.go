@@ -1,0 +1,294 @@
+package properties
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"pgregory.net/rapid"
+
+	"github.com/convspec/convspec/conformance/target"
+)
+
+// Pruning: PRUNE-1 – PRUNE-4 computed from the classes.
+
+// pruneRemoved is what PRUNE-1 removes from the messages at positions idx
+// of in (in order): of every run of user prompts with no assistant message
+// between them, all but the last.
+func pruneRemoved(in []msg, idx []int) []int {
+	removed := []int{}
+	last := -1
+	for _, i := range idx {
+		switch c := in[i].Class; {
+		case c == clsUserPrompt:
+			if last >= 0 {
+				removed = append(removed, last)
+			}
+			last = i
+		case isAssistant(c):
+			last = -1
+		}
+	}
+	return removed
+}
+
+func without(idx, drop []int) []int {
+	out := []int{}
+	for _, i := range idx {
+		if !slices.Contains(drop, i) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// runOf is the run of user prompts that prompt i belongs to, within the
+// positions idx, and what lies between its members.
+func runOf(in []msg, idx []int, i int) (prompts, between []int) {
+	k := slices.Index(idx, i)
+	lo, hi := k, k
+	for lo > 0 && !isAssistant(in[idx[lo-1]].Class) {
+		lo--
+	}
+	for hi+1 < len(idx) && !isAssistant(in[idx[hi+1]].Class) {
+		hi++
+	}
+	for _, j := range idx[lo : hi+1] {
+		if in[j].Class == clsUserPrompt {
+			prompts = append(prompts, j)
+		}
+	}
+	for _, j := range idx[lo : hi+1] {
+		if j > prompts[0] && j < prompts[len(prompts)-1] && in[j].Class != clsUserPrompt {
+			between = append(between, j)
+		}
+	}
+	return prompts, between
+}
+
+func checkPruneMatchesRules(t *rapid.T, tg target.Target) {
+	s := newSession(t, tg, "PRUNE-1")
+	h := pruneHistory(t, "history")
+	in := h.msgs
+	res := s.prune(raws(in))
+	removed := pruneRemoved(in, seqIdx(len(in)))
+	want := without(seqIdx(len(in)), removed)
+	summary := fmt.Sprintf("wanted %s, removed %s\ngot    %s, removed %v", indexList(want), indexList(removed), traceList(res.Messages, in), res.Removed)
+	if firstDiff(res.Messages, want, in) >= 0 {
+		clause, what := blamePrune(in, res.Messages, want, removed)
+		s.fail(clause, "%s\n%s", what, summary)
+	}
+	if !slices.Equal(res.Removed, removed) {
+		s.fail("PRUNE-3", "the pruned messages are right, but removed is %v; it lists the input positions removed, ascending: %v\n%s", res.Removed, removed, summary)
+	}
+}
+
+// blamePrune explains the first input message that pruning got wrong.
+func blamePrune(in []msg, got []json.RawMessage, want, removed []int) (clause, what string) {
+	tr := traceAll(got, in)
+	prev := -1
+	has := map[int]bool{}
+	for k, x := range tr {
+		switch {
+		case x.at < 0:
+			return "PRUNE-3", fmt.Sprintf("messages[%d] is %s; pruning returns input messages only", k, whatIs(got[k], in))
+		case !x.equal:
+			path, sent, back := jsonDiff(in[x.at].Raw, got[k])
+			return "MSG-2", fmt.Sprintf("messages[%d] is not JSON-equal to %s: at %s it was sent %s and came back %s", k, describe(in, x.at), path, sent, back)
+		case x.at <= prev:
+			return "PRUNE-3", fmt.Sprintf("messages[%d] is %s, after messages[%d] = input[%d]: every kept message is returned once, in order", k, describe(in, x.at), k-1, prev)
+		}
+		prev = x.at
+		has[x.at] = true
+	}
+	all := seqIdx(len(in))
+	// What was removed wrongly first: keeping the wrong prompt of a run
+	// shows as both, and the removed last prompt says it best.
+	for i := range in {
+		if !slices.Contains(removed, i) && !has[i] {
+			return blameOne(in, all, has, i, false)
+		}
+	}
+	for i := range in {
+		if slices.Contains(removed, i) && has[i] {
+			return blameOne(in, all, has, i, true)
+		}
+	}
+	return "PRUNE-3", "the pruned list holds the right messages, but not as wanted"
+}
+
+// blameOne explains why input[i] was wrongly kept (kept) or removed.
+func blameOne(in []msg, all []int, has map[int]bool, i int, kept bool) (clause, what string) {
+	{
+		m := in[i]
+		switch keep := !kept; {
+		case keep && !has[i] && m.Class == clsUserPrompt:
+			prompts, _ := runOf(in, all, i)
+			if len(prompts) == 1 {
+				return "PRUNE-1", fmt.Sprintf("%s was removed, but it is a run of one, which is never pruned", describe(in, i))
+			}
+			return "PRUNE-1", fmt.Sprintf("%s was removed, but it is the last user prompt of the run %s, and of every run the last prompt is kept", describe(in, i), indexList(prompts))
+		case keep && !has[i] && m.Class == clsToolResult:
+			return "PRUNE-2", fmt.Sprintf("%s was removed: a tool result, in either format, is never a member of a run and is never pruned", describe(in, i))
+		case keep && !has[i]:
+			return "PRUNE-3", fmt.Sprintf("%s was removed: pruning removes user prompts and nothing else", describe(in, i))
+		case !keep && has[i]:
+			prompts, between := runOf(in, all, i)
+			next := prompts[slices.Index(prompts, i)+1]
+			var mid []int
+			for _, j := range between {
+				if j > i && j < next {
+					mid = append(mid, j)
+				}
+			}
+			if len(mid) > 0 {
+				return "PRUNE-2", fmt.Sprintf("%s was kept, but it is in the run %s: between it and %s there is only %s, and only an assistant message ends a run (tool results, system messages and other roles do not)",
+					describe(in, i), indexList(prompts), describe(in, next), describeAll(in, mid))
+			}
+			return "PRUNE-1", fmt.Sprintf("%s was kept, but %s follows it with no assistant message between them: of the run %s only the last, %s, is kept",
+				describe(in, i), describe(in, next), indexList(prompts), describe(in, prompts[len(prompts)-1]))
+		}
+	}
+	return "PRUNE-3", "the pruned list holds the right messages, but not as wanted"
+}
+
+func checkPruneOnlyPrompts(t *rapid.T, tg target.Target) {
+	s := newSession(t, tg, "PRUNE-3")
+	h := pruneHistory(t, "history")
+	in := h.msgs
+	res := s.prune(raws(in))
+	summary := fmt.Sprintf("got %s, removed %v", traceList(res.Messages, in), res.Removed)
+	kept := map[int]bool{}
+	prev := -1
+	for k, x := range traceAll(res.Messages, in) {
+		switch {
+		case x.at < 0:
+			s.fail("PRUNE-3", "messages[%d] is %s; the pruned history is a subsequence of the input\n%s", k, whatIs(res.Messages[k], in), summary)
+		case !x.equal:
+			path, sent, back := jsonDiff(in[x.at].Raw, res.Messages[k])
+			s.fail("MSG-2", "messages[%d] is not JSON-equal to %s: at %s it was sent %s and came back %s\n%s", k, describe(in, x.at), path, sent, back, summary)
+		case x.at <= prev:
+			s.fail("PRUNE-3", "messages[%d] is %s, after messages[%d] = input[%d]: the pruned history keeps input order and holds each message once\n%s", k, describe(in, x.at), k-1, prev, summary)
+		}
+		kept[x.at] = true
+		prev = x.at
+	}
+	var missing []int
+	for i, m := range in {
+		if kept[i] {
+			continue
+		}
+		if m.Class != clsUserPrompt {
+			s.fail("PRUNE-3", "%s was removed: only user prompts are ever removed, every other message is returned unchanged\n%s", describe(in, i), summary)
+		}
+		missing = append(missing, i)
+	}
+	if len(res.Removed) != len(missing) || !slices.Equal(res.Removed, missing) {
+		s.fail("PRUNE-3", "removed is %v, but the positions missing from the pruned history are %v: removed lists the input positions removed, ascending\n%s", res.Removed, nonNilInts(missing), summary)
+	}
+}
+
+func nonNilInts(s []int) []int {
+	if s == nil {
+		return []int{}
+	}
+	return s
+}
+
+func checkPruneNoAdjacentPrompts(t *rapid.T, tg target.Target) {
+	s := newSession(t, tg, "PRUNE-1")
+	h := pruneHistory(t, "history")
+	in := h.msgs
+	res := s.prune(raws(in))
+	last := -1 // position in the output of a prompt no assistant message followed yet
+	tr := traceAll(res.Messages, in)
+	for k, x := range tr {
+		if x.at < 0 {
+			continue // prop/prune-only-prompts reports it
+		}
+		switch c := in[x.at].Class; {
+		case c == clsUserPrompt && last >= 0:
+			var mid []int
+			for _, y := range tr[last+1 : k] {
+				mid = append(mid, y.at)
+			}
+			between := "nothing"
+			if len(mid) > 0 {
+				between = "only " + describeAll(in, mid)
+			}
+			s.fail("PRUNE-1", "messages[%d] is %s and messages[%d] is %s, two user prompts with %s between them; only an assistant message ends a run, and of a run only the last prompt is kept\ngot %s, removed %v",
+				last, describe(in, tr[last].at), k, describe(in, x.at), between, traceList(res.Messages, in), res.Removed)
+		case c == clsUserPrompt:
+			last = k
+		case isAssistant(c):
+			last = -1
+		}
+	}
+}
+
+func checkPruneKeepsToolStructure(t *rapid.T, tg target.Target) {
+	s := newSession(t, tg, "UNIT-3")
+	h := wellFormedHistory(t)
+	in := h.msgs
+	res := s.prune(raws(in))
+	summary := fmt.Sprintf("got %s, removed %v", traceList(res.Messages, in), res.Removed)
+	var list []int
+	for k, x := range traceAll(res.Messages, in) {
+		if x.at < 0 {
+			s.fail("PRUNE-3", "messages[%d] is %s; the pruned history is a subsequence of the input\n%s", k, whatIs(res.Messages[k], in), summary)
+		}
+		list = append(list, x.at)
+	}
+	for _, u := range h.units {
+		var has, lacks []int
+		for i := u[0]; i < u[1]; i++ {
+			if slices.Contains(list, i) {
+				has = append(has, i)
+			} else {
+				lacks = append(lacks, i)
+			}
+		}
+		if len(has) > 0 && len(lacks) > 0 {
+			s.fail("UNIT-3", "the unit %s — %s and its results — is split: pruning keeps %s but removes %s; a tool result is never a member of a run (PRUNE-2)\n%s",
+				indexList(rangeIdx(u[0], u[1])), describe(in, u[0]), indexList(has), indexList(lacks), summary)
+		}
+	}
+	if at, problem := toolProblem(list, in); at >= 0 {
+		s.fail("UNIT-3", "messages[%d]: %s\n%s", at, problem, summary)
+	}
+	for i, m := range in {
+		if m.Class == clsSystem && !slices.Contains(list, i) {
+			s.fail("PRUNE-2", "%s was removed: system messages are not user prompts and do not end a run; pruning never removes them\n%s", describe(in, i), summary)
+		}
+	}
+}
+
+func checkPruneIdempotent(t *rapid.T, tg target.Target) {
+	s := newSession(t, tg, "PRUNE-4")
+	h := pruneHistory(t, "history")
+	in := h.msgs
+	first := s.prune(raws(in))
+	again := s.prune(first.Messages)
+	if i := firstDiffRaw(again.Messages, first.Messages); i >= 0 || len(again.Removed) > 0 {
+		s.fail("PRUNE-4", "pruning the pruned history (%s) again must remove nothing, but it removed positions %v of it and returned %s\nfirst prune:  %s, removed %v",
+			plural(len(first.Messages), "message"), again.Removed, traceList(again.Messages, in), traceList(first.Messages, in), first.Removed)
+	}
+}
+
+func checkPrunePure(t *rapid.T, tg target.Target) {
+	s := newSession(t, tg, "MSG-3")
+	h := pruneHistory(t, "history")
+	other := pruneHistory(t, "another history")
+	in := h.msgs
+	first := s.prune(raws(in))
+	s.prune(raws(other.msgs))
+	again := s.prune(raws(in))
+	i, j := firstDiffRaw(again.Messages, first.Messages), -1
+	if !slices.Equal(again.Removed, first.Removed) {
+		j = 0
+	}
+	if i >= 0 || j >= 0 {
+		s.fail("MSG-3", "the same history pruned twice, with another history pruned between, gave different results: an operation's result depends only on its inputs\nfirst:  %s, removed %v\nsecond: %s, removed %v",
+			traceList(first.Messages, in), first.Removed, traceList(again.Messages, in), again.Removed)
+	}
+}

@@ -1,0 +1,300 @@
+package properties
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"pgregory.net/rapid"
+
+	"github.com/convspec/convspec/conformance/protocol"
+	"github.com/convspec/convspec/conformance/target"
+)
+
+// The model of summarization: the conversation a window holds, and what
+// each trim must make of it (SUM-1 – SUM-8).
+
+// convEntry is a message of the conversation the machine holds.
+type convEntry struct {
+	raw      json.RawMessage
+	label    string // m7 for a generated message, s2 for the second summary
+	class    string
+	rendered string
+	texts    []string
+	chars    int
+	unit     int // entries of one unit share it
+}
+
+func entryOf(m msg, unit int) convEntry {
+	return convEntry{raw: m.Raw, label: "m" + strconv.Itoa(m.Seq), class: m.Class, rendered: m.Rendered, texts: m.Texts, chars: m.Chars, unit: unit}
+}
+
+func summaryEntry(content string, k, unit int) convEntry {
+	raw := mustJSON(map[string]string{"role": "assistant", "content": content})
+	return convEntry{raw: raw, label: "s" + strconv.Itoa(k), class: clsAssistantText, rendered: "[assistant] " + content,
+		texts: []string{content}, chars: utf16Len(content), unit: unit}
+}
+
+func entryUnits(es []convEntry) [][2]int {
+	var out [][2]int
+	for i := 0; i < len(es); {
+		j := i + 1
+		for j < len(es) && es[j].unit == es[i].unit {
+			j++
+		}
+		out = append(out, [2]int{i, j})
+		i = j
+	}
+	return out
+}
+
+func labels(es []convEntry) string {
+	if len(es) == 0 {
+		return "none"
+	}
+	var parts []string
+	for i := 0; i < len(es); {
+		j := i
+		for j+1 < len(es) && sameSeries(es[j].label, es[j+1].label) {
+			j++
+		}
+		if i == j {
+			parts = append(parts, es[i].label)
+		} else {
+			parts = append(parts, es[i].label+"-"+es[j].label)
+		}
+		i = j + 1
+	}
+	return "[" + strings.Join(parts, " ") + "]"
+}
+
+// sameSeries reports whether label b directly follows a (m3, m4).
+func sameSeries(a, b string) bool {
+	if a == "" || b == "" || a[0] != 'm' || b[0] != 'm' {
+		return false
+	}
+	x, e1 := strconv.Atoi(a[1:])
+	y, e2 := strconv.Atoi(b[1:])
+	return e1 == nil && e2 == nil && y == x+1
+}
+
+func pickEntries(es []convEntry, idx []int) []convEntry {
+	out := make([]convEntry, 0, len(idx))
+	for _, i := range idx {
+		out = append(out, es[i])
+	}
+	return out
+}
+
+// meaning is SUM-6 over the covered entries: is there a message that is
+// not a tool result with content text that is not white space?
+func meaning(es []convEntry) textKind {
+	k := blankText
+	for _, e := range es {
+		if e.class == clsToolResult {
+			continue
+		}
+		for _, s := range e.texts {
+			k = max(k, classifyText(s))
+		}
+	}
+	return k
+}
+
+func promptOf(es []convEntry) string {
+	parts := make([]string, len(es))
+	for i, e := range es {
+		parts[i] = e.rendered
+	}
+	return sumInstruction + "\n\n" + strings.Join(parts, "\n\n")
+}
+
+type machine struct {
+	s  *session
+	w  window
+	on bool // summarize_on_trim
+	// conv is the conversation as the agent holds it: what the last trim
+	// returned, then what was appended since.
+	conv []convEntry
+	// pending is the window's list of SUM-4; carried says it holds messages
+	// of a failed call (SUM-7).
+	pending []convEntry
+	carried bool
+	// summarized are the messages earlier summaries covered.
+	summarized []convEntry
+
+	seq, ids, units, summaries int
+	steps                      []string
+	last                       string // the last request, as sent
+}
+
+func (m *machine) fail(clause, format string, args ...any) {
+	m.s.t.Helper()
+	steps := m.steps
+	if len(steps) > 40 {
+		steps = append([]string{fmt.Sprintf("(%d earlier steps)", len(steps)-40)}, steps[len(steps)-40:]...)
+	}
+	m.s.t.Fatalf("%s", m.s.stable(fmt.Sprintf("%s: %s\nwindow: max_messages %d, preserve_first_n %d, preserve_last_n %d, summarize_on_trim %v\nsteps:\n  %s\nlast request:\n  %s",
+		clause, fmt.Sprintf(format, args...), m.w.max, m.w.h, m.w.t, m.on, strings.Join(steps, "\n  "), abbreviate([]byte(m.last), 4000))))
+}
+
+func checkSummarizeMachine(t *rapid.T, tg target.Target) {
+	s := newSession(t, tg, "SUM-8")
+	maxN := rapid.SampledFrom([]int{4, 5, 6, 3, 8, 2, 10, 1, 12, 0}).Draw(t, "max_messages")
+	h := rapid.IntRange(0, 3).Draw(t, "preserve_first_n")
+	tl := rapid.IntRange(0, 4).Draw(t, "preserve_last_n")
+	on := rapid.SampledFrom([]bool{true, true, true, true, true, true, false}).Draw(t, "summarize_on_trim")
+	raw := fmt.Sprintf(`{"max_messages":%d,"preserve_first_n":%d,"preserve_last_n":%d,"summarize_on_trim":%v}`, maxN, h, tl, on)
+	cfg := cfgCase{Raw: json.RawMessage(raw), Max: &maxN, First: &h, Last: &tl, Summarize: &on,
+		Sent: map[string]string{"max_messages": strconv.Itoa(maxN), "preserve_first_n": strconv.Itoa(h), "preserve_last_n": strconv.Itoa(tl), "summarize_on_trim": strconv.FormatBool(on)}}
+	m := &machine{s: s, w: s.create(cfg), on: on}
+	m.last = protocol.MethodWindowCreate + " " + raw
+	t.Repeat(map[string]func(*rapid.T){
+		"append a message": func(t *rapid.T) { m.appendUnit(t, genOpts{tools: 0}) },
+		"append a tool call": func(t *rapid.T) {
+			m.appendUnit(t, genOpts{tools: 1, force: "tool"})
+		},
+		// Tool calls without text: what SUM-6 skips.
+		"append a tool call without text": func(t *rapid.T) {
+			m.appendUnit(t, genOpts{tools: 1, force: "tool", silent: true})
+		},
+		"trim": m.trim,
+	})
+}
+
+// appendUnit continues the conversation with one generated unit: a
+// message, or a tool call with its results in either format, parallel
+// calls included. One unit a step lets rapid shrink a failure to the
+// steps that matter.
+func (m *machine) appendUnit(t *rapid.T, o genOpts) {
+	o.n, o.marked, o.base, o.idBase = 1, true, m.seq, m.ids
+	h := historyGen(o).Draw(t, "appended")
+	first := len(m.conv)
+	m.units++
+	for _, x := range h.msgs {
+		m.conv = append(m.conv, entryOf(x, m.units))
+	}
+	m.seq += len(h.msgs)
+	m.ids += 100
+	shape := h.msgs[0].Class
+	if len(h.msgs) > 1 {
+		shape += fmt.Sprintf(" with %s", plural(len(h.msgs)-1, "result message"))
+	}
+	if o.silent {
+		shape += ", no text"
+	}
+	m.steps = append(m.steps, fmt.Sprintf("append %s: %s", labels(m.conv[first:]), shape))
+}
+
+// outcome is what a trim did, as the model predicts it.
+type outcome struct {
+	path    string // off, nothing, below, no-text, failed, empty, summary
+	clause  string // the clause that decides the path
+	why     string
+	call    bool
+	prompt  string
+	covered []convEntry
+	trimmed []convEntry // the summary convEntry included
+	evicted []convEntry
+	summary *convEntry
+	code    string // the summary warning wanted, "" for none
+}
+
+func (m *machine) trim(t *rapid.T) {
+	sc := drawScript(t, true)
+	in := m.conv
+	n := len(in)
+	units := entryUnits(in)
+	plain := planUnits(m.w, units, n)
+	plainOut := outcome{trimmed: pickEntries(in, plain.trimmed()), evicted: pickEntries(in, plain.evicted())}
+
+	msgs := make([]json.RawMessage, n)
+	for i, e := range in {
+		msgs[i] = e.raw
+	}
+	params := protocol.WindowTrimParams{Window: m.w.handle, Messages: msgs, Summarizer: sc.wire}
+	m.last = protocol.MethodWindowTrim + " " + string(mustJSON(params))
+	res, err := target.TrimWith(m.s.ctx, m.s.tg, m.w.handle, msgs, sc.wire)
+	step := fmt.Sprintf("trim %s with %s", labels(in), sc.what)
+	m.steps = append(m.steps, step)
+	if err != nil {
+		m.fail("SUM-7", "window.trim failed: %v; a trim succeeds whatever its summarizer does", err)
+	}
+
+	// The path the clauses give.
+	var want outcome
+	roomy := planCap(m.w, units, n, m.w.max-1)
+	var covered []convEntry
+	switch {
+	case !m.on || sc.wire == nil:
+		want = plainOut
+		want.path, want.clause = "off", "SUM-8"
+		want.why = "summarize_on_trim is false, so the trim is plain windowing"
+		if m.on {
+			want.why = "no summarizer was provided, so the trim is plain windowing and the pending list is left alone"
+		}
+	case len(plainOut.evicted) == 0:
+		want = plainOut
+		want.path, want.clause, want.why = "nothing", "SUM-5", "the trim evicts nothing, so it makes no call"
+	default:
+		covered = slices.Concat(m.pending, pickEntries(in, roomy.evicted()))
+		want.covered = covered
+		c := fmt.Sprintf("c = %d pending %s + %d evicted when planned for a summary with max_messages − 1 = %d %s",
+			len(m.pending), labels(m.pending), len(roomy.evicted()), m.w.max-1, labels(pickEntries(in, roomy.evicted())))
+		switch k := meaning(covered); {
+		case len(covered) < sumEvery:
+			want = plainOut
+			want.path, want.clause, want.why = "below", "SUM-5", c+" < 10, so no call: plain windowing, its evicted messages join the pending list"
+		case k == blankText:
+			want = plainOut
+			want.path, want.clause, want.why = "no-text", "SUM-6", c+" >= 10, but no covered message other than a tool result has content text that is not white space, so no call"
+			want.code = codeSummarySkipped
+		default:
+			want.call, want.prompt = true, promptOf(covered)
+			why := c + " >= 10, so the trim calls the summarizer once with the prompt of the covered messages"
+			switch {
+			case sc.err != "":
+				want = withCall(plainOut, want)
+				want.path, want.clause, want.why = "failed", "SUM-7", why+"; the call fails, so the trim is plain windowing, warns summary_failed and keeps the pending list"
+				want.code = codeSummaryFailed
+			case sc.core == "":
+				want = withCall(plainOut, want)
+				want.path, want.clause, want.why = "empty", "SUM-7", why+"; the reply is blank, so the trim is plain windowing, warns summary_empty and keeps the pending list"
+				want.code = codeSummaryEmpty
+			default:
+				m.units++
+				se := summaryEntry(sumPrefix+sc.core, m.summaries+1, m.units)
+				want.path, want.clause = "summary", "SUM-2"
+				want.why = why + fmt.Sprintf("; it replies, so the summary goes right after the head %s and the middle keeps one place fewer (SUM-3)", labels(pickEntries(in, seqIdx(roomy.head))))
+				want.summary = &se
+				want.trimmed = slices.Concat(pickEntries(in, seqIdx(roomy.head)), []convEntry{se}, pickEntries(in, rangeIdx(roomy.n-roomy.tail-roomy.keep, roomy.n)))
+				want.evicted = pickEntries(in, roomy.evicted())
+			}
+		}
+	}
+	m.verify(in, sc, want, res, plain, roomy)
+
+	// The model moves on.
+	switch want.path {
+	case "below":
+		m.pending = append(m.pending, want.evicted...)
+	case "no-text":
+		m.pending, m.carried = nil, false
+	case "failed", "empty":
+		m.pending = append(m.pending, want.evicted...)
+		m.carried = true
+	case "summary":
+		m.summaries++
+		m.summarized = append(m.summarized, want.covered...)
+		m.pending, m.carried = nil, false
+	}
+	m.conv = want.trimmed
+	m.steps[len(m.steps)-1] = fmt.Sprintf("%s: %s, trimmed %s, evicted %s, pending now %s", step, want.path, labels(want.trimmed), labels(want.evicted), labels(m.pending))
+}
+
+func withCall(plain, call outcome) outcome {
+	plain.call, plain.prompt, plain.covered = true, call.prompt, call.covered
+	return plain
+}

@@ -1,0 +1,268 @@
+package properties
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/convspec/convspec/conformance/protocol"
+	"github.com/convspec/convspec/internal/jsoneq"
+)
+
+// Comparing a trim with the model of summarizemodel.go, and naming the
+// clause of the first difference.
+
+// verify compares a trim's result with the model's outcome and names the
+// clause of the first difference.
+func (m *machine) verify(in []convEntry, sc script, want outcome, res protocol.WindowTrimResult, plain, roomy plan) {
+	m.s.t.Helper()
+	ctx := want.why
+
+	// The calls (SUM-1, SUM-4, SUM-5, SUM-6, SUM-8).
+	calls := res.SummarizerCalls
+	switch {
+	case len(calls) > 1:
+		m.fail("SUM-1", "the summarizer was called %d times; a trim makes at most one call\n%s", len(calls), ctx)
+	case !want.call && len(calls) == 1:
+		clause := want.clause
+		if want.path == "below" && m.carried {
+			clause = "SUM-5"
+		}
+		m.fail(clause, "the summarizer was called, but %s\nits prompt: %s", ctx, abbreviate([]byte(calls[0].Prompt), 600))
+	case want.call && len(calls) == 0:
+		clause, extra := "SUM-5", ""
+		thisTrim := pickEntries(in, roomy.evicted())
+		alone := len(thisTrim) < sumEvery || meaning(thisTrim) == blankText
+		switch {
+		case len(m.pending)+len(plain.evicted()) < sumEvery:
+			clause, extra = "SUM-3", fmt.Sprintf("; planned with max_messages %d the trim would evict only %d, but c counts the evictions planned for a summary, with one place fewer", m.w.max, len(plain.evicted()))
+		case m.carried && alone:
+			clause, extra = "SUM-7", fmt.Sprintf("; the pending list %s holds what an earlier failed call covered, which a failure must not reset", labels(m.pending))
+		case len(m.pending) > 0 && alone:
+			clause, extra = "SUM-4", fmt.Sprintf("; this trim's evictions %s alone would not call, but the pending list %s counts and is covered too", labels(thisTrim), labels(m.pending))
+		case countCode(res.Warnings, codeSummarySkipped) > 0:
+			clause, extra = "SUM-6", fmt.Sprintf("; it warned %s, but covered message %s has text", codeSummarySkipped, firstText(want.covered))
+		}
+		m.fail(clause, "the summarizer was not called, but %s%s", ctx, extra)
+	case want.call:
+		if calls[0].MaxTokens != sumMaxTokens {
+			m.fail("SUM-1", "the summarizer was called with max_tokens %d; every call passes %d", calls[0].MaxTokens, sumMaxTokens)
+		}
+		if calls[0].Prompt != want.prompt {
+			m.blamePrompt(calls[0].Prompt, want, in, roomy, plain, ctx)
+		}
+	}
+
+	// The summary (SUM-2, SUM-7).
+	gotSummary := len(res.Summary) > 0 && string(res.Summary) != "null"
+	switch {
+	case want.summary == nil && gotSummary:
+		clause := want.clause
+		if sc.wire != nil && want.call {
+			clause = "SUM-7"
+		}
+		m.fail(clause, "the trim returned the summary %s, but %s", abbreviate(res.Summary, 300), ctx)
+	case want.summary != nil && !gotSummary:
+		m.fail("SUM-2", "the trim returned no summary, but %s; trimmed %s", ctx, m.traceEntries(res.Trimmed, in, want.summary))
+	case want.summary != nil && !jsoneq.Equal(res.Summary, want.summary.raw):
+		m.fail("SUM-2", "the summary is %s, wanted %s: a new message with role assistant, content \"[Conversation Summary]\\n\" + the reply without surrounding white space, and no other member",
+			abbreviate(res.Summary, 300), want.summary.raw)
+	}
+
+	// SUM-7: error text never becomes a message.
+	if sc.err != "" {
+		for i, raw := range res.Trimmed {
+			if containsText(raw, sc.err) {
+				m.fail("SUM-7", "trimmed[%d] holds the summarizer's error text %q: %s; error text never becomes a summary", i, sc.err, abbreviate(raw, 300))
+			}
+		}
+	}
+
+	// The arrays (SUM-2, SUM-3, and plain windowing on the other paths).
+	if i := diffEntries(res.Trimmed, want.trimmed); i >= 0 {
+		clause, extra := want.clause, ""
+		got := m.traceEntries(res.Trimmed, in, want.summary)
+		switch {
+		case want.summary != nil && len(res.Trimmed) == len(want.trimmed)+1:
+			clause, extra = "SUM-3", fmt.Sprintf("; the summary takes a place of the cap: planned with max_messages − 1 = %d, the kept middle is %s", m.w.max-1, labels(pickEntries(in, rangeIdx(roomy.n-roomy.tail-roomy.keep, roomy.n-roomy.tail))))
+		case want.summary != nil && summaryAt(res.Trimmed, *want.summary) >= 0 && summaryAt(res.Trimmed, *want.summary) != roomy.head:
+			extra = fmt.Sprintf("; the summary sits right after the preserved head %s, at trimmed[%d], not at trimmed[%d]",
+				labels(pickEntries(in, seqIdx(roomy.head))), roomy.head, summaryAt(res.Trimmed, *want.summary))
+		}
+		m.fail(clause, "trimmed[%d] is wrong: wanted trimmed %s, got %s%s\n%s", i, labels(want.trimmed), got, extra, ctx)
+	}
+	if i := diffEntries(res.Evicted, want.evicted); i >= 0 {
+		clause := want.clause
+		if want.summary != nil {
+			clause = "SUM-3"
+		}
+		m.fail(clause, "evicted[%d] is wrong: wanted evicted %s, got %s\n%s", i, labels(want.evicted), m.traceEntries(res.Evicted, in, nil), ctx)
+	}
+
+	// The warnings (SUM-6, SUM-7).
+	var accept []string
+	switch want.path {
+	case "no-text":
+		accept = []string{codeSummarySkipped}
+	case "failed":
+		accept = []string{codeSummaryFailed}
+	case "empty":
+		accept = []string{codeSummaryEmpty}
+	}
+	found := false
+	for _, code := range summaryCodes {
+		if countCode(res.Warnings, code) == 0 {
+			continue
+		}
+		if !slices.Contains(accept, code) {
+			m.fail(want.clause, "the trim warned %q, but %s; got %s", code, ctx, warningCodes(res.Warnings))
+		}
+		found = true
+	}
+	if len(accept) > 0 && !found {
+		clause := want.clause
+		if want.path == "no-text" && len(m.pending)+len(plain.evicted()) < sumEvery {
+			clause = "SUM-3" // c counted with max_messages, not max_messages − 1
+		}
+		m.fail(clause, "the trim must warn %q: %s; got %s", accept[0], ctx, warningCodes(res.Warnings))
+	}
+
+	// The metrics count input messages only (SUM-2).
+	mt := res.Metrics
+	summaries := 0
+	if want.summary != nil {
+		summaries = 1
+	}
+	if mt.TotalMessages != len(in) || mt.PreservedMessages != len(want.trimmed)-summaries || mt.EvictedMessages != len(want.evicted) {
+		m.fail("SUM-2", "metrics are totalMessages %d, preservedMessages %d, evictedMessages %d; wanted %d, %d, %d: they count input messages only, the summary is not one",
+			mt.TotalMessages, mt.PreservedMessages, mt.EvictedMessages, len(in), len(want.trimmed)-summaries, len(want.evicted))
+	}
+}
+
+// blamePrompt explains a wrong prompt: which messages it covers, or where
+// its text first differs from SUM-1's.
+func (m *machine) blamePrompt(got string, want outcome, in []convEntry, roomy, plain plan, ctx string) {
+	m.s.t.Helper()
+	head := sumInstruction + "\n\n"
+	if !strings.HasPrefix(got, head) {
+		m.fail("SUM-1", "the prompt does not start with the instruction and a blank line: %s", abbreviate([]byte(got), 300))
+	}
+	body, wantBody := strings.TrimPrefix(got, head), strings.TrimPrefix(want.prompt, head)
+	thisTrim := pickEntries(in, roomy.evicted())
+	switch {
+	case len(m.pending) > 0 && got == promptOf(thisTrim) && m.carried:
+		m.fail("SUM-7", "the prompt covers only this trim's evicted messages %s, but the pending list %s holds what a failed call covered: a failure keeps every covered message for the next summary (SUM-4)\n%s",
+			labels(thisTrim), labels(m.pending), ctx)
+	case len(m.pending) > 0 && got == promptOf(thisTrim):
+		m.fail("SUM-4", "the prompt covers only this trim's evicted messages %s, but a summary covers everything evicted since the last one: pending %s first\n%s",
+			labels(thisTrim), labels(m.pending), ctx)
+	case len(plain.evicted()) != len(roomy.evicted()) && got == promptOf(slices.Concat(m.pending, pickEntries(in, plain.evicted()))):
+		m.fail("SUM-3", "the prompt covers %s, what plain windowing evicts; a summarizing trim plans with max_messages − 1 = %d and so covers %s\n%s",
+			labels(slices.Concat(m.pending, pickEntries(in, plain.evicted()))), m.w.max-1, labels(want.covered), ctx)
+	case strings.HasSuffix(body, "\n\n"+wantBody):
+		extra := strings.TrimSuffix(body, "\n\n"+wantBody)
+		why := ""
+		for _, e := range m.summarized {
+			if strings.Contains(extra, e.rendered) {
+				why = fmt.Sprintf(": %s was covered by an earlier summary, after which the pending list is empty and the count starts again (SUM-5)", e.label)
+				break
+			}
+		}
+		m.fail("SUM-4", "the prompt covers %s, but before them it holds %q%s\n%s", labels(want.covered), abbreviate([]byte(extra), 300), why, ctx)
+	case strings.HasSuffix(wantBody, "\n\n"+body) || body == "" && wantBody != "":
+		m.fail("SUM-4", "the prompt covers only the last messages of %s; it leaves out %q\n%s",
+			labels(want.covered), abbreviate([]byte(strings.TrimSuffix(wantBody, body)), 300), ctx)
+	}
+	rest := body
+	for i, e := range want.covered {
+		last := i == len(want.covered)-1
+		if last && rest == e.rendered || !last && strings.HasPrefix(rest, e.rendered+"\n\n") {
+			rest = rest[min(len(rest), len(e.rendered)+2):]
+			continue
+		}
+		goesOn := fmt.Sprintf("goes on with %q", abbreviate([]byte(rest), 300))
+		if rest == "" {
+			goesOn = "ends there"
+		}
+		m.fail("SUM-1", "the prompt covers %s; its message %d should be %s rendered as %q (then a blank line, unless it is the last), but the prompt %s\n%s",
+			labels(want.covered), i+1, e.label, abbreviate([]byte(e.rendered), 300), goesOn, ctx)
+	}
+	m.fail("SUM-1", "the prompt goes on after the covered messages %s: %q", labels(want.covered), abbreviate([]byte(rest), 300))
+}
+
+func firstText(es []convEntry) string {
+	for _, e := range es {
+		if e.class != clsToolResult && meaning([]convEntry{e}) == meaningfulText {
+			return e.label
+		}
+	}
+	return "?"
+}
+
+// summaryAt is where a summary sits in a returned list, -1 if nowhere.
+func summaryAt(list []json.RawMessage, s convEntry) int {
+	return slices.IndexFunc(list, func(r json.RawMessage) bool { return jsoneq.Equal(r, s.raw) })
+}
+
+func diffEntries(got []json.RawMessage, want []convEntry) int {
+	for i := range max(len(got), len(want)) {
+		if i >= len(got) || i >= len(want) || !jsoneq.Equal(got[i], want[i].raw) {
+			return i
+		}
+	}
+	return -1
+}
+
+// traceEntries names each returned message by the convEntry it equals.
+func (m *machine) traceEntries(list []json.RawMessage, in []convEntry, summary *convEntry) string {
+	var es []convEntry
+	for _, r := range list {
+		e := convEntry{label: "?"}
+		for _, x := range in {
+			if jsoneq.Equal(r, x.raw) {
+				e = x
+				break
+			}
+		}
+		if e.label == "?" && summary != nil && jsoneq.Equal(r, summary.raw) {
+			e = *summary
+		}
+		if e.label == "?" {
+			var c struct {
+				Content string `json:"content"`
+			}
+			if json.Unmarshal(r, &c) == nil && strings.Contains(c.Content, "Conversation Summary") {
+				e.label = "summary?"
+			}
+		}
+		es = append(es, e)
+	}
+	return labels(es)
+}
+
+// containsText reports whether a JSON value holds text in one of its
+// strings.
+func containsText(raw json.RawMessage, text string) bool {
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return strings.Contains(string(raw), text)
+	}
+	var walk func(any) bool
+	walk = func(v any) bool {
+		switch x := v.(type) {
+		case string:
+			return strings.Contains(x, text)
+		case []any:
+			return slices.ContainsFunc(x, walk)
+		case map[string]any:
+			for k, y := range x {
+				if strings.Contains(k, text) || walk(y) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return walk(v)
+}
