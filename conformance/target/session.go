@@ -1,0 +1,282 @@
+package target
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/convspec/convspec/conformance/protocol"
+)
+
+// One run of the supervised child process: starting it, exchanging lines
+// with it, reading its output within bounds, and killing it.
+
+// session is one run of the child process.
+type session struct {
+	cmd     *exec.Cmd
+	stdin   io.WriteCloser
+	stdout  *os.File
+	lines   chan lineResult
+	exited  chan struct{}
+	waitErr error
+	stderr  *tailBuffer
+	// stderrR is the read end of stderr; stderrDone is closed once
+	// everything written to it has been copied.
+	stderrR    *os.File
+	stderrDone chan struct{}
+	dead       chan struct{} // closed by kill
+	once       sync.Once
+}
+
+type lineResult struct {
+	line []byte
+	err  error
+}
+
+func startSession(cfg ProcessConfig) (*session, error) {
+	cmd := exec.Command(cfg.Command[0], cfg.Command[1:]...)
+	cmd.Dir = cfg.Dir
+	cmd.Env = append(os.Environ(), cfg.Env...)
+	// Its own process group, so that a timeout kills a wrapper script and
+	// everything it started.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+
+	var files []*os.File // all six ends, for closing on failure
+	pipe := func() (r, w *os.File, err error) {
+		r, w, err = os.Pipe()
+		if err == nil {
+			files = append(files, r, w)
+		}
+		return r, w, err
+	}
+	closeAll := func() {
+		for _, f := range files {
+			f.Close()
+		}
+	}
+	stdinR, stdinW, err := pipe()
+	if err != nil {
+		return nil, &Failure{Outcome: Crash, Method: protocol.MethodInitialize, Detail: fmt.Sprintf("cannot start %q: %v", cfg.Command[0], err)}
+	}
+	stdoutR, stdoutW, err := pipe()
+	if err != nil {
+		closeAll()
+		return nil, &Failure{Outcome: Crash, Method: protocol.MethodInitialize, Detail: fmt.Sprintf("cannot start %q: %v", cfg.Command[0], err)}
+	}
+	stderrR, stderrW, err := pipe()
+	if err != nil {
+		closeAll()
+		return nil, &Failure{Outcome: Crash, Method: protocol.MethodInitialize, Detail: fmt.Sprintf("cannot start %q: %v", cfg.Command[0], err)}
+	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdinR, stdoutW, stderrW
+	s := &session{cmd: cmd, stdin: stdinW, stdout: stdoutR, lines: make(chan lineResult, 1), exited: make(chan struct{}),
+		dead: make(chan struct{}), stderr: &tailBuffer{}, stderrR: stderrR, stderrDone: make(chan struct{})}
+	if err := cmd.Start(); err != nil {
+		closeAll()
+		return nil, &Failure{Outcome: Crash, Method: protocol.MethodInitialize, Detail: fmt.Sprintf("cannot start %q: %v", cfg.Command[0], err)}
+	}
+	// The child holds its own copies now.
+	stdinR.Close()
+	stdoutW.Close()
+	stderrW.Close()
+
+	go func() {
+		defer close(s.stderrDone)
+		var w io.Writer = s.stderr
+		if cfg.Stderr != nil {
+			// A failing cfg.Stderr must not stop the copy: the child
+			// would block on a full stderr pipe.
+			w = io.MultiWriter(s.stderr, ignoreErrors{cfg.Stderr})
+		}
+		io.Copy(w, stderrR)
+	}()
+	go s.readLines(cfg.MaxLineBytes)
+	go func() {
+		s.waitErr = cmd.Wait()
+		close(s.exited)
+	}()
+	return s, nil
+}
+
+// readLines delivers stdout lines, never holding more than max bytes.
+func (s *session) readLines(max int) {
+	defer close(s.lines)
+	r := bufio.NewReaderSize(s.stdout, 64<<10)
+	for {
+		var line []byte
+		for {
+			chunk, err := r.ReadSlice('\n')
+			if len(line)+len(chunk) > max {
+				s.deliver(lineResult{err: fmt.Errorf("output line longer than %d bytes (an output flood?)", max)})
+				return
+			}
+			line = appendBounded(line, chunk, max)
+			if errors.Is(err, bufio.ErrBufferFull) {
+				continue
+			}
+			if err != nil {
+				if len(bytes.TrimSpace(line)) > 0 {
+					s.deliver(lineResult{err: fmt.Errorf("output ended in the middle of a line: %s", abbreviate(line))})
+				}
+				return
+			}
+			break
+		}
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		if !s.deliver(lineResult{line: line}) {
+			return
+		}
+	}
+}
+
+// appendBounded appends chunk to line, growing it by doubling but never
+// beyond limit bytes: a line that floods towards the limit costs at most
+// the limit and half of it again while it is copied, not the 1.25× steps
+// (and their garbage) of append.
+func appendBounded(line, chunk []byte, limit int) []byte {
+	if need := len(line) + len(chunk); need > cap(line) {
+		grown := make([]byte, len(line), min(max(2*cap(line), need), limit))
+		copy(grown, line)
+		line = grown
+	}
+	return append(line, chunk...)
+}
+
+// deliver hands a line to the caller unless the session was killed.
+func (s *session) deliver(l lineResult) bool {
+	select {
+	case s.lines <- l:
+		return true
+	case <-s.dead:
+		return false
+	}
+}
+
+// exitStatus says how the child ended, as far as is known yet.
+func (s *session) exitStatus() string {
+	select {
+	case <-s.exited:
+	default:
+		return "it is still running"
+	}
+	st := s.cmd.ProcessState
+	if st == nil {
+		return fmt.Sprintf("it could not be waited for: %v", s.waitErr)
+	}
+	if ws, ok := st.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return fmt.Sprintf("it was killed by signal %d (%v)", int(ws.Signal()), ws.Signal())
+	}
+	return fmt.Sprintf("it ended with exit status %d", st.ExitCode())
+}
+
+// kill ends the whole process group and releases the pipes. Once it has
+// returned, stderr has been read to its end (unless something that escaped
+// the process group still holds it).
+func (s *session) kill() {
+	s.once.Do(func() {
+		close(s.dead)
+		if s.cmd.Process != nil {
+			_ = syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
+		}
+		s.stdin.Close()
+		select {
+		case <-s.exited:
+		case <-time.After(5 * time.Second):
+		}
+		// The last words on stderr come in after the exit.
+		select {
+		case <-s.stderrDone:
+		case <-time.After(time.Second):
+		}
+		// Unblock the readers even if an escaped grandchild holds the pipes.
+		s.stdout.Close()
+		s.stderrR.Close()
+	})
+}
+
+// ignoreErrors is a writer that never fails.
+type ignoreErrors struct{ w io.Writer }
+
+func (w ignoreErrors) Write(p []byte) (int, error) {
+	_, _ = w.w.Write(p)
+	return len(p), nil
+}
+
+// tailBuffer keeps the last bytes written to it.
+type tailBuffer struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > stderrTailBytes {
+		t.buf = append([]byte(nil), t.buf[len(t.buf)-stderrTailBytes:]...)
+	}
+	return len(p), nil
+}
+
+// tail is the last few lines written.
+func (t *tailBuffer) tail() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	lines := bytes.Split(bytes.TrimRight(t.buf, "\n"), []byte("\n"))
+	if len(lines) > stderrTailLines {
+		lines = lines[len(lines)-stderrTailLines:]
+	}
+	return string(bytes.Join(lines, []byte("\n")))
+}
+
+// exchange writes line and waits for the next output line, within timeout.
+// An error is a *Failure (without the stderr tail) or the context's error;
+// either way s is out of step.
+func (s *session) exchange(ctx context.Context, method string, line []byte, timeout time.Duration) ([]byte, error) {
+	fail := func(o Outcome, format string, args ...any) error {
+		return &Failure{Outcome: o, Method: method, Detail: fmt.Sprintf(format, args...)}
+	}
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+
+	// The write may block on a full pipe when the child does not read; the
+	// goroutine ends once kill closes stdin.
+	written := make(chan error, 1)
+	go func() { _, err := s.stdin.Write(line); written <- err }()
+	select {
+	case err := <-written:
+		if err != nil {
+			<-waitBriefly(s.exited)
+			return nil, fail(Crash, "could not send the request (%v); %s", err, s.exitStatus())
+		}
+	case <-timer.C:
+		return nil, fail(Timeout, "the request was not read within %v", timeout)
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	select {
+	case out, ok := <-s.lines:
+		if !ok {
+			<-waitBriefly(s.exited)
+			return nil, fail(Crash, "stdout closed without a response; %s", s.exitStatus())
+		}
+		if out.err != nil {
+			return nil, fail(ProtocolError, "%v", out.err)
+		}
+		return out.line, nil
+	case <-timer.C:
+		return nil, fail(Timeout, "no response within %v", timeout)
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
