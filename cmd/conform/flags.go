@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os/exec"
 	"time"
 
 	"github.com/convspec/convspec/conformance/target"
@@ -67,7 +68,12 @@ func conformFlags(stderr io.Writer) (*flag.FlagSet, *settings) {
 	return fs, s
 }
 
-// parse splits args at "--" and parses the flags before it.
+// parse parses the flags and returns the implementation's command: what
+// follows "--", or else the first argument that is not a flag and all that
+// follows it (`conform ./my-impl`, `conform -v node adapter.js -x`: the
+// implementation's own flags stay its own). A bare first word must name a
+// program, so that a mistyped subcommand is a usage error, not a start-up
+// failure.
 func parse(fs *flag.FlagSet, s *settings, args []string) (command []string, err error) {
 	for i, a := range args {
 		if a == "--" {
@@ -80,13 +86,29 @@ func parse(fs *flag.FlagSet, s *settings, args []string) (command []string, err 
 	}
 	s.set = map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { s.set[f.Name] = true })
+	if fs.NArg() > 0 {
+		if command != nil {
+			return nil, fmt.Errorf("unexpected argument %q before -- (the implementation's command goes after --)", fs.Arg(0))
+		}
+		if _, err := exec.LookPath(fs.Arg(0)); err != nil {
+			return nil, fmt.Errorf("%q is neither a subcommand of conform nor a program it can run (%v); see `conform help`", fs.Arg(0), unwrapExec(err))
+		}
+		command = fs.Args()
+	}
 	switch {
-	case fs.NArg() > 0:
-		return nil, fmt.Errorf("unexpected argument %q (put the implementation's command after --)", fs.Arg(0))
 	case command != nil && len(command) == 0:
 		return nil, errors.New("no command after --")
 	case command != nil && s.mutant != "":
-		return nil, errors.New("-mutant and a command after -- exclude each other")
+		return nil, errors.New("-mutant and an implementation's command exclude each other")
 	}
 	return command, nil
+}
+
+// unwrapExec is the reason of an exec.LookPath error without the
+// repetition of the name it already carries.
+func unwrapExec(err error) error {
+	if e := (*exec.Error)(nil); errors.As(err, &e) {
+		return e.Err
+	}
+	return err
 }

@@ -1,7 +1,8 @@
 // Command conform runs the convspec conformance suite.
 //
 //	conform [flags]                     the suite against the built-in reference
-//	conform [flags] -- CMD [ARGS…]      the suite against an external implementation
+//	conform [flags] CMD [ARGS…]         the suite against an external implementation
+//	conform [flags] -- CMD [ARGS…]      the same (-- when CMD is named like a subcommand)
 //	conform baseline -o FILE [flags] [-- CMD [ARGS…]]
 //	                                    write a baseline accepting the current failures
 //	conform serve [-mutant NAME]        the reference (or a faulty variant) as a protocol v1 server
@@ -65,7 +66,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 func usage(w io.Writer) {
 	fmt.Fprint(w, `usage:
   conform [flags]                  run the suite against the built-in reference
-  conform [flags] -- CMD [ARGS...] run the suite against an external implementation
+  conform [flags] CMD [ARGS...]    run the suite against an external implementation
+                                   (every argument from CMD on is the implementation's)
+  conform [flags] -- CMD [ARGS...] the same; -- when CMD is named like a subcommand
   conform baseline -o FILE [flags] [-- CMD [ARGS...]]
                                    run the whole suite and write a baseline accepting its failures
   conform serve [-mutant NAME]     serve the reference (or a faulty variant) on stdin/stdout

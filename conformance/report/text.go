@@ -38,6 +38,10 @@ func Text(w io.Writer, run *Run, opts TextOptions) error {
 		return color + s + reset
 	}
 	fmt.Fprintf(bw, "convspec conformance: %s\n", run.Title())
+	if run.Command == nil && run.Mutant == "" {
+		// A first run without a command must not read as a test of one's own code.
+		fmt.Fprintln(bw, "testing the built-in reference: give your implementation's command to test it (conform ./my-impl)")
+	}
 	if run.StartError != "" {
 		fmt.Fprintln(bw, indent(run.StartError, "    "))
 		fmt.Fprintln(bw, paint(bold+red, run.Verdict()))
