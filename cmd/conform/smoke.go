@@ -212,5 +212,3 @@ func indentLines(s, prefix string) string {
 	}
 	return strings.Join(lines, "\n")
 }
-
-
