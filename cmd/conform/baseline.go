@@ -16,6 +16,7 @@ import (
 func baseline(args []string, stdout, stderr io.Writer) int {
 	fs, s := runFlags("conform baseline", stderr)
 	strictFlag(fs, s)
+	parallelFlag(fs, s)
 	fs.StringVar(&s.out, "o", "", "write the baseline to `FILE` (- for stdout); entries already in FILE keep their reason and issue")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: conform baseline -o FILE [flags] [-- CMD [ARGS...]]")

@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -133,12 +134,20 @@ func (s *settings) execute(opts runner.Options, command []string, stderr io.Writ
 		rep.Duration = time.Since(rep.Started)
 		return rep
 	}
-	defer tg.Close()
+	targets := []target.Target{tg}
+	defer func() {
+		for _, t := range targets {
+			t.Close()
+		}
+	}()
 	info := tg.Info()
 	rep.Implementation = &info
+	targets = append(targets, s.moreTargets(ctx, command, stderr)...)
 
-	sum, err := runner.RunAll(ctx, tg, opts)
-	tg.Close() // before the reports: no process is left once they are out
+	sum, err := runner.RunWorkers(ctx, targets, opts)
+	for _, t := range targets {
+		t.Close() // before the reports: no process is left once they are out
+	}
 	rep.Duration = time.Since(rep.Started)
 	if err != nil {
 		fmt.Fprintf(stderr, "conform: %v\n", err)
@@ -176,6 +185,8 @@ func (s *settings) options() (runner.Options, error) {
 		return opts, fmt.Errorf("-max-restarts must be 0 or more, got %d", s.maxRestarts)
 	case s.maxLine <= 0:
 		return opts, fmt.Errorf("-max-line must be positive, got %d", s.maxLine)
+	case s.set["parallel"] && s.parallel <= 0:
+		return opts, fmt.Errorf("-parallel must be positive, got %d", s.parallel)
 	}
 	if s.mutant != "" {
 		if _, ok := mutants.Lookup(s.mutant); !ok {
@@ -216,6 +227,39 @@ func (s *settings) target(ctx context.Context, command []string) (target.Target,
 		MaxRestarts:  maxRestarts,
 		MaxLineBytes: s.maxLine,
 	})
+}
+
+// moreTargets starts the workers beyond the first for -parallel N, at
+// once. A worker that cannot start is left out with a note: the first one
+// has shown that the implementation runs, and fewer workers only take
+// longer.
+func (s *settings) moreTargets(ctx context.Context, command []string, stderr io.Writer) []target.Target {
+	n := s.parallel - 1
+	if n <= 0 {
+		return nil
+	}
+	started := make([]target.Target, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			tg, err := s.target(ctx, command)
+			if err != nil {
+				fmt.Fprintf(stderr, "conform: note: worker %d of -parallel %d could not start (%v); the run goes on without it\n", i+2, s.parallel, err)
+				return
+			}
+			started[i] = tg
+		}()
+	}
+	wg.Wait()
+	var out []target.Target
+	for _, tg := range started {
+		if tg != nil {
+			out = append(out, tg)
+		}
+	}
+	return out
 }
 
 // reproduce is the command line that reruns one failing case: its ID, the

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"runtime"
 	"time"
 
 	"github.com/convspec/convspec/conformance/target"
@@ -22,6 +23,7 @@ type settings struct {
 	verbose      bool
 	mutant       string
 	strict       bool // conform and conform baseline only
+	parallel     int
 
 	// conform only
 	baseline                 string
@@ -52,6 +54,11 @@ func runFlags(name string, stderr io.Writer) (*flag.FlagSet, *settings) {
 	return fs, s
 }
 
+// parallelFlag is -parallel, of the commands that run the whole suite.
+func parallelFlag(fs *flag.FlagSet, s *settings) {
+	fs.IntVar(&s.parallel, "parallel", runtime.NumCPU(), "run cases on `N` workers at once, each with its own implementation process (and restarts); 1 for an implementation that cannot run twice")
+}
+
 // strictFlag is -strict, of the commands that judge a run.
 func strictFlag(fs *flag.FlagSet, s *settings) {
 	fs.BoolVar(&s.strict, "strict", false, "an unsupported case fails the run unless the baseline lists it (spec/decisions.md D-33)")
@@ -60,6 +67,7 @@ func strictFlag(fs *flag.FlagSet, s *settings) {
 func conformFlags(stderr io.Writer) (*flag.FlagSet, *settings) {
 	fs, s := runFlags("conform", stderr)
 	strictFlag(fs, s)
+	parallelFlag(fs, s)
 	fs.StringVar(&s.baseline, "baseline", "", "baseline `FILE` of accepted deviations (see `conform baseline`)")
 	fs.StringVar(&s.report, "report", "text", "`FORMAT` of the report on stdout: text, json, junit, markdown or none")
 	fs.StringVar(&s.jsonOut, "json", "", "also write the JSON report to `FILE` (- for stdout)")

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"sync"
 	"time"
 
 	"github.com/cucumber/godog"
@@ -59,12 +60,14 @@ func scenarioPaths(opts Options) ([]string, error) {
 // selected by line.
 var lineSuffix = regexp.MustCompile(`:[0-9]+$`)
 
-func runScenarios(g *guard, opts Options) ([]Result, error) {
-	info := g.Info()
+func runScenarios(p *pool, opts Options) ([]Result, error) {
+	info := p.info
 	var (
+		mu       sync.Mutex // guards results and setupErr: scenarios run on every worker at once
 		results  []Result
 		setupErr error
 	)
+	add := func(r Result) { mu.Lock(); results = append(results, r); mu.Unlock() }
 	paths, err := scenarioPaths(opts)
 	if err != nil || paths == nil {
 		return nil, err
@@ -72,33 +75,39 @@ func runScenarios(g *guard, opts Options) ([]Result, error) {
 	suite := godog.TestSuite{
 		Name: "convspec",
 		ScenarioInitializer: func(sc *godog.ScenarioContext) {
-			steps.Register(sc, g.target())
+			worker, tg := p.stepTarget()
+			steps.Register(sc, tg)
 			var (
+				g           *guard // the worker this scenario borrowed; nil when it does not run
 				current     Case
 				stepSkipped bool
 				started     time.Time
 			)
-			sc.Before(func(ctx context.Context, p *godog.Scenario) (context.Context, error) {
-				tags := make([]string, len(p.Tags))
-				for i, t := range p.Tags {
+			sc.Before(func(ctx context.Context, sn *godog.Scenario) (context.Context, error) {
+				tags := make([]string, len(sn.Tags))
+				for i, t := range sn.Tags {
 					tags[i] = t.Name
 				}
-				c, err := ScenarioCase(p.Name, lineSuffix.ReplaceAllString(p.Uri, ""), tags)
+				c, err := ScenarioCase(sn.Name, lineSuffix.ReplaceAllString(sn.Uri, ""), tags)
 				switch {
 				case err != nil:
+					mu.Lock()
 					setupErr = err
+					mu.Unlock()
 					return ctx, godog.ErrSkip
 				case !opts.selected(c.ID):
 					return ctx, godog.ErrSkip
-				case g.ctx.Err() != nil:
+				case p.ctx.Err() != nil:
 					return ctx, godog.ErrSkip
 				case c.Capability != "" && !info.Has(c.Capability):
-					results = append(results, Result{Case: c, Outcome: NotApplicable, Detail: "capability " + c.Capability + " not declared"})
+					add(Result{Case: c, Outcome: NotApplicable, Detail: "capability " + c.Capability + " not declared"})
 					return ctx, godog.ErrSkip
-				case g.limitReached:
-					results = append(results, notRun(c))
+				case p.limitReached.Load():
+					add(notRun(c))
 					return ctx, godog.ErrSkip
 				}
+				g = p.acquire()
+				worker.set(g)
 				current, stepSkipped, started = c, false, time.Now()
 				g.begin()
 				return ctx, nil
@@ -109,12 +118,13 @@ func runScenarios(g *guard, opts Options) ([]Result, error) {
 				}
 				return ctx, nil // the hook's own error: none
 			})
-			sc.After(func(ctx context.Context, p *godog.Scenario, err error) (context.Context, error) {
+			sc.After(func(ctx context.Context, sn *godog.Scenario, err error) (context.Context, error) {
+				if g == nil {
+					return ctx, nil // not selected, not applicable or not run: already accounted for
+				}
 				var r Result
 				switch {
-				case current.ID == "":
-					// not selected, not applicable or not run: already accounted for
-				case g.ctx.Err() != nil:
+				case p.ctx.Err() != nil:
 					// interrupted: the outcome is the cancellation's, not the implementation's
 				case g.limited && (g.failure == nil || errors.Is(err, target.ErrRestartLimit)):
 					r = notRun(current)
@@ -123,11 +133,12 @@ func runScenarios(g *guard, opts Options) ([]Result, error) {
 				default:
 					r = g.settle(classify(current, err))
 				}
+				p.release(g)
+				g, current = nil, Case{}
 				if r.ID != "" {
 					r.Duration = time.Since(started)
-					results = append(results, r)
+					add(r)
 				}
-				current = Case{}
 				return ctx, nil
 			})
 		},
@@ -137,9 +148,9 @@ func runScenarios(g *guard, opts Options) ([]Result, error) {
 			FS:             opts.Features,
 			Paths:          paths,
 			Strict:         true,
-			Concurrency:    1, // the results slice and the target are shared
+			Concurrency:    p.size(), // a scenario runs on the worker it borrowed
 			NoColors:       true,
-			DefaultContext: g.ctx,
+			DefaultContext: p.ctx,
 		},
 	}
 	suite.Run()

@@ -27,8 +27,9 @@ type guard struct {
 	// implementation answered in the current case: a case that does not
 	// pass after it is reported unsupported, not failed.
 	unsupported *protocol.Error
-	// limitReached is set once any case hit the restart limit.
-	limitReached bool
+	// pool is the run's pool of workers, told when the restart limit is
+	// reached; nil for a guard outside a run.
+	pool *pool
 }
 
 // lineGuard is a guard over a target that can send raw lines.
@@ -83,7 +84,10 @@ func (g *guard) watch(err error) error {
 	)
 	switch {
 	case errors.Is(err, target.ErrRestartLimit):
-		g.limited, g.limitReached = true, true
+		g.limited = true
+		if g.pool != nil {
+			g.pool.limitReached.Store(true)
+		}
 	case errors.As(err, &f):
 		g.failure = f
 	case errors.As(err, &pe) && pe.Kind() == protocol.KindUnsupported:

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"math/rand/v2"
 	"regexp"
+	"slices"
 
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/features"
@@ -53,6 +54,15 @@ func Run(ctx context.Context, tg target.Target, opts Options) ([]Result, error) 
 // than its restart limit allows (Summary.RestartLimit; every case not yet
 // run is reported NotRun).
 func RunAll(ctx context.Context, tg target.Target, opts Options) (Summary, error) {
+	return RunWorkers(ctx, []target.Target{tg}, opts)
+}
+
+// RunWorkers is RunAll on several targets of one implementation at once
+// (`conform -parallel N`: one process each, with restarts of its own).
+// Each case runs whole on one worker; the results come back in the order
+// of a sequential run, so that the report is the same whatever the number
+// of workers.
+func RunWorkers(ctx context.Context, targets []target.Target, opts Options) (Summary, error) {
 	if opts.Features == nil {
 		opts.Features = features.FS
 	}
@@ -62,20 +72,41 @@ func RunAll(ctx context.Context, tg target.Target, opts Options) (Summary, error
 	if opts.Seed == 0 {
 		opts.Seed = NewSeed()
 	}
-	g := newGuard(ctx, tg)
+	p := newPool(ctx, targets)
 	sum := Summary{Seed: opts.Seed}
-	results, err := runScenarios(g, opts)
+	results, err := runScenarios(p, opts)
 	if err != nil {
 		return sum, err
 	}
-	props, err := runProperties(g, opts)
+	props, err := runProperties(p, opts)
 	if err != nil {
 		return sum, err
 	}
-	sum.Results = append(results, props...)
+	results = append(results, props...)
+	if err := inCaseOrder(results, opts); err != nil {
+		return sum, err
+	}
+	sum.Results = results
 	sum.Interrupted = ctx.Err() != nil
-	sum.RestartLimit = g.limitReached
+	sum.RestartLimit = p.limitReached.Load()
 	return sum, nil
+}
+
+// inCaseOrder sorts results as Cases lists them: scenarios in feature
+// order, then properties.
+func inCaseOrder(results []Result, opts Options) error {
+	cases, err := listCases(opts)
+	if err != nil {
+		return err
+	}
+	index := make(map[string]int, len(cases))
+	for i, c := range cases {
+		if _, dup := index[c.ID]; !dup {
+			index[c.ID] = i
+		}
+	}
+	slices.SortStableFunc(results, func(a, b Result) int { return index[a.ID] - index[b.ID] })
+	return nil
 }
 
 // NewSeed picks a random seed below 2^53, so that it survives a trip
