@@ -16,9 +16,9 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/convspec/convspec/conformance/result"
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/golden"
-	"github.com/convspec/convspec/internal/runner"
 	"github.com/convspec/convspec/spec"
 )
 
@@ -108,11 +108,11 @@ flags:
 
 	fmt.Fprintf(stdout, "convspec golden replay: %s %s (capabilities: %s)\n", info.Name, info.Version, strings.Join(info.Capabilities, ", "))
 	fmt.Fprintf(stdout, "cases from %s\n", dir)
-	counts := map[runner.Outcome]int{}
+	counts := map[result.Outcome]int{}
 	for _, r := range results {
 		counts[r.Outcome]++
 		switch {
-		case r.Outcome.IsFailure() || r.Outcome == runner.Unsupported:
+		case r.Outcome.IsFailure() || r.Outcome == result.Unsupported:
 			fmt.Fprintf(stdout, "--- %s %s (%s)\n", strings.ToUpper(strings.ReplaceAll(string(r.Outcome), "_", " ")), r.ID, r.Path)
 			for _, id := range r.Clauses {
 				if c, ok := spec.Lookup(id); ok {
@@ -120,7 +120,7 @@ flags:
 				}
 			}
 			fmt.Fprintf(stdout, "    %s\n", strings.ReplaceAll(r.Detail, "\n", "\n    "))
-		case s.verbose && r.Outcome == runner.NotApplicable:
+		case s.verbose && r.Outcome == result.NotApplicable:
 			fmt.Fprintf(stdout, "n/a  %s (%s)\n", r.ID, r.Detail)
 		case s.verbose:
 			note := ""
@@ -137,7 +137,7 @@ flags:
 		}
 	}
 	fmt.Fprintf(stdout, "%d passed, %d failed, %d unsupported, %d not applicable (%d cases, %s)\n",
-		counts[runner.Passed], failed, counts[runner.Unsupported], counts[runner.NotApplicable], len(results), time.Since(started).Round(time.Millisecond))
+		counts[result.Passed], failed, counts[result.Unsupported], counts[result.NotApplicable], len(results), time.Since(started).Round(time.Millisecond))
 	switch {
 	case interrupted:
 		fmt.Fprintf(stderr, "conform replay: interrupted; %d of %d cases had completed\n", len(results), n)

@@ -11,6 +11,7 @@ import (
 	"github.com/cucumber/godog"
 
 	"github.com/convspec/convspec/conformance/protocol"
+	"github.com/convspec/convspec/conformance/result"
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/steps"
 )
@@ -59,10 +60,10 @@ func scenarioPaths(opts Options) ([]string, error) {
 // selected by line.
 var lineSuffix = regexp.MustCompile(`:[0-9]+$`)
 
-func runScenarios(g *guard, opts Options) ([]Result, error) {
+func runScenarios(g *guard, opts Options) ([]result.Result, error) {
 	info := g.Info()
 	var (
-		results  []Result
+		results  []result.Result
 		setupErr error
 	)
 	paths, err := scenarioPaths(opts)
@@ -74,7 +75,7 @@ func runScenarios(g *guard, opts Options) ([]Result, error) {
 		ScenarioInitializer: func(sc *godog.ScenarioContext) {
 			steps.Register(sc, g.target())
 			var (
-				current     Case
+				current     result.Case
 				stepSkipped bool
 				started     time.Time
 			)
@@ -93,7 +94,7 @@ func runScenarios(g *guard, opts Options) ([]Result, error) {
 				case g.ctx.Err() != nil:
 					return ctx, godog.ErrSkip
 				case c.Capability != "" && !info.Has(c.Capability):
-					results = append(results, Result{Case: c, Outcome: NotApplicable, Detail: "capability " + c.Capability + " not declared"})
+					results = append(results, result.Result{Case: c, Outcome: result.NotApplicable, Detail: "capability " + c.Capability + " not declared"})
 					return ctx, godog.ErrSkip
 				case g.limitReached:
 					results = append(results, notRun(c))
@@ -110,7 +111,7 @@ func runScenarios(g *guard, opts Options) ([]Result, error) {
 				return ctx, nil // the hook's own error: none
 			})
 			sc.After(func(ctx context.Context, p *godog.Scenario, err error) (context.Context, error) {
-				var r Result
+				var r result.Result
 				switch {
 				case current.ID == "":
 					// not selected, not applicable or not run: already accounted for
@@ -119,7 +120,7 @@ func runScenarios(g *guard, opts Options) ([]Result, error) {
 				case g.limited && (g.failure == nil || errors.Is(err, target.ErrRestartLimit)):
 					r = notRun(current)
 				case stepSkipped && err == nil:
-					r = Result{Case: current, Outcome: NotApplicable, Detail: "the target cannot run a step of this scenario (raw protocol lines)"}
+					r = result.Result{Case: current, Outcome: result.NotApplicable, Detail: "the target cannot run a step of this scenario (raw protocol lines)"}
 				default:
 					r = g.settle(classify(current, err))
 				}
@@ -127,7 +128,7 @@ func runScenarios(g *guard, opts Options) ([]Result, error) {
 					r.Duration = time.Since(started)
 					results = append(results, r)
 				}
-				current = Case{}
+				current = result.Case{}
 				return ctx, nil
 			})
 		},
@@ -150,8 +151,8 @@ func runScenarios(g *guard, opts Options) ([]Result, error) {
 }
 
 // classify turns a scenario's error into an outcome.
-func classify(c Case, err error) Result {
-	r := Result{Case: c, Outcome: Passed}
+func classify(c result.Case, err error) result.Result {
+	r := result.Result{Case: c, Outcome: result.Passed}
 	if err == nil {
 		return r
 	}
@@ -160,13 +161,13 @@ func classify(c Case, err error) Result {
 	var pe *protocol.Error
 	switch {
 	case errors.As(err, &f):
-		r.Outcome = Outcome(f.Outcome)
+		r.Outcome = result.Outcome(f.Outcome)
 	case errors.As(err, &pe) && pe.Kind() == protocol.KindUnsupported:
-		r.Outcome = Unsupported
+		r.Outcome = result.Unsupported
 	case errors.Is(err, godog.ErrSkip):
-		r.Outcome = NotApplicable
+		r.Outcome = result.NotApplicable
 	default:
-		r.Outcome = Failed
+		r.Outcome = result.Failed
 	}
 	return r
 }

@@ -12,19 +12,20 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/convspec/convspec/conformance/result"
 	"github.com/convspec/convspec/internal/properties"
 )
 
-func runProperties(g *guard, opts Options) ([]Result, error) {
+func runProperties(g *guard, opts Options) ([]result.Result, error) {
 	info := g.Info()
-	var out []Result
+	var out []result.Result
 	for _, p := range opts.Properties {
 		c := propertyCase(p)
 		switch {
 		case !opts.selected(c.ID), g.ctx.Err() != nil:
 			continue
 		case !info.Has(p.Capability):
-			out = append(out, Result{Case: c, Outcome: NotApplicable, Detail: "capability " + p.Capability + " not declared"})
+			out = append(out, result.Result{Case: c, Outcome: result.NotApplicable, Detail: "capability " + p.Capability + " not declared"})
 			continue
 		case g.limitReached:
 			out = append(out, notRun(c))
@@ -84,11 +85,11 @@ func prepareRapid(opts Options) error {
 	return nil
 }
 
-func runProperty(c Case, p properties.Property, g *guard, opts Options) (Result, error) {
+func runProperty(c result.Case, p properties.Property, g *guard, opts Options) (result.Result, error) {
 	rapidMu.Lock()
 	defer rapidMu.Unlock()
 	if err := prepareRapid(opts); err != nil {
-		return Result{}, err
+		return result.Result{}, err
 	}
 	tg := g.target()
 	tb := &propertyTB{name: c.ID}
@@ -101,11 +102,11 @@ func runProperty(c Case, p properties.Property, g *guard, opts Options) (Result,
 		}()
 		rapid.Check(tb, func(t *rapid.T) { p.Check(t, tg) })
 	}()
-	r := Result{Case: c, Outcome: Passed, Seed: opts.Seed}
+	r := result.Result{Case: c, Outcome: result.Passed, Seed: opts.Seed}
 	if !tb.failed {
 		return r, nil
 	}
-	r.Outcome = Failed
+	r.Outcome = result.Failed
 	r.Detail = strings.TrimSpace(tb.out.String())
 	if m := seedRe.FindStringSubmatch(r.Detail); m != nil {
 		r.Seed, _ = strconv.ParseUint(m[1], 10, 64)
