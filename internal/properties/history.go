@@ -144,7 +144,7 @@ func (s *session) invoke(method string, params, result any) {
 	if err != nil {
 		s.callFailed(method, err)
 	}
-	if err := protocol.DecodeResult(raw, result); err != nil {
+	if err := target.DecodeResult(method, raw, result); err != nil {
 		s.fail(s.clause, "%s answered with a result that is not protocol v1: %v", method, err)
 	}
 }

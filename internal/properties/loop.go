@@ -121,7 +121,7 @@ func checkLoop(t *rapid.T, tg target.Target) {
 		s.callFailed(protocol.MethodLoopRun, err)
 	}
 	var res protocol.LoopRunResult
-	if err := protocol.DecodeResult(raw, &res); err != nil {
+	if err := target.DecodeResult(protocol.MethodLoopRun, raw, &res); err != nil {
 		s.fail("LOOP-1", "loop.run answered with a result that is not protocol v1: %v", err)
 	}
 

@@ -145,7 +145,7 @@ func checkSummarizePrompt(t *rapid.T, tg target.Target) {
 	raw, err := tg.Call(s.ctx, protocol.MethodWindowSummarize, params)
 	var res protocol.WindowSummarizeResult
 	if err == nil {
-		if derr := protocol.DecodeResult(raw, &res); derr != nil {
+		if derr := target.DecodeResult(protocol.MethodWindowSummarize, raw, &res); derr != nil {
 			s.fail("SUM-9", "window.summarize answered with a result that is not protocol v1: %v", derr)
 		}
 	}

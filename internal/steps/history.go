@@ -128,7 +128,7 @@ func (w *world) callHistory(method string, params, result any) (bool, error) {
 		w.err = err
 		return false, nil
 	}
-	if err := protocol.DecodeResult(raw, result); err != nil {
+	if err := target.DecodeResult(method, raw, result); err != nil {
 		return false, w.need(&target.Failure{Outcome: target.ProtocolError, Method: method, Detail: err.Error()})
 	}
 	return true, nil
