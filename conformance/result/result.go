@@ -11,7 +11,7 @@ import (
 // Outcome is how one case ended.
 type Outcome string
 
-// Outcomes (issue #7 and spec/protocol.md): passed and not applicable are
+// Outcomes (spec/protocol.md, D-33): passed and not applicable are
 // not failures; everything else is.
 const (
 	Passed        Outcome = "passed"

@@ -16,20 +16,14 @@ import (
 
 func budgetMutants() []Mutant {
 	return []Mutant{
-		{
-			Name: "budget-at-80-is-approaching", Bug: "uses >= where the spec says >: exactly 80% counts as approaching",
-			Clauses: []string{"THR-1"},
-			Engine:  budgetMutant{approaching: func(c, l int) bool { return 100*c >= budget.WarnPercent*l }},
-		},
-		{
-			Name: "budget-at-95-is-at-limit", Bug: "uses >= where the spec says >: exactly 95% counts as at the limit",
-			Clauses: []string{"THR-2"},
-			Engine:  budgetMutant{atLimit: func(c, l int) bool { return 100*c >= budget.HardPercent*l }},
-		},
-		{
-			Name:    "budget-claude-100k",
-			Bug:     "gives claude-3.5-sonnet Claude 2's limit of 100,000 tokens instead of 200,000",
-			Clauses: []string{"LIM-1"},
+		{Name: "budget-at-80-is-approaching", Clauses: []string{"THR-1"},
+			Bug:    "uses >= where the spec says >: exactly 80% counts as approaching",
+			Engine: budgetMutant{approaching: func(c, l int) bool { return 100*c >= budget.WarnPercent*l }}},
+		{Name: "budget-at-95-is-at-limit", Clauses: []string{"THR-2"},
+			Bug:    "uses >= where the spec says >: exactly 95% counts as at the limit",
+			Engine: budgetMutant{atLimit: func(c, l int) bool { return 100*c >= budget.HardPercent*l }}},
+		{Name: "budget-claude-100k", Clauses: []string{"LIM-1"},
+			Bug: "gives claude-3.5-sonnet Claude 2's limit of 100,000 tokens instead of 200,000",
 			Engine: budgetMutant{limits: func(extra map[string]int) (budget.Limits, error) {
 				l, err := budget.NewLimits(extra)
 				if err != nil {
@@ -39,33 +33,24 @@ func budgetMutants() []Mutant {
 					l["claude-3.5-sonnet"] = 100_000
 				}
 				return l, nil
-			}},
-		},
-		{
-			Name: "budget-counts-bytes", Bug: "counts ceil(UTF-8 bytes / 4) instead of cl100k tokens",
-			Clauses: []string{"TOK-2", "TOK-3"},
-			Engine:  budgetMutant{messageTokens: func(m message.Message) int { return (len(m.Raw()) + 3) / 4 }},
-		},
-		{
-			Name: "budget-default-limit", Bug: "silently uses 128,000 for a model it does not know",
-			Clauses: []string{"LIM-2"},
+			}}},
+		{Name: "budget-counts-bytes", Clauses: []string{"TOK-2", "TOK-3"},
+			Bug:    "counts ceil(UTF-8 bytes / 4) instead of cl100k tokens",
+			Engine: budgetMutant{messageTokens: func(m message.Message) int { return (len(m.Raw()) + 3) / 4 }}},
+		{Name: "budget-default-limit", Clauses: []string{"LIM-2"},
+			Bug: "silently uses 128,000 for a model it does not know",
 			Engine: budgetMutant{limits: func(extra map[string]int) (budget.Limits, error) {
 				l, err := budget.NewLimits(extra)
 				if err != nil {
 					return nil, err
 				}
 				return anyModel(l), nil
-			}},
-		},
-		{
-			Name: "budget-ignores-role", Bug: "counts only the content, not the role",
-			Clauses: []string{"TOK-2"},
-			Engine:  budgetMutant{messageTokens: func(m message.Message) int { return budget.MessageTokens(m) - 1 }},
-		},
-		{
-			Name:    "budget-prepares-at-80",
-			Bug:     "prepares with >= 80%: a conversation at exactly 80% is pruned and warned about",
-			Clauses: []string{"PREP-1"},
+			}}},
+		{Name: "budget-ignores-role", Clauses: []string{"TOK-2"},
+			Bug:    "counts only the content, not the role",
+			Engine: budgetMutant{messageTokens: func(m message.Message) int { return budget.MessageTokens(m) - 1 }}},
+		{Name: "budget-prepares-at-80", Clauses: []string{"PREP-1"},
+			Bug: "prepares with >= 80%: a conversation at exactly 80% is pruned and warned about",
 			Engine: budgetMutant{prepare: func(ctx context.Context, msgs []message.Message, model string, limits budget.Limits, s budget.Summarizer) ([]message.Message, []budget.Event, error) {
 				limit, err := limits.Of(model)
 				if err != nil {
@@ -79,12 +64,9 @@ func budgetMutants() []Mutant {
 					return kept, []budget.Event{{Name: budget.EventApproaching, TokenCount: count, Limit: limit}}, nil
 				}
 				return budget.Prepare(ctx, msgs, model, limits, s)
-			}},
-		},
-		{
-			Name:    "budget-prune-do-while",
-			Bug:     "removes a unit before testing the count (a do-while loop), so a conversation already below the target loses one",
-			Clauses: []string{"PRN-3"},
+			}}},
+		{Name: "budget-prune-do-while", Clauses: []string{"PRN-3"},
+			Bug: "removes a unit before testing the count (a do-while loop), so a conversation already below the target loses one",
 			Engine: budgetMutant{prune: func(msgs []message.Message, limit, percent int) ([]message.Message, []int, error) {
 				kept, removed, err := budget.Prune(msgs, limit, percent)
 				if err != nil || len(removed) > 0 {
@@ -99,27 +81,20 @@ func budgetMutants() []Mutant {
 					gone = append(gone, i)
 				}
 				return dropIndexes(msgs, gone), gone, nil
-			}},
-		},
-		{
-			Name:    "budget-prune-empty-ok",
-			Bug:     "has no guard for an empty conversation and returns an empty list",
-			Clauses: []string{"PRN-4"},
+			}}},
+		{Name: "budget-prune-empty-ok", Clauses: []string{"PRN-4"},
+			Bug: "has no guard for an empty conversation and returns an empty list",
 			Engine: budgetMutant{prune: func(msgs []message.Message, limit, percent int) ([]message.Message, []int, error) {
 				if len(msgs) == 0 {
 					return []message.Message{}, nil, nil
 				}
 				return budget.Prune(msgs, limit, percent)
-			}},
-		},
-		{
-			Name:    "budget-prune-gives-up",
-			Bug:     "stops pruning after 100 units (a guard against an endless loop), so a long conversation stays above the target",
-			Clauses: []string{"PREP-5"},
+			}}},
+		{Name: "budget-prune-gives-up", Clauses: []string{"PREP-5"},
+			Bug: "stops pruning after 100 units (a guard against an endless loop), so a long conversation stays above the target",
 			Engine: budgetMutant{prune: func(msgs []message.Message, limit, percent int) ([]message.Message, []int, error) {
 				return cappedPrune(msgs, limit, percent, 100)
-			}},
-		},
+			}}},
 		{
 			Name:    "budget-prune-stops-at-target",
 			Bug:     "stops pruning once the count is at or below the target (<=), where the spec asks for strictly below",
@@ -129,12 +104,9 @@ func budgetMutants() []Mutant {
 				return pruneBelow(msgs, func(c int) bool { return 100*c <= percent*limit })
 			}},
 		},
-		{
-			Name:    "budget-prunes-messages",
-			Bug:     "prunes message by message, as 003's first draft did, splitting a tool call from its results",
-			Clauses: []string{"UNIT-3", "PRN-1"},
-			Engine:  budgetMutant{prune: messageByMessagePrune},
-		},
+		{Name: "budget-prunes-messages", Clauses: []string{"UNIT-3", "PRN-1"},
+			Bug:    "prunes message by message, as 003's first draft did, splitting a tool call from its results",
+			Engine: budgetMutant{prune: messageByMessagePrune}},
 		{
 			Name: "budget-prunes-newest", Bug: "removes the newest messages before the final one instead of the oldest",
 			Clauses: []string{"PRN-1"},
@@ -167,25 +139,20 @@ func budgetMutants() []Mutant {
 				return kept, orig, nil
 			}},
 		},
-		{
-			Name: "budget-prunes-system-prompt", Bug: "starts pruning at index 0, dropping the system prompt",
-			Clauses: []string{"PRN-2"},
+		{Name: "budget-prunes-system-prompt", Clauses: []string{"PRN-2"},
+			Bug: "starts pruning at index 0, dropping the system prompt",
 			Engine: budgetMutant{prune: func(msgs []message.Message, limit, percent int) ([]message.Message, []int, error) {
 				kept, removed, err := budget.Prune(msgs, limit, percent)
 				if err != nil || len(removed) == 0 {
 					return kept, removed, err
 				}
 				return kept[1:], append([]int{0}, removed...), nil
-			}},
-		},
-		{
-			Name:    "budget-ratio-inverted",
-			Bug:     "reads target_ratio as the share of the limit to free, pruning below (1 − ratio) of the limit",
-			Clauses: []string{"PRN-5", "PRN-1"},
+			}}},
+		{Name: "budget-ratio-inverted", Clauses: []string{"PRN-5", "PRN-1"},
+			Bug: "reads target_ratio as the share of the limit to free, pruning below (1 − ratio) of the limit",
 			Engine: budgetMutant{prune: func(msgs []message.Message, limit, percent int) ([]message.Message, []int, error) {
 				return budget.Prune(msgs, limit, max(1, 100-percent))
-			}},
-		},
+			}}},
 		{
 			Name: "budget-recursive-compression", Bug: "compresses again when the compressed conversation is still at the limit (the summarizer call is checked too)",
 			Clauses: []string{"PREP-3", "PREP-4"},
@@ -202,9 +169,8 @@ func budgetMutants() []Mutant {
 				return out, events, err
 			}},
 		},
-		{
-			Name: "budget-warns-after-pruning", Bug: "reports the token count after pruning in context_window_approaching",
-			Clauses: []string{"PREP-2"},
+		{Name: "budget-warns-after-pruning", Clauses: []string{"PREP-2"},
+			Bug: "reports the token count after pruning in context_window_approaching",
 			Engine: budgetMutant{prepare: func(ctx context.Context, msgs []message.Message, model string, limits budget.Limits, s budget.Summarizer) ([]message.Message, []budget.Event, error) {
 				out, events, err := budget.Prepare(ctx, msgs, model, limits, s)
 				for i := range events {
@@ -213,28 +179,18 @@ func budgetMutants() []Mutant {
 					}
 				}
 				return out, events, err
-			}},
-		},
-		{
-			Name:    "compress-invents-summary",
-			Bug:     "catches a failing summaryFn and compresses with a placeholder summary instead of failing",
-			Clauses: []string{"CMP-2"},
+			}}},
+		{Name: "compress-invents-summary", Clauses: []string{"CMP-2"},
+			Bug: "catches a failing summaryFn and compresses with a placeholder summary instead of failing",
 			Engine: compressMutant{compress: func(ctx context.Context, msgs []message.Message, s budget.Summarizer) ([]message.Message, error) {
 				return budget.Compress(ctx, msgs, placeholderOnFailure{s})
-			}},
-		},
-		{
-			Name:    "compress-keeps-last-message",
-			Bug:     "keeps the last message instead of the last user prompt, so a conversation ending in a tool result keeps the result",
-			Clauses: []string{"CMP-1"},
-			Engine:  compressMutant{compress: lastMessageCompress},
-		},
-		{
-			Name:    "tokens-special-text",
-			Bug:     "encodes with tiktoken's encode(allowed_special=\"all\"), so the text <|endoftext|> becomes the special token 100257",
-			Clauses: []string{"TOK-1"},
-			Engine:  tokenMutant{encode: encodeWithSpecials},
-		},
+			}}},
+		{Name: "compress-keeps-last-message", Clauses: []string{"CMP-1"},
+			Bug:    "keeps the last message instead of the last user prompt, so a conversation ending in a tool result keeps the result",
+			Engine: compressMutant{compress: lastMessageCompress}},
+		{Name: "tokens-special-text", Clauses: []string{"TOK-1"},
+			Bug:    "encodes with tiktoken's encode(allowed_special=\"all\"), so the text <|endoftext|> becomes the special token 100257",
+			Engine: tokenMutant{encode: encodeWithSpecials}},
 	}
 }
 

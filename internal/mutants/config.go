@@ -17,28 +17,24 @@ import (
 
 func configMutants() []Mutant {
 	return []Mutant{
-		{
-			Name: "config-block-replaces-shorthand", Bug: "lets a conversation block without max_messages reset the shorthand's cap to the default",
-			Clauses: []string{"CONF-3"},
+		{Name: "config-block-replaces-shorthand", Clauses: []string{"CONF-3"},
+			Bug: "lets a conversation block without max_messages reset the shorthand's cap to the default",
 			Engine: loopMutant{resolve: func(text []byte, f config.Format) (config.Resolved, error) {
 				res, err := config.Resolve(text, f)
 				if err == nil && res.MaxMessagesFrom == config.SourceShorthand && hasBlock(text) {
 					res.Config.MaxMessages, res.MaxMessagesFrom = window.DefaultMaxMessages, config.SourceDefault
 				}
 				return res, err
-			}},
-		},
-		{
-			Name: "config-error-without-path", Bug: "reports an invalid config without the field path",
-			Clauses: []string{"CONF-4"},
+			}}},
+		{Name: "config-error-without-path", Clauses: []string{"CONF-4"},
+			Bug: "reports an invalid config without the field path",
 			Engine: loopMutant{resolve: func(text []byte, f config.Format) (config.Resolved, error) {
 				res, err := config.Resolve(text, f)
 				if ce, ok := err.(*config.Error); ok {
 					return res, &config.Error{Reason: ce.Reason}
 				}
 				return res, err
-			}},
-		},
+			}}},
 		{
 			Name:    "config-json-duplicates-last",
 			Bug:     "reads JSON config files with a plain JSON parser, which silently keeps the last of a key given twice",
@@ -59,10 +55,8 @@ func configMutants() []Mutant {
 				return config.Resolve(last, f)
 			}},
 		},
-		{
-			Name:    "config-requires-execution",
-			Bug:     "reads execution.max_conversation_messages without checking that execution exists, failing on a file without it",
-			Clauses: []string{"CONF-2"},
+		{Name: "config-requires-execution", Clauses: []string{"CONF-2"},
+			Bug: "reads execution.max_conversation_messages without checking that execution exists, failing on a file without it",
 			Engine: loopMutant{resolve: func(text []byte, f config.Format) (config.Resolved, error) {
 				res, err := config.Resolve(text, f)
 				if err != nil {
@@ -72,22 +66,18 @@ func configMutants() []Mutant {
 					return config.Resolved{}, errors.New("TypeError: cannot read properties of undefined (reading 'max_conversation_messages')")
 				}
 				return res, nil
-			}},
-		},
-		{
-			Name: "config-shorthand-ignored", Bug: "reads only execution.conversation, so max_conversation_messages alone leaves the cap at 100",
-			Clauses: []string{"CONF-1", "CONF-3"},
+			}}},
+		{Name: "config-shorthand-ignored", Clauses: []string{"CONF-1", "CONF-3"},
+			Bug: "reads only execution.conversation, so max_conversation_messages alone leaves the cap at 100",
 			Engine: loopMutant{resolve: func(text []byte, f config.Format) (config.Resolved, error) {
 				res, err := config.Resolve(text, f)
 				if err == nil && res.MaxMessagesFrom == config.SourceShorthand && !hasBlock(text) {
 					res.Config.MaxMessages, res.MaxMessagesFrom = window.DefaultMaxMessages, config.SourceDefault
 				}
 				return res, err
-			}},
-		},
-		{
-			Name: "config-silent-override", Bug: "lets the block override the shorthand's cap without a warning",
-			Clauses: []string{"CONF-3", "CONF-7"},
+			}}},
+		{Name: "config-silent-override", Clauses: []string{"CONF-3", "CONF-7"},
+			Bug: "lets the block override the shorthand's cap without a warning",
 			Engine: loopMutant{resolve: func(text []byte, f config.Format) (config.Resolved, error) {
 				res, err := config.Resolve(text, f)
 				var kept []window.Warning
@@ -98,12 +88,9 @@ func configMutants() []Mutant {
 				}
 				res.Warnings = kept
 				return res, err
-			}},
-		},
-		{
-			Name:    "config-strict-host-keys",
-			Bug:     "decodes the whole file with unknown fields refused, so the host's own keys fail",
-			Clauses: []string{"CONF-5"},
+			}}},
+		{Name: "config-strict-host-keys", Clauses: []string{"CONF-5"},
+			Bug: "decodes the whole file with unknown fields refused, so the host's own keys fail",
 			Engine: loopMutant{resolve: func(text []byte, f config.Format) (config.Resolved, error) {
 				res, err := config.Resolve(text, f)
 				if err != nil {
@@ -113,8 +100,7 @@ func configMutants() []Mutant {
 					return config.Resolved{}, &config.Error{Path: path, Reason: "field not found in type Config"}
 				}
 				return res, nil
-			}},
-		},
+			}}},
 	}
 }
 

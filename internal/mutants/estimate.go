@@ -12,42 +12,24 @@ import (
 
 func estimateMutants() []Mutant {
 	return []Mutant{
-		{
-			Name:    "estimate-bytes",
-			Bug:     "counts UTF-8 bytes instead of UTF-16 code units (Go's len)",
-			Clauses: []string{"EST-2", "EST-3"},
-			Engine:  estimateMutant(bytesEstimate),
-		},
-		{
-			Name:    "estimate-counts-role",
-			Bug:     "counts the role as well as the content",
-			Clauses: []string{"EST-5"},
-			Engine:  estimateMutant(roleCountingEstimate),
-		},
-		{
-			Name:    "estimate-floor",
-			Bug:     "rounds the estimate down (integer division) instead of up",
-			Clauses: []string{"EST-1"},
-			Engine:  estimateMutant(floorEstimate),
-		},
-		{
-			Name:    "estimate-go-json",
-			Bug:     "serializes content with Go's encoding/json (sorted keys, <>& escaped) instead of JSON.stringify",
-			Clauses: []string{"EST-3"},
-			Engine:  estimateMutant(goJSONEstimate),
-		},
-		{
-			Name:    "estimate-null-is-four",
-			Bug:     "counts null content as JSON.stringify(null), 4 characters",
-			Clauses: []string{"EST-4"},
-			Engine:  estimateMutant(nullCountingEstimate),
-		},
-		{
-			Name:    "estimate-per-message",
-			Bug:     "rounds up per message and sums, instead of dividing the total once",
-			Clauses: []string{"EST-1"},
-			Engine:  estimateMutant(perMessageEstimate),
-		},
+		{Name: "estimate-bytes", Clauses: []string{"EST-2", "EST-3"},
+			Bug:    "counts UTF-8 bytes instead of UTF-16 code units (Go's len)",
+			Engine: estimateMutant(bytesEstimate)},
+		{Name: "estimate-counts-role", Clauses: []string{"EST-5"},
+			Bug:    "counts the role as well as the content",
+			Engine: estimateMutant(roleCountingEstimate)},
+		{Name: "estimate-floor", Clauses: []string{"EST-1"},
+			Bug:    "rounds the estimate down (integer division) instead of up",
+			Engine: estimateMutant(floorEstimate)},
+		{Name: "estimate-go-json", Clauses: []string{"EST-3"},
+			Bug:    "serializes content with Go's encoding/json (sorted keys, <>& escaped) instead of JSON.stringify",
+			Engine: estimateMutant(goJSONEstimate)},
+		{Name: "estimate-null-is-four", Clauses: []string{"EST-4"},
+			Bug:    "counts null content as JSON.stringify(null), 4 characters",
+			Engine: estimateMutant(nullCountingEstimate)},
+		{Name: "estimate-per-message", Clauses: []string{"EST-1"},
+			Bug:    "rounds up per message and sums, instead of dividing the total once",
+			Engine: estimateMutant(perMessageEstimate)},
 	}
 }
 

@@ -15,9 +15,8 @@ import (
 
 func loopMutants() []Mutant {
 	return []Mutant{
-		{
-			Name: "loop-approaching-at-80", Bug: "warns at exactly 80% of the cap instead of above it",
-			Clauses: []string{"LOOP-5"},
+		{Name: "loop-approaching-at-80", Clauses: []string{"LOOP-5"},
+			Bug: "warns at exactly 80% of the cap instead of above it",
 			Engine: loopMutant{run: func(ctx context.Context, r loop.Run) (loop.Result, error) {
 				res, err := loop.Execute(ctx, r)
 				for i, it := range res.Iterations {
@@ -26,11 +25,9 @@ func loopMutants() []Mutant {
 					}
 				}
 				return res, err
-			}},
-		},
-		{
-			Name: "loop-evicts-first-message", Bug: "honours preserve_first_n 0 in the loop, dropping the system prompt",
-			Clauses: []string{"LOOP-2"},
+			}}},
+		{Name: "loop-evicts-first-message", Clauses: []string{"LOOP-2"},
+			Bug: "honours preserve_first_n 0 in the loop, dropping the system prompt",
 			Engine: loopMutant{run: func(ctx context.Context, r loop.Run) (loop.Result, error) {
 				w, err := window.New(r.Config)
 				if err != nil {
@@ -41,29 +38,23 @@ func loopMutants() []Mutant {
 					res.Iterations[i].Events = withoutCode(res.Iterations[i].Events, loop.CodeFirstRaised)
 				}
 				return res, err
-			}},
-		},
-		{
-			Name: "loop-hands-on-untrimmed-state", Bug: "returns the conversation state after the final reply without trimming it",
-			Clauses: []string{"LOOP-3"},
+			}}},
+		{Name: "loop-hands-on-untrimmed-state", Clauses: []string{"LOOP-3"},
+			Bug: "returns the conversation state after the final reply without trimming it",
 			Engine: loopMutant{run: withTrimmer(func(w *window.Window) loop.Trimmer {
 				return onlyWhen(w, func(msgs []message.Message) bool { return msgs[len(msgs)-1].Class() != message.AssistantText })
-			})},
-		},
-		{
-			Name: "loop-no-trim-event", Bug: "trims silently, without the conversation_trimmed log event",
-			Clauses: []string{"LOOP-4"},
+			})}},
+		{Name: "loop-no-trim-event", Clauses: []string{"LOOP-4"},
+			Bug: "trims silently, without the conversation_trimmed log event",
 			Engine: loopMutant{run: func(ctx context.Context, r loop.Run) (loop.Result, error) {
 				res, err := loop.Execute(ctx, r)
 				for i := range res.Iterations {
 					res.Iterations[i].Events = withoutCode(res.Iterations[i].Events, loop.CodeTrimmed)
 				}
 				return res, err
-			}},
-		},
-		{
-			Name: "loop-tool-result-as-prompt", Bug: "classifies an Anthropic tool_result message as a user prompt, so the window cuts between a tool_use and its result",
-			Clauses: []string{"LOOP-6"},
+			}}},
+		{Name: "loop-tool-result-as-prompt", Clauses: []string{"LOOP-6"},
+			Bug: "classifies an Anthropic tool_result message as a user prompt, so the window cuts between a tool_use and its result",
 			Engine: loopMutant{run: withTrimmer(func(w *window.Window) loop.Trimmer {
 				return trimmerFunc(func(_ context.Context, msgs []message.Message, _ window.Summarizer) (window.Result, error) {
 					units, err := message.Units(msgs)
@@ -82,15 +73,12 @@ func loopMutants() []Mutant {
 					}
 					return w.Apply(w.Config().Plan(split), msgs), nil
 				})
-			})},
-		},
-		{
-			Name: "loop-trims-once-per-iteration", Bug: "trims only before the first model call of an iteration, so the array grows through the tool-call loop",
-			Clauses: []string{"LOOP-1", "LOOP-7", "LOOP-3"},
+			})}},
+		{Name: "loop-trims-once-per-iteration", Clauses: []string{"LOOP-1", "LOOP-7", "LOOP-3"},
+			Bug: "trims only before the first model call of an iteration, so the array grows through the tool-call loop",
 			Engine: loopMutant{run: withTrimmer(func(w *window.Window) loop.Trimmer {
 				return onlyWhen(w, func(msgs []message.Message) bool { return msgs[len(msgs)-1].Class() == message.UserPrompt })
-			})},
-		},
+			})}},
 	}
 }
 

@@ -16,24 +16,15 @@ import (
 
 func messageMutants() []Mutant {
 	return []Mutant{
-		{
-			Name:    "message-role-enum",
-			Bug:     "validates role against system/user/assistant/tool, refusing developer and every other role",
-			Clauses: []string{"MSG-1"},
-			Engine:  strictMessages{check: knownRolesOnly},
-		},
-		{
-			Name:    "tool-call-schema",
-			Bug:     "validates tool members against the providers' full schemas, refusing a call without function or name, or a result without content",
-			Clauses: []string{"CLS-2"},
-			Engine:  strictMessages{check: fullToolSchema},
-		},
-		{
-			Name:    "window-accepts-broken-tools",
-			Bug:     "trims a conversation with an orphaned tool result or an unanswered call instead of refusing it",
-			Clauses: []string{"UNIT-2"},
-			Engine:  trimMutant(uncheckedTrim),
-		},
+		{Name: "message-role-enum", Clauses: []string{"MSG-1"},
+			Bug:    "validates role against system/user/assistant/tool, refusing developer and every other role",
+			Engine: strictMessages{check: knownRolesOnly}},
+		{Name: "tool-call-schema", Clauses: []string{"CLS-2"},
+			Bug:    "validates tool members against the providers' full schemas, refusing a call without function or name, or a result without content",
+			Engine: strictMessages{check: fullToolSchema}},
+		{Name: "window-accepts-broken-tools", Clauses: []string{"UNIT-2"},
+			Bug:    "trims a conversation with an orphaned tool result or an unanswered call instead of refusing it",
+			Engine: trimMutant(uncheckedTrim)},
 	}
 }
 

@@ -12,18 +12,12 @@ import (
 
 func protocolMutants() []Mutant {
 	return []Mutant{
-		{
-			Name:    "config-type-panics",
-			Bug:     "reads counts with an unchecked type assertion, so a string where a count belongs panics and is answered internal_error",
-			Clauses: []string{"PROTO-2", "CFG-3"},
-			Engine:  parsedWith{parse: assertingParse},
-		},
-		{
-			Name:    "handshake-without-name",
-			Bug:     "takes its name from build metadata that is not set, so the handshake names no implementation",
-			Clauses: []string{"PROTO-1"},
-			Engine:  namelessEngine{},
-		},
+		{Name: "config-type-panics", Clauses: []string{"PROTO-2", "CFG-3"},
+			Bug:    "reads counts with an unchecked type assertion, so a string where a count belongs panics and is answered internal_error",
+			Engine: parsedWith{parse: assertingParse}},
+		{Name: "handshake-without-name", Clauses: []string{"PROTO-1"},
+			Bug:    "takes its name from build metadata that is not set, so the handshake names no implementation",
+			Engine: namelessEngine{}},
 	}
 }
 

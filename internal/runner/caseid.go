@@ -8,6 +8,8 @@ import (
 
 	"github.com/cucumber/godog"
 
+	messages "github.com/cucumber/messages/go/v21"
+
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/result"
 	"github.com/convspec/convspec/features"
@@ -117,11 +119,7 @@ func listCases(opts Options) ([]result.Case, error) {
 	seen := map[string]string{}
 	for _, f := range feats {
 		for _, p := range f.Pickles {
-			tags := make([]string, len(p.Tags))
-			for i, t := range p.Tags {
-				tags[i] = t.Name
-			}
-			c, err := ScenarioCase(p.Name, p.Uri, tags)
+			c, err := ScenarioCase(p.Name, p.Uri, tagNames(p.Tags))
 			if err != nil {
 				return nil, err
 			}
@@ -141,6 +139,15 @@ func listCases(opts Options) ([]result.Case, error) {
 		out = append(out, c)
 	}
 	return out, nil
+}
+
+// tagNames are the names of a scenario's tags as godog compiled them.
+func tagNames(tags []*messages.PickleTag) []string {
+	names := make([]string, len(tags))
+	for i, t := range tags {
+		names[i] = t.Name
+	}
+	return names
 }
 
 func propertyCase(p properties.Property) result.Case {

@@ -34,11 +34,7 @@ func scenarioPaths(opts Options) ([]string, error) {
 	seen := map[string]bool{}
 	for _, f := range feats {
 		for _, p := range f.Pickles {
-			tags := make([]string, len(p.Tags))
-			for i, t := range p.Tags {
-				tags[i] = t.Name
-			}
-			c, err := ScenarioCase(p.Name, p.Uri, tags)
+			c, err := ScenarioCase(p.Name, p.Uri, tagNames(p.Tags))
 			if err != nil {
 				return nil, err
 			}
@@ -80,11 +76,7 @@ func runScenarios(g *guard, opts Options) ([]result.Result, error) {
 				started     time.Time
 			)
 			sc.Before(func(ctx context.Context, p *godog.Scenario) (context.Context, error) {
-				tags := make([]string, len(p.Tags))
-				for i, t := range p.Tags {
-					tags[i] = t.Name
-				}
-				c, err := ScenarioCase(p.Name, lineSuffix.ReplaceAllString(p.Uri, ""), tags)
+				c, err := ScenarioCase(p.Name, lineSuffix.ReplaceAllString(p.Uri, ""), tagNames(p.Tags))
 				switch {
 				case err != nil:
 					setupErr = err

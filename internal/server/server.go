@@ -65,7 +65,13 @@ func (Reference) Summarize(ctx context.Context, msgs []message.Message, s window
 
 // NewWindow implements Engine.
 func (Reference) NewWindow(config json.RawMessage) (Window, window.Config, []window.Warning, error) {
-	cfg, err := window.ParseConfig(config)
+	return NewWindowFrom(window.ParseConfig(config))
+}
+
+// NewWindowFrom is the reference's window for a parsed configuration, or
+// the error of parsing it: NewWindow, for an engine that parses the
+// configuration its own way.
+func NewWindowFrom(cfg window.Config, err error) (Window, window.Config, []window.Warning, error) {
 	if err != nil {
 		return nil, window.Config{}, nil, err
 	}
@@ -246,12 +252,9 @@ func (h *Handler) windowTrim(ctx context.Context, params json.RawMessage) (any, 
 
 func (h *Handler) windowSummarize(ctx context.Context, params json.RawMessage) (any, error) {
 	var p protocol.WindowSummarizeParams
-	if err := decodeParams(params, &p, "messages", "summarizer"); err != nil {
-		return nil, err
-	}
-	msgs, err := message.FromRaw(p.Messages)
+	msgs, err := decodeWithMessages(params, &p, &p.Messages, "messages", "summarizer")
 	if err != nil {
-		return nil, asProtocolError(err)
+		return nil, err
 	}
 	s, err := scripted(p.Summarizer, true)
 	if err != nil {
@@ -266,24 +269,18 @@ func (h *Handler) windowSummarize(ctx context.Context, params json.RawMessage) (
 
 func (h *Handler) windowEstimate(params json.RawMessage) (any, error) {
 	var p protocol.WindowEstimateParams
-	if err := decodeParams(params, &p, "messages"); err != nil {
-		return nil, err
-	}
-	msgs, err := message.FromRaw(p.Messages)
+	msgs, err := decodeWithMessages(params, &p, &p.Messages, "messages")
 	if err != nil {
-		return nil, asProtocolError(err)
+		return nil, err
 	}
 	return protocol.WindowEstimateResult{Tokens: h.engine.EstimateTokens(msgs)}, nil
 }
 
 func (h *Handler) historyClassify(params json.RawMessage) (any, error) {
 	var p protocol.HistoryClassifyParams
-	if err := decodeParams(params, &p, "messages"); err != nil {
-		return nil, err
-	}
-	msgs, err := message.FromRaw(p.Messages)
+	msgs, err := decodeWithMessages(params, &p, &p.Messages, "messages")
 	if err != nil {
-		return nil, asProtocolError(err)
+		return nil, err
 	}
 	classes, units, err := h.engine.Classify(msgs)
 	if err != nil {
@@ -301,12 +298,9 @@ func (h *Handler) historyClassify(params json.RawMessage) (any, error) {
 
 func (h *Handler) historyPrune(params json.RawMessage) (any, error) {
 	var p protocol.HistoryPruneParams
-	if err := decodeParams(params, &p, "messages"); err != nil {
-		return nil, err
-	}
-	msgs, err := message.FromRaw(p.Messages)
+	msgs, err := decodeWithMessages(params, &p, &p.Messages, "messages")
 	if err != nil {
-		return nil, asProtocolError(err)
+		return nil, err
 	}
 	kept, removed := h.engine.Prune(msgs)
 	if removed == nil {
@@ -363,6 +357,19 @@ func decodeParams(params json.RawMessage, v any, requiredMembers ...string) erro
 		return protocol.NewError(protocol.KindInvalidParams, "params: %v", err)
 	}
 	return nil
+}
+
+// decodeWithMessages is decodeParams for params with a list of messages,
+// which it then parses (MSG-1) into the engine's messages.
+func decodeWithMessages(params json.RawMessage, v any, list *[]json.RawMessage, requiredMembers ...string) ([]message.Message, error) {
+	if err := decodeParams(params, v, requiredMembers...); err != nil {
+		return nil, err
+	}
+	msgs, err := message.FromRaw(*list)
+	if err != nil {
+		return nil, asProtocolError(err)
+	}
+	return msgs, nil
 }
 
 func jsonTypeName(goType string) string {

@@ -130,30 +130,15 @@ func (w *world) extraLimit(model string, n int) error {
 }
 
 func (w *world) encode(text string) error {
-	var r protocol.TokensEncodeResult
-	ok, err := w.callHistory(protocol.MethodTokensEncode, protocol.TokensEncodeParams{Text: unquote(text)}, &r)
-	if ok {
-		w.encodeRes = &r
-	}
-	return err
+	return callInto(w, protocol.MethodTokensEncode, protocol.TokensEncodeParams{Text: unquote(text)}, &w.encodeRes)
 }
 
 func (w *world) countTokens() error {
-	var r protocol.BudgetCountResult
-	ok, err := w.callHistory(protocol.MethodBudgetCount, protocol.BudgetCountParams{Messages: w.nonNilInput()}, &r)
-	if ok {
-		w.countRes = &r
-	}
-	return err
+	return callInto(w, protocol.MethodBudgetCount, protocol.BudgetCountParams{Messages: w.nonNilInput()}, &w.countRes)
 }
 
 func (w *world) check(model string) error {
-	var r protocol.BudgetCheckResult
-	ok, err := w.callHistory(protocol.MethodBudgetCheck, protocol.BudgetCheckParams{Messages: w.nonNilInput(), Model: model, Limits: w.limits}, &r)
-	if ok {
-		w.checkRes = &r
-	}
-	return err
+	return callInto(w, protocol.MethodBudgetCheck, protocol.BudgetCheckParams{Messages: w.nonNilInput(), Model: model, Limits: w.limits}, &w.checkRes)
 }
 
 func (w *world) budgetPruneDefault(model string) error { return w.budgetPruneRaw(model, nil) }
@@ -163,12 +148,7 @@ func (w *world) budgetPrune(model, ratio string) error {
 }
 
 func (w *world) budgetPruneRaw(model string, ratio json.RawMessage) error {
-	var r protocol.BudgetPruneResult
-	ok, err := w.callHistory(protocol.MethodBudgetPrune, protocol.BudgetPruneParams{Messages: w.nonNilInput(), Model: model, Limits: w.limits, TargetRatio: ratio}, &r)
-	if ok {
-		w.budgetPruneRes = &r
-	}
-	return err
+	return callInto(w, protocol.MethodBudgetPrune, protocol.BudgetPruneParams{Messages: w.nonNilInput(), Model: model, Limits: w.limits, TargetRatio: ratio}, &w.budgetPruneRes)
 }
 
 func script(how, text string) *protocol.SummarizerScript {

@@ -134,22 +134,22 @@ func (w *world) callHistory(method string, params, result any) (bool, error) {
 	return true, nil
 }
 
-func (w *world) classify() error {
-	var r protocol.HistoryClassifyResult
-	ok, err := w.callHistory(protocol.MethodHistoryClassify, protocol.HistoryClassifyParams{Messages: w.nonNilInput()}, &r)
+// callInto runs method and, when it answered, keeps its result in *dst.
+func callInto[R any](w *world, method string, params any, dst **R) error {
+	var r R
+	ok, err := w.callHistory(method, params, &r)
 	if ok {
-		w.classifyRes = &r
+		*dst = &r
 	}
 	return err
 }
 
+func (w *world) classify() error {
+	return callInto(w, protocol.MethodHistoryClassify, protocol.HistoryClassifyParams{Messages: w.nonNilInput()}, &w.classifyRes)
+}
+
 func (w *world) prune() error {
-	var r protocol.HistoryPruneResult
-	ok, err := w.callHistory(protocol.MethodHistoryPrune, protocol.HistoryPruneParams{Messages: w.nonNilInput()}, &r)
-	if ok {
-		w.pruneRes = &r
-	}
-	return err
+	return callInto(w, protocol.MethodHistoryPrune, protocol.HistoryPruneParams{Messages: w.nonNilInput()}, &w.pruneRes)
 }
 
 func (w *world) pruneAgain() error {
@@ -165,12 +165,7 @@ func (w *world) build(max int) error {
 }
 
 func (w *world) buildRaw(max string) error {
-	var r protocol.HistoryBuildResult
-	ok, err := w.callHistory(protocol.MethodHistoryBuild, protocol.HistoryBuildParams{Messages: w.nonNilInput(), MaxMessages: json.RawMessage(max)}, &r)
-	if ok {
-		w.buildRes = &r
-	}
-	return err
+	return callInto(w, protocol.MethodHistoryBuild, protocol.HistoryBuildParams{Messages: w.nonNilInput(), MaxMessages: json.RawMessage(max)}, &w.buildRes)
 }
 
 func (w *world) nonNilInput() []json.RawMessage {

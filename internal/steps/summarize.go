@@ -114,12 +114,7 @@ func (w *world) summarizeDirect(how, text string) error {
 	if how != "replies" {
 		script = protocol.SummarizerScript{Error: &t}
 	}
-	var r protocol.WindowSummarizeResult
-	ok, err := w.callHistory(protocol.MethodWindowSummarize, protocol.WindowSummarizeParams{Messages: w.nonNilInput(), Summarizer: &script}, &r)
-	if ok {
-		w.summarizeRes = &r
-	}
-	return err
+	return callInto(w, protocol.MethodWindowSummarize, protocol.WindowSummarizeParams{Messages: w.nonNilInput(), Summarizer: &script}, &w.summarizeRes)
 }
 
 func (w *world) calls() ([]protocol.SummarizerCall, error) {
