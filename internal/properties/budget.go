@@ -26,62 +26,30 @@ const propModel = "convspec-property-model"
 
 func budgetProperties() []Property {
 	return []Property{
-		{
-			ID:         "prop/budget-count-additive",
-			Clauses:    []string{"TOK-3"},
-			Capability: protocol.CapBudget,
-			Doc:        "the count of a list is the sum of its per-message counts, a message counts the same wherever it stands, and budget.check counts as budget.count does",
-			Check:      checkCountAdditive,
-		},
-		{
-			ID:         "prop/budget-prune-under-target",
-			Clauses:    []string{"PRN-1", "PRN-3", "PRN-4"},
-			Capability: protocol.CapBudget,
-			Doc:        "after pruning the count is below the target, or only the units of the first and the final message are left; below the target nothing changes; never empty",
-			Check:      checkPruneUnderTarget,
-		},
-		{
-			ID:         "prop/budget-prune-keeps-first-and-final",
-			Clauses:    []string{"PRN-2"},
-			Capability: protocol.CapBudget,
-			Doc:        "pruning keeps the first and the final message and their units",
-			Check:      checkPruneFirstAndFinal,
-		},
-		{
-			ID:         "prop/budget-prune-subsequence",
-			Clauses:    []string{"PRN-1", "MSG-2"},
-			Capability: protocol.CapBudget,
-			Doc:        "what pruning returns is the input without the positions it lists as removed, in order and unchanged",
-			Check:      checkPruneSubsequence,
-		},
-		{
-			ID:         "prop/budget-prune-units-whole",
-			Clauses:    []string{"UNIT-3", "PRN-1"},
-			Capability: protocol.CapBudget,
-			Doc:        "pruning removes whole units in both provider formats: no result without its call, no call without all its results",
-			Check:      checkPruneUnitsWhole,
-		},
-		{
-			ID:         "prop/budget-prune-monotone",
-			Clauses:    []string{"PRN-5"},
-			Capability: protocol.CapBudget,
-			Doc:        "a larger target ratio never removes more messages than a smaller one",
-			Check:      checkPruneMonotone,
-		},
-		{
-			ID:         "prop/budget-prune-oldest-first",
-			Clauses:    []string{"PRN-1"},
-			Capability: protocol.CapBudget,
-			Doc:        "pruning removes exactly the oldest units after the first message's unit, one by one until the count is strictly below the target",
-			Check:      checkPruneOldestFirst,
-		},
-		{
-			ID:         "prop/budget-check-thresholds",
-			Clauses:    []string{"THR-1", "THR-2"},
-			Capability: protocol.CapBudget,
-			Doc:        "budget.check is approaching exactly above 80% of the limit and at the limit exactly above 95%, compared exactly, at and around the boundaries",
-			Check:      checkThresholds,
-		},
+		{ID: "prop/budget-count-additive", Clauses: []string{"TOK-3"}, Capability: protocol.CapBudget,
+			Doc:   "the count of a list is the sum of its per-message counts, a message counts the same wherever it stands, and budget.check counts as budget.count does",
+			Check: checkCountAdditive},
+		{ID: "prop/budget-prune-under-target", Clauses: []string{"PRN-1", "PRN-3", "PRN-4"}, Capability: protocol.CapBudget,
+			Doc:   "after pruning the count is below the target, or only the units of the first and the final message are left; below the target nothing changes; never empty",
+			Check: checkPruneUnderTarget},
+		{ID: "prop/budget-prune-keeps-first-and-final", Clauses: []string{"PRN-2"}, Capability: protocol.CapBudget,
+			Doc:   "pruning keeps the first and the final message and their units",
+			Check: checkPruneFirstAndFinal},
+		{ID: "prop/budget-prune-subsequence", Clauses: []string{"PRN-1", "MSG-2"}, Capability: protocol.CapBudget,
+			Doc:   "what pruning returns is the input without the positions it lists as removed, in order and unchanged",
+			Check: checkPruneSubsequence},
+		{ID: "prop/budget-prune-units-whole", Clauses: []string{"UNIT-3", "PRN-1"}, Capability: protocol.CapBudget,
+			Doc:   "pruning removes whole units in both provider formats: no result without its call, no call without all its results",
+			Check: checkPruneUnitsWhole},
+		{ID: "prop/budget-prune-monotone", Clauses: []string{"PRN-5"}, Capability: protocol.CapBudget,
+			Doc:   "a larger target ratio never removes more messages than a smaller one",
+			Check: checkPruneMonotone},
+		{ID: "prop/budget-prune-oldest-first", Clauses: []string{"PRN-1"}, Capability: protocol.CapBudget,
+			Doc:   "pruning removes exactly the oldest units after the first message's unit, one by one until the count is strictly below the target",
+			Check: checkPruneOldestFirst},
+		{ID: "prop/budget-check-thresholds", Clauses: []string{"THR-1", "THR-2"}, Capability: protocol.CapBudget,
+			Doc:   "budget.check is approaching exactly above 80% of the limit and at the limit exactly above 95%, compared exactly, at and around the boundaries",
+			Check: checkThresholds},
 	}
 }
 
@@ -206,19 +174,9 @@ func checkPruneUnitsWhole(t *rapid.T, tg target.Target) {
 	res, kept := s.budgetPrune(c, c.ratio)
 	in := c.in()
 	ctx := fmt.Sprintf("%s\ngot %s, removed %v", c.describe(), traceList(res.Messages, in), res.Removed)
-	for _, u := range c.h.units {
-		var has, lacks []int
-		for i := u[0]; i < u[1]; i++ {
-			if slices.Contains(kept, i) {
-				has = append(has, i)
-			} else {
-				lacks = append(lacks, i)
-			}
-		}
-		if len(has) > 0 && len(lacks) > 0 {
-			s.fail("UNIT-3", "the unit %s — %s and its results — is split: pruning keeps %s but removes %s; it removes whole units only\n%s",
-				indexList(rangeIdx(u[0], u[1])), describe(in, u[0]), indexList(has), indexList(lacks), ctx)
-		}
+	if u, has, lacks, ok := splitUnit(c.h.units, func(i int) bool { return slices.Contains(kept, i) }); ok {
+		s.fail("UNIT-3", "the unit %s — %s and its results — is split: pruning keeps %s but removes %s; it removes whole units only\n%s",
+			indexList(rangeIdx(u[0], u[1])), describe(in, u[0]), indexList(has), indexList(lacks), ctx)
 	}
 	if at, problem := toolProblem(kept, in); at >= 0 {
 		s.fail("UNIT-3", "messages[%d]: %s\n%s", at, problem, ctx)

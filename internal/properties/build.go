@@ -261,19 +261,9 @@ func checkBuildWellFormed(t *rapid.T, tg target.Target) {
 	for _, i := range got {
 		kept[i] = true
 	}
-	for _, u := range h.units {
-		var has, lacks []int
-		for i := u[0]; i < u[1]; i++ {
-			if kept[i] {
-				has = append(has, i)
-			} else {
-				lacks = append(lacks, i)
-			}
-		}
-		if len(has) > 0 && len(lacks) > 0 {
-			s.fail("UNIT-3", "the unit %s — %s and its results — is split: build sends %s but not %s\n%s",
-				indexList(rangeIdx(u[0], u[1])), describe(in, u[0]), indexList(has), indexList(lacks), summary)
-		}
+	if u, has, lacks, ok := splitUnit(h.units, func(i int) bool { return kept[i] }); ok {
+		s.fail("UNIT-3", "the unit %s — %s and its results — is split: build sends %s but not %s\n%s",
+			indexList(rangeIdx(u[0], u[1])), describe(in, u[0]), indexList(has), indexList(lacks), summary)
 	}
 	if at, problem := toolProblem(got, in); at >= 0 {
 		s.fail("UNIT-3", "messages[%d]: %s\n%s", at, problem, summary)

@@ -90,3 +90,22 @@ func abbreviate(b []byte, limit int) string {
 	}
 	return s
 }
+
+// splitUnit finds the first of units that keep keeps only in part: has are
+// its positions kept, lacks those not.
+func splitUnit(units [][2]int, keep func(i int) bool) (u [2]int, has, lacks []int, ok bool) {
+	for _, u := range units {
+		has, lacks = nil, nil
+		for i := u[0]; i < u[1]; i++ {
+			if keep(i) {
+				has = append(has, i)
+			} else {
+				lacks = append(lacks, i)
+			}
+		}
+		if len(has) > 0 && len(lacks) > 0 {
+			return u, has, lacks, true
+		}
+	}
+	return [2]int{}, nil, nil, false
+}

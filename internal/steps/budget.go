@@ -254,11 +254,7 @@ func (w *world) budgetKeeps(list string) error {
 	if err := w.needResult(w.budgetPruneRes != nil, "pruned"); err != nil {
 		return err
 	}
-	want, err := parseList(list, len(w.input))
-	if err != nil {
-		return err
-	}
-	return w.compareList("pruned conversation", w.budgetPruneRes.Messages, w.input, want)
+	return w.compareInput("pruned conversation", w.budgetPruneRes.Messages, list)
 }
 
 func (w *world) budgetRemoved(list string) error {
@@ -308,11 +304,7 @@ func (w *world) preparedIs(list string) error {
 	if err := w.needResult(w.prepared, "prepared"); err != nil {
 		return err
 	}
-	want, err := parseList(list, len(w.input))
-	if err != nil {
-		return err
-	}
-	return w.compareList("prepared conversation", w.budgetMessages, w.input, want)
+	return w.compareInput("prepared conversation", w.budgetMessages, list)
 }
 
 func (w *world) summaryFnGiven(list string) error {
@@ -322,11 +314,7 @@ func (w *world) summaryFnGiven(list string) error {
 	if len(w.budgetCalls) != 1 {
 		return w.failf("summaryFn should have been called once, it was called %d times", len(w.budgetCalls))
 	}
-	want, err := parseList(list, len(w.input))
-	if err != nil {
-		return err
-	}
-	return w.compareList("summaryFn's messages", w.budgetCalls[0].Messages, w.input, want)
+	return w.compareInput("summaryFn's messages", w.budgetCalls[0].Messages, list)
 }
 
 func (w *world) summaryFnCalls(n int) error {

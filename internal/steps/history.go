@@ -227,11 +227,7 @@ func (w *world) prunedIs(list string) error {
 	if err := w.needResult(w.pruneRes != nil, "pruned"); err != nil {
 		return err
 	}
-	want, err := parseList(list, len(w.input))
-	if err != nil {
-		return err
-	}
-	return w.compareList("pruned history", w.pruneRes.Messages, w.input, want)
+	return w.compareInput("pruned history", w.pruneRes.Messages, list)
 }
 
 func (w *world) prunedIsInput() error {
@@ -255,25 +251,27 @@ func (w *world) removedPositions(removed []int, list string) error {
 	if err != nil {
 		return err
 	}
-	got := make([]int, len(removed))
-	for i, r := range removed {
-		got[i] = r + 1
-	}
+	got := oneBased(removed)
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		return w.failf("removed positions (1-based) differ:\n  wanted %v\n  got    %v", want, got)
 	}
 	return nil
 }
 
+// oneBased turns 0-based positions into the 1-based ones scenarios write.
+func oneBased(idx []int) []int {
+	out := make([]int, len(idx))
+	for i, x := range idx {
+		out[i] = x + 1
+	}
+	return out
+}
+
 func (w *world) builtIs(list string) error {
 	if err := w.needResult(w.buildRes != nil, "built"); err != nil {
 		return err
 	}
-	want, err := parseList(list, len(w.input))
-	if err != nil {
-		return err
-	}
-	return w.compareList("built history", w.buildRes.Messages, w.input, want)
+	return w.compareInput("built history", w.buildRes.Messages, list)
 }
 
 func (w *world) buildWarns(code, list string) error {
@@ -286,10 +284,7 @@ func (w *world) buildWarns(code, list string) error {
 	}
 	var seen []string
 	for _, r := range w.buildRes.Warnings {
-		got := make([]int, len(r.Indexes))
-		for i, x := range r.Indexes {
-			got[i] = x + 1
-		}
+		got := oneBased(r.Indexes)
 		if r.Code == code && fmt.Sprint(got) == fmt.Sprint(want) {
 			return nil
 		}

@@ -162,22 +162,14 @@ func (w *world) trimmedIs(list string) error {
 	if err := w.needTrim(); err != nil {
 		return err
 	}
-	want, err := parseList(list, len(w.input))
-	if err != nil {
-		return err
-	}
-	return w.compareList("trimmed", w.trimRes.Trimmed, w.input, want)
+	return w.compareInput("trimmed", w.trimRes.Trimmed, list)
 }
 
 func (w *world) evictedIs(list string) error {
 	if err := w.needTrim(); err != nil {
 		return err
 	}
-	want, err := parseList(list, len(w.input))
-	if err != nil {
-		return err
-	}
-	return w.compareList("evicted", w.trimRes.Evicted, w.input, want)
+	return w.compareInput("evicted", w.trimRes.Evicted, list)
 }
 
 func (w *world) nothingEvicted() error {
