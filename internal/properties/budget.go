@@ -24,35 +24,6 @@ import (
 // (LIM-1: a request may add models).
 const propModel = "convspec-property-model"
 
-func budgetProperties() []Property {
-	return []Property{
-		{ID: "prop/budget-count-additive", Clauses: []string{"TOK-3"}, Capability: protocol.CapBudget,
-			Doc:   "the count of a list is the sum of its per-message counts, a message counts the same wherever it stands, and budget.check counts as budget.count does",
-			Check: checkCountAdditive},
-		{ID: "prop/budget-prune-under-target", Clauses: []string{"PRN-1", "PRN-3", "PRN-4"}, Capability: protocol.CapBudget,
-			Doc:   "after pruning the count is below the target, or only the units of the first and the final message are left; below the target nothing changes; never empty",
-			Check: checkPruneUnderTarget},
-		{ID: "prop/budget-prune-keeps-first-and-final", Clauses: []string{"PRN-2"}, Capability: protocol.CapBudget,
-			Doc:   "pruning keeps the first and the final message and their units",
-			Check: checkPruneFirstAndFinal},
-		{ID: "prop/budget-prune-subsequence", Clauses: []string{"PRN-1", "MSG-2"}, Capability: protocol.CapBudget,
-			Doc:   "what pruning returns is the input without the positions it lists as removed, in order and unchanged",
-			Check: checkPruneSubsequence},
-		{ID: "prop/budget-prune-units-whole", Clauses: []string{"UNIT-3", "PRN-1"}, Capability: protocol.CapBudget,
-			Doc:   "pruning removes whole units in both provider formats: no result without its call, no call without all its results",
-			Check: checkPruneUnitsWhole},
-		{ID: "prop/budget-prune-monotone", Clauses: []string{"PRN-5"}, Capability: protocol.CapBudget,
-			Doc:   "a larger target ratio never removes more messages than a smaller one",
-			Check: checkPruneMonotone},
-		{ID: "prop/budget-prune-oldest-first", Clauses: []string{"PRN-1"}, Capability: protocol.CapBudget,
-			Doc:   "pruning removes exactly the oldest units after the first message's unit, one by one until the count is strictly below the target",
-			Check: checkPruneOldestFirst},
-		{ID: "prop/budget-check-thresholds", Clauses: []string{"THR-1", "THR-2"}, Capability: protocol.CapBudget,
-			Doc:   "budget.check is approaching exactly above 80% of the limit and at the limit exactly above 95%, compared exactly, at and around the boundaries",
-			Check: checkThresholds},
-	}
-}
-
 // The properties
 
 func checkCountAdditive(t *rapid.T, tg target.Target) {
