@@ -150,15 +150,7 @@ func (b *Baseline) Write(w io.Writer) error {
 		out.Entries = []Entry{}
 	}
 	slices.SortFunc(out.Entries, func(x, y Entry) int { return strings.Compare(x.ID, y.ID) })
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(out); err != nil {
-		return err
-	}
-	_, err := w.Write(buf.Bytes())
-	return err
+	return writeJSON(w, out)
 }
 
 // Judge pairs results with the baseline's entries. With strict, an

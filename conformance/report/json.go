@@ -170,11 +170,17 @@ func JSON(w io.Writer, run *Run) error {
 		}
 		out.Cases = append(out.Cases, jc)
 	}
+	return writeJSON(w, out)
+}
+
+// writeJSON writes v as indented JSON (two spaces, a final newline), with
+// <, > and & as they are, and all of it or nothing: w sees one write.
+func writeJSON(w io.Writer, v any) error {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	if err := enc.Encode(out); err != nil {
+	if err := enc.Encode(v); err != nil {
 		return err
 	}
 	_, err := w.Write(buf.Bytes())

@@ -94,7 +94,7 @@ func All() []Property {
 		{ID: "prop/build-repairs", Clauses: []string{"BUILD-2"}, Capability: protocol.CapHistory,
 			Doc:   "build drops every message of each broken tool structure, warns once per structure with its code and positions, and otherwise follows the rules",
 			Check: checkBuildRepairs},
-		// Capability window.summarize: summarize.go.
+		// Capability window.summarize: summarize.go, summarizemodel.go.
 		{ID: "prop/summarize-state-machine", Clauses: []string{"SUM-1", "SUM-2", "SUM-3", "SUM-4", "SUM-5", "SUM-6", "SUM-7", "SUM-8"}, Capability: protocol.CapSummarize,
 			Doc:   "over random appends and trims with a summarizer that replies, fails, answers blank or is absent, every trim calls it exactly when the rate limit says, with the exact prompt, and returns the array the clauses give",
 			Check: checkSummarizeMachine},
