@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -27,11 +26,8 @@ import (
 func conform(args []string, stdout, stderr io.Writer) int {
 	fs, s := conformFlags(stderr)
 	fs.Usage = func() { usage(stderr) }
-	command, err := parse(fs, s, args)
-	if err != nil {
-		if !errors.Is(err, flag.ErrHelp) && !isFlagError(err) {
-			fmt.Fprintf(stderr, "conform: %v\n", err)
-		}
+	command, ok := parseArgs("conform", fs, s, args, stderr)
+	if !ok {
 		return exitUsage
 	}
 	opts, err := s.options()
