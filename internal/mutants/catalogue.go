@@ -204,7 +204,7 @@ func All() []Mutant {
 			Engine: startingAt(fitOnlyStart)},
 		{Name: "build-ignores-exchanges", Clauses: []string{"BUILD-3"},
 			Bug:    "starts the window at any message boundary instead of at a user prompt, so the model sees a reply without its question",
-			Engine: engine{build: buildFromAnyUnit}},
+			Engine: startingAt(anyUnitStart)},
 		{Name: "build-prunes-after-window", Clauses: []string{"BUILD-1"},
 			Bug: "applies the window before pruning, wasting the budget on orphaned prompts",
 			Engine: engine{build: func(msgs []message.Message, max int) (history.Result, error) {

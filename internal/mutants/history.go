@@ -131,26 +131,19 @@ func without(msgs []message.Message, drop []int) []message.Message {
 	return out
 }
 
-func buildFromAnyUnit(msgs []message.Message, max int) (history.Result, error) {
-	sane, warnings := history.Sanitize(msgs)
-	pruned, _ := history.Prune(sane)
-	sys := 0
-	for sys < len(pruned) && pruned[sys].Class() == message.System {
-		sys++
+// anyUnitStart starts the window at the earliest unit from which the rest
+// fits, prompt or not (BUILD-3 asks for a user prompt).
+func anyUnitStart(rest []message.Message, max int) int {
+	if max == 0 || len(rest) <= max {
+		return 0
 	}
-	rest := pruned[sys:]
-	start := 0
-	if max > 0 && len(rest) > max {
-		units, _ := message.Structure(rest)
-		start = units[len(units)-1].Start
-		for _, u := range units {
-			if len(rest)-u.Start <= max {
-				start = u.Start
-				break
-			}
+	units, _ := message.Structure(rest)
+	for _, u := range units {
+		if len(rest)-u.Start <= max {
+			return u.Start
 		}
 	}
-	return history.Result{Messages: append(append([]message.Message{}, pruned[:sys]...), rest[start:]...), Warnings: warnings}, nil
+	return units[len(units)-1].Start
 }
 
 // classifyMutant is the reference with history.classify replaced.

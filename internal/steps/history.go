@@ -3,7 +3,6 @@ package steps
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -121,12 +120,7 @@ func (w *world) notatedConversation(format, list string) error {
 func (w *world) callHistory(method string, params, result any) (bool, error) {
 	raw, err := w.tg.Call(context.Background(), method, params)
 	if err != nil {
-		var f *target.Failure
-		if errors.As(err, &f) {
-			return false, w.need(err)
-		}
-		w.err = err
-		return false, nil
+		return false, w.keepError(err)
 	}
 	if err := target.DecodeResult(method, raw, result); err != nil {
 		return false, w.need(&target.Failure{Outcome: target.ProtocolError, Method: method, Detail: err.Error()})

@@ -178,6 +178,17 @@ func (w *world) failf(format string, args ...any) error {
 
 // need turns a target error into a step error: the implementation did not
 // do what the step asked.
+// keepError keeps an error the implementation answered for the Then steps
+// (nil clears it); a transport failure ends the scenario (see need).
+func (w *world) keepError(err error) error {
+	var f *target.Failure
+	if errors.As(err, &f) {
+		return w.need(err)
+	}
+	w.err = err
+	return nil
+}
+
 func (w *world) need(err error) error {
 	if err == nil {
 		return nil

@@ -40,12 +40,7 @@ func (w *world) createWindowNumbers(max, first, last int) error {
 func (w *world) tryCreate(config json.RawMessage) error {
 	res, err := target.CreateWindow(context.Background(), w.tg, config)
 	if err != nil {
-		var f *target.Failure
-		if errors.As(err, &f) {
-			return w.need(err)
-		}
-		w.err = err
-		return nil
+		return w.keepError(err)
 	}
 	w.window, w.createRes, w.warnings = res.Window, &res, res.Warnings
 	return nil
@@ -105,12 +100,7 @@ func (w *world) trimScripted(msgs []json.RawMessage, script *protocol.Summarizer
 	}
 	res, err := target.TrimWith(context.Background(), w.tg, w.window, msgs, script)
 	if err != nil {
-		var f *target.Failure
-		if errors.As(err, &f) {
-			return w.need(err)
-		}
-		w.err = err
-		return nil
+		return w.keepError(err)
 	}
 	w.trimRes, w.warnings = &res, res.Warnings
 	return nil
@@ -130,12 +120,7 @@ func (w *world) trimAgain() error {
 func (w *world) estimate() error {
 	n, err := target.Estimate(context.Background(), w.tg, w.input)
 	if err != nil {
-		var f *target.Failure
-		if errors.As(err, &f) {
-			return w.need(err)
-		}
-		w.err = err
-		return nil
+		return w.keepError(err)
 	}
 	w.estimateRes = &n
 	return nil
