@@ -114,14 +114,44 @@ const Version = "0.1.0"
 type Handler struct {
 	engine Engine
 
+	methods map[string]method
+
 	mu      sync.Mutex
 	windows map[string]Window
 	nextID  int
 }
 
+// method answers one method's params.
+type method func(ctx context.Context, params json.RawMessage) (any, error)
+
+// withoutContext is a method that does not call back into the caller.
+func withoutContext(f func(params json.RawMessage) (any, error)) method {
+	return func(_ context.Context, params json.RawMessage) (any, error) { return f(params) }
+}
+
 // NewHandler serves engine.
 func NewHandler(engine Engine) *Handler {
-	return &Handler{engine: engine, windows: map[string]Window{}}
+	h := &Handler{engine: engine, windows: map[string]Window{}}
+	h.methods = map[string]method{
+		protocol.MethodInitialize:      withoutContext(h.initialize),
+		protocol.MethodShutdown:        func(context.Context, json.RawMessage) (any, error) { return nil, nil },
+		protocol.MethodWindowCreate:    withoutContext(h.windowCreate),
+		protocol.MethodWindowTrim:      h.windowTrim,
+		protocol.MethodWindowEstimate:  withoutContext(h.windowEstimate),
+		protocol.MethodWindowSummarize: h.windowSummarize,
+		protocol.MethodTokensEncode:    withoutContext(h.tokensEncode),
+		protocol.MethodBudgetCount:     withoutContext(h.budgetCount),
+		protocol.MethodBudgetCheck:     withoutContext(h.budgetCheck),
+		protocol.MethodBudgetPrune:     withoutContext(h.budgetPrune),
+		protocol.MethodBudgetCompress:  h.budgetCompress,
+		protocol.MethodBudgetPrepare:   h.budgetPrepare,
+		protocol.MethodHistoryClassify: withoutContext(h.historyClassify),
+		protocol.MethodHistoryPrune:    withoutContext(h.historyPrune),
+		protocol.MethodHistoryBuild:    withoutContext(h.historyBuild),
+		protocol.MethodConfigResolve:   withoutContext(h.configResolve),
+		protocol.MethodLoopRun:         h.loopRun,
+	}
+	return h
 }
 
 // Handle answers one request; the error, when not nil, is a *protocol.Error.
@@ -133,44 +163,11 @@ func (h *Handler) Handle(ctx context.Context, method string, params json.RawMess
 			result, err = nil, protocol.NewError(protocol.KindInternalError, "panic in %s: %v\n%s", method, p, debug.Stack())
 		}
 	}()
-	switch method {
-	case protocol.MethodInitialize:
-		return h.initialize(params)
-	case protocol.MethodShutdown:
-		return nil, nil
-	case protocol.MethodWindowCreate:
-		return h.windowCreate(params)
-	case protocol.MethodWindowTrim:
-		return h.windowTrim(ctx, params)
-	case protocol.MethodWindowEstimate:
-		return h.windowEstimate(params)
-	case protocol.MethodWindowSummarize:
-		return h.windowSummarize(ctx, params)
-	case protocol.MethodTokensEncode:
-		return h.tokensEncode(params)
-	case protocol.MethodBudgetCount:
-		return h.budgetCount(params)
-	case protocol.MethodBudgetCheck:
-		return h.budgetCheck(params)
-	case protocol.MethodBudgetPrune:
-		return h.budgetPrune(params)
-	case protocol.MethodBudgetCompress:
-		return h.budgetCompress(ctx, params)
-	case protocol.MethodBudgetPrepare:
-		return h.budgetPrepare(ctx, params)
-	case protocol.MethodHistoryClassify:
-		return h.historyClassify(params)
-	case protocol.MethodHistoryPrune:
-		return h.historyPrune(params)
-	case protocol.MethodHistoryBuild:
-		return h.historyBuild(params)
-	case protocol.MethodConfigResolve:
-		return h.configResolve(params)
-	case protocol.MethodLoopRun:
-		return h.loopRun(ctx, params)
-	default:
+	handle, ok := h.methods[method]
+	if !ok {
 		return nil, protocol.NewError(protocol.KindMethodNotFound, "unknown method %q", method)
 	}
+	return handle(ctx, params)
 }
 
 func (h *Handler) initialize(params json.RawMessage) (any, error) {
