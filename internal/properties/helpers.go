@@ -109,3 +109,14 @@ func splitUnit(units [][2]int, keep func(i int) bool) (u [2]int, has, lacks []in
 	}
 	return [2]int{}, nil, nil, false
 }
+
+// namedList is one of the message lists a trim returns, with its name.
+type namedList struct {
+	name string
+	msgs []json.RawMessage
+}
+
+// trimLists are the two lists of a trim: trimmed, then evicted.
+func trimLists(res protocol.WindowTrimResult) []namedList {
+	return []namedList{{"trimmed", res.Trimmed}, {"evicted", res.Evicted}}
+}

@@ -101,10 +101,7 @@ func checkBound(t *rapid.T, tg target.Target) {
 func checkOrder(t *rapid.T, tg target.Target) {
 	s, w, in := start(t, tg, "WIN-5", maxGen, overCap)
 	res := s.trim(w, in)
-	for _, list := range []struct {
-		name string
-		msgs []json.RawMessage
-	}{{"trimmed", res.Trimmed}, {"evicted", res.Evicted}} {
+	for _, list := range trimLists(res) {
 		seen := map[int]int{}
 		prev := -1
 		for i, m := range list.msgs {
@@ -134,10 +131,7 @@ func checkPartition(t *rapid.T, tg target.Target) {
 	s, w, in := start(t, tg, "WIN-5", maxGen, anyLength)
 	res := s.trim(w, in)
 	where := make([][]string, len(in))
-	for _, list := range []struct {
-		name string
-		msgs []json.RawMessage
-	}{{"trimmed", res.Trimmed}, {"evicted", res.Evicted}} {
+	for _, list := range trimLists(res) {
 		for i, m := range list.msgs {
 			tr := trace(m, in)
 			if tr.at < 0 {

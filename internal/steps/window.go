@@ -18,10 +18,14 @@ import (
 // Steps of the capability window: creating windows, trimming, estimating,
 // and what a trim answers.
 
-func (w *world) createWindow(config json.RawMessage) error {
+// createWindow creates the scenario's window; any error ends the scenario.
+func (w *world) createWindow(config json.RawMessage) error { return w.create(config, w.need) }
+
+// create creates the scenario's window, handing an error to onErr.
+func (w *world) create(config json.RawMessage, onErr func(error) error) error {
 	res, err := target.CreateWindow(context.Background(), w.tg, config)
 	if err != nil {
-		return w.need(err)
+		return onErr(err)
 	}
 	w.window, w.createRes, w.warnings = res.Window, &res, res.Warnings
 	return nil
@@ -37,14 +41,9 @@ func (w *world) createWindowNumbers(max, first, last int) error {
 	return w.createWindow(json.RawMessage(fmt.Sprintf(`{"max_messages":%d,"preserve_first_n":%d,"preserve_last_n":%d}`, max, first, last)))
 }
 
-func (w *world) tryCreate(config json.RawMessage) error {
-	res, err := target.CreateWindow(context.Background(), w.tg, config)
-	if err != nil {
-		return w.keepError(err)
-	}
-	w.window, w.createRes, w.warnings = res.Window, &res, res.Warnings
-	return nil
-}
+// tryCreate creates the scenario's window; an error the implementation
+// answered is kept for the Then steps.
+func (w *world) tryCreate(config json.RawMessage) error { return w.create(config, w.keepError) }
 
 func (w *world) tryCreateWindow(doc *godog.DocString) error {
 	return w.tryCreate(json.RawMessage(doc.Content))
