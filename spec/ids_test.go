@@ -92,4 +92,3 @@ func decisionIDs(t *testing.T) map[string]bool {
 	}
 	return out
 }
-
