@@ -79,11 +79,8 @@ func checkPruneUnderTarget(t *rapid.T, tg target.Target) {
 		}
 		return
 	}
-	c := drawBudgetCase(t, s)
-	res, kept := s.budgetPrune(c, c.ratio)
-	in := c.in()
+	c, _, kept, in, ctx := s.drawPruned(t)
 	left := sumAt(c.per, kept)
-	ctx := fmt.Sprintf("%s\ngot %s, removed %v", c.describe(), traceList(res.Messages, in), res.Removed)
 	switch {
 	case len(kept) == 0:
 		s.fail("PRN-4", "pruning returned an empty list; the first message is never removed\n%s", ctx)
@@ -102,10 +99,7 @@ func checkPruneUnderTarget(t *rapid.T, tg target.Target) {
 
 func checkPruneFirstAndFinal(t *rapid.T, tg target.Target) {
 	s := newSession(t, tg, "PRN-2")
-	c := drawBudgetCase(t, s)
-	res, kept := s.budgetPrune(c, c.ratio)
-	in := c.in()
-	ctx := fmt.Sprintf("%s\ngot %s, removed %v", c.describe(), traceList(res.Messages, in), res.Removed)
+	c, _, kept, in, ctx := s.drawPruned(t)
 	first, final := c.h.units[0], c.h.units[len(c.h.units)-1]
 	for _, u := range [][2]int{first, final} {
 		for i := u[0]; i < u[1]; i++ {
@@ -125,10 +119,7 @@ func checkPruneFirstAndFinal(t *rapid.T, tg target.Target) {
 
 func checkPruneSubsequence(t *rapid.T, tg target.Target) {
 	s := newSession(t, tg, "PRN-1")
-	c := drawBudgetCase(t, s)
-	res, kept := s.budgetPrune(c, c.ratio)
-	in := c.in()
-	ctx := fmt.Sprintf("%s\ngot %s, removed %v", c.describe(), traceList(res.Messages, in), res.Removed)
+	_, res, kept, in, ctx := s.drawPruned(t)
 	for k := 1; k < len(kept); k++ {
 		if kept[k] <= kept[k-1] {
 			s.fail("PRN-1", "messages[%d] is %s, after messages[%d] = input[%d]: pruning returns the rest in order, each once\n%s", k, describe(in, kept[k]), k-1, kept[k-1], ctx)
@@ -142,10 +133,7 @@ func checkPruneSubsequence(t *rapid.T, tg target.Target) {
 
 func checkPruneUnitsWhole(t *rapid.T, tg target.Target) {
 	s := newSession(t, tg, "UNIT-3")
-	c := drawBudgetCase(t, s)
-	res, kept := s.budgetPrune(c, c.ratio)
-	in := c.in()
-	ctx := fmt.Sprintf("%s\ngot %s, removed %v", c.describe(), traceList(res.Messages, in), res.Removed)
+	c, _, kept, in, ctx := s.drawPruned(t)
 	if u, has, lacks, ok := splitUnit(c.h.units, func(i int) bool { return slices.Contains(kept, i) }); ok {
 		s.fail("UNIT-3", "the unit %s — %s and its results — is split: pruning keeps %s but removes %s; it removes whole units only\n%s",
 			indexList(rangeIdx(u[0], u[1])), describe(in, u[0]), indexList(has), indexList(lacks), ctx)
@@ -271,6 +259,16 @@ func cmpWord(a, b int) string {
 		return "="
 	}
 	return "<"
+}
+
+// drawPruned draws a budget case and prunes it at its ratio: the case, the
+// result, the input positions kept, the input, and a description of all of
+// it for a failure.
+func (s *session) drawPruned(t *rapid.T) (budgetCase, protocol.BudgetPruneResult, []int, []msg, string) {
+	c := drawBudgetCase(t, s)
+	res, kept := s.budgetPrune(c, c.ratio)
+	in := c.in()
+	return c, res, kept, in, fmt.Sprintf("%s\ngot %s, removed %v", c.describe(), traceList(res.Messages, in), res.Removed)
 }
 
 // The budget methods' calls, checked for shape as they return.
