@@ -25,6 +25,7 @@ import (
 	"testing"
 
 	"github.com/convspec/convspec/adapter"
+	"github.com/convspec/convspec/conformance/result"
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/runner"
 )
@@ -68,7 +69,7 @@ func RunTarget(t *testing.T, name string, tg target.Target) {
 		mu       sync.Mutex
 		selected []string
 		once     sync.Once
-		results  map[string]runner.Result
+		results  map[string]result.Result
 		runErr   error
 	)
 	t.Run(name, func(t *testing.T) {
@@ -82,9 +83,9 @@ func RunTarget(t *testing.T, name string, tg target.Target) {
 					mu.Lock()
 					pattern := "^(" + strings.Join(selected, "|") + ")$"
 					mu.Unlock()
-					var rs []runner.Result
+					var rs []result.Result
 					rs, runErr = runner.Run(context.Background(), tg, runner.Options{Run: regexp.MustCompile(pattern), Seed: seed})
-					results = make(map[string]runner.Result, len(rs))
+					results = make(map[string]result.Result, len(rs))
 					for _, r := range rs {
 						results[r.ID] = r
 					}
@@ -95,7 +96,7 @@ func RunTarget(t *testing.T, name string, tg target.Target) {
 	})
 }
 
-func report(t *testing.T, c runner.Case, results map[string]runner.Result, runErr error) {
+func report(t *testing.T, c result.Case, results map[string]result.Result, runErr error) {
 	t.Helper()
 	if runErr != nil {
 		t.Fatalf("the suite could not run: %v", runErr)
@@ -105,9 +106,9 @@ func report(t *testing.T, c runner.Case, results map[string]runner.Result, runEr
 		t.Fatalf("%s did not complete (the run was interrupted or stopped at the restart limit)", c.ID)
 	}
 	switch {
-	case r.Outcome == runner.NotApplicable:
+	case r.Outcome == result.NotApplicable:
 		t.Skipf("not applicable: %s", r.Detail)
-	case r.Outcome == runner.Unsupported:
+	case r.Outcome == result.Unsupported:
 		t.Skipf("unsupported: %s", r.Detail)
 	case r.Outcome.IsFailure():
 		t.Errorf("%s [%s] %s\n%s", r.Outcome, strings.Join(r.Clauses, " "), c.Name, r.Detail)

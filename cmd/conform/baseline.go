@@ -1,8 +1,6 @@
 package main
 
 import (
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -22,11 +20,8 @@ func baseline(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: conform baseline -o FILE [flags] [-- CMD [ARGS...]]")
 		fs.PrintDefaults()
 	}
-	command, err := parse(fs, s, args)
-	if err != nil {
-		if !errors.Is(err, flag.ErrHelp) && !isFlagError(err) {
-			fmt.Fprintf(stderr, "conform baseline: %v\n", err)
-		}
+	command, ok := parseArgs("conform baseline", fs, s, args, stderr)
+	if !ok {
 		return exitUsage
 	}
 	switch {

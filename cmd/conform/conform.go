@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -15,6 +14,7 @@ import (
 	"time"
 
 	"github.com/convspec/convspec/conformance/report"
+	"github.com/convspec/convspec/conformance/result"
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/inprocess"
 	"github.com/convspec/convspec/internal/mutants"
@@ -27,11 +27,8 @@ import (
 func conform(args []string, stdout, stderr io.Writer) int {
 	fs, s := conformFlags(stderr)
 	fs.Usage = func() { usage(stderr) }
-	command, err := parse(fs, s, args)
-	if err != nil {
-		if !errors.Is(err, flag.ErrHelp) && !isFlagError(err) {
-			fmt.Fprintf(stderr, "conform: %v\n", err)
-		}
+	command, ok := parseArgs("conform", fs, s, args, stderr)
+	if !ok {
 		return exitUsage
 	}
 	opts, err := s.options()
@@ -100,7 +97,7 @@ func conform(args []string, stdout, stderr io.Writer) int {
 // runReport is a run with its raw results, before they are judged.
 type runReport struct {
 	report.Run
-	results []runner.Result
+	results []result.Result
 }
 
 // execute starts the implementation and runs the suite. It returns nil
@@ -198,7 +195,7 @@ func (s *settings) options() (runner.Options, error) {
 
 // checkSelection refuses a -run or -skip that leaves nothing to run: a
 // silent zero-case run would pass a CI gate by accident.
-func checkSelection(cases []runner.Case, opts runner.Options, s *settings) error {
+func checkSelection(cases []result.Case, opts runner.Options, s *settings) error {
 	for _, c := range cases {
 		if (opts.Run == nil || opts.Run.MatchString(c.ID)) && (opts.Skip == nil || !opts.Skip.MatchString(c.ID)) {
 			return nil
@@ -270,14 +267,14 @@ func (s *settings) reproduce(k report.Case, command []string) string {
 		return ""
 	}
 	parts := []string{"conform", "-run", shellQuote("^" + regexp.QuoteMeta(k.ID) + "$")}
-	if k.Outcome == runner.Unsupported {
+	if k.Outcome == result.Unsupported {
 		parts = append(parts, "-strict") // it fails only with it
 	}
-	if k.Kind == runner.Property && k.Seed != 0 {
+	if k.Kind == result.Property && k.Seed != 0 {
 		parts = append(parts, "-seed", fmt.Sprint(k.Seed))
 	}
 	for _, name := range []string{"checks", "timeout", "start-timeout", "max-restarts", "max-line"} {
-		if s.set[name] && !(name == "checks" && k.Kind != runner.Property) {
+		if s.set[name] && !(name == "checks" && k.Kind != result.Property) {
 			parts = append(parts, "-"+name, shellQuote(flagValue(s, name)))
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"regexp"
 	"runtime"
 	"time"
 
@@ -45,13 +46,37 @@ func runFlags(name string, stderr io.Writer) (*flag.FlagSet, *settings) {
 	fs.StringVar(&s.skip, "skip", "", "skip the cases whose ID matches this regular expression `RE`")
 	fs.Uint64Var(&s.seed, "seed", 0, "seed for the properties' generators (0: random, printed in the report); the same seed replays the run")
 	fs.IntVar(&s.checks, "checks", 100, "generated cases per property")
+	supervisionFlags(fs, s)
+	fs.BoolVar(&s.verbose, "v", false, "list every case, and the details of expected failures")
+	fs.StringVar(&s.mutant, "mutant", "", "run against the built-in faulty variant `NAME` instead of the reference (see conform mutants)")
+	return fs, s
+}
+
+// supervisionFlags are the flags of every command that talks to an
+// implementation: how long it may take and how often it may fail.
+func supervisionFlags(fs *flag.FlagSet, s *settings) {
 	fs.DurationVar(&s.timeout, "timeout", target.DefaultCallTimeout, "time limit for each request to the implementation")
 	fs.DurationVar(&s.startTimeout, "start-timeout", target.DefaultStartTimeout, "time limit for starting the implementation and its handshake")
 	fs.IntVar(&s.maxRestarts, "max-restarts", target.DefaultMaxRestarts, "how often a failed implementation is restarted before the run stops (0: never)")
 	fs.IntVar(&s.maxLine, "max-line", target.DefaultMaxLineBytes, "longest output line accepted from the implementation, in bytes")
-	fs.BoolVar(&s.verbose, "v", false, "list every case, and the details of expected failures")
-	fs.StringVar(&s.mutant, "mutant", "", "run against the built-in faulty variant `NAME` instead of the reference (see conform mutants)")
-	return fs, s
+}
+
+// parseArgs parses the command line of the command name (see parse) and
+// says what is wrong with it; false means a usage error.
+func parseArgs(name string, fs *flag.FlagSet, s *settings, args []string, stderr io.Writer) ([]string, bool) {
+	command, err := parse(fs, s, args)
+	if err != nil {
+		if !errors.Is(err, flag.ErrHelp) && !isFlagError(err) {
+			fmt.Fprintf(stderr, "%s: %v\n", name, err)
+		}
+		return nil, false
+	}
+	return command, true
+}
+
+// selected says whether the case id is selected by -run and -skip.
+func selected(run, skip *regexp.Regexp, id string) bool {
+	return (run == nil || run.MatchString(id)) && (skip == nil || !skip.MatchString(id))
 }
 
 // parallelFlag is -parallel, of the commands that run the whole suite.

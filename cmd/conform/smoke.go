@@ -150,7 +150,7 @@ func smokeCall(ctx context.Context, tg target.Target, r smokeRequest) error {
 			return fmt.Errorf("creating the window to trim with: %w", err)
 		}
 		var created protocol.WindowCreateResult
-		if err := protocol.DecodeResult(raw, &created); err != nil {
+		if err := target.DecodeResult(protocol.MethodWindowCreate, raw, &created); err != nil {
 			return fmt.Errorf("creating the window to trim with: %w", err)
 		}
 		params = map[string]any{"window": created.Window}
@@ -162,7 +162,7 @@ func smokeCall(ctx context.Context, tg target.Target, r smokeRequest) error {
 	if err != nil {
 		return err
 	}
-	if err := protocol.DecodeResult(raw, r.result); err != nil {
+	if err := target.DecodeResult(r.method, raw, r.result); err != nil {
 		return fmt.Errorf("the result has the wrong shape: %w (spec/protocol.md gives each method's result)", err)
 	}
 	return nil

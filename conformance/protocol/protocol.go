@@ -34,6 +34,18 @@ const (
 	MethodLoopRun         = "loop.run"
 )
 
+// Methods lists every method of protocol v1.
+func Methods() []string {
+	return []string{
+		MethodInitialize, MethodShutdown,
+		MethodWindowCreate, MethodWindowTrim, MethodWindowEstimate, MethodWindowSummarize,
+		MethodTokensEncode,
+		MethodBudgetCount, MethodBudgetCheck, MethodBudgetPrune, MethodBudgetCompress, MethodBudgetPrepare,
+		MethodHistoryClassify, MethodHistoryPrune, MethodHistoryBuild,
+		MethodConfigResolve, MethodLoopRun,
+	}
+}
+
 // Capabilities an implementation may declare in its handshake.
 const (
 	CapWindow    = "window"

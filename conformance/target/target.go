@@ -89,7 +89,7 @@ func indent(s string) string {
 // malformed or names another protocol version.
 func DecodeHandshake(raw json.RawMessage) (Info, error) {
 	var r protocol.InitializeResult
-	if err := protocol.DecodeResult(raw, &r); err != nil {
+	if err := DecodeResult(protocol.MethodInitialize, raw, &r); err != nil {
 		return Info{}, &Failure{Outcome: ProtocolError, Method: protocol.MethodInitialize, Detail: err.Error()}
 	}
 	if r.Protocol != protocol.Version {

@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/convspec/convspec/conformance/protocol"
+	"github.com/convspec/convspec/conformance/result"
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/inprocess"
 	"github.com/convspec/convspec/internal/runner"
@@ -75,7 +76,7 @@ func benchSuite(b *testing.B, tg target.Target, capabilities []string) {
 			if r.Outcome.IsFailure() {
 				b.Fatalf("%s: %s: %s", r.ID, r.Outcome, r.Detail)
 			}
-			if r.Outcome == runner.Passed {
+			if r.Outcome == result.Passed {
 				cases++
 			}
 		}

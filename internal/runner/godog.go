@@ -12,6 +12,7 @@ import (
 	"github.com/cucumber/godog"
 
 	"github.com/convspec/convspec/conformance/protocol"
+	"github.com/convspec/convspec/conformance/result"
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/steps"
 )
@@ -34,11 +35,7 @@ func scenarioPaths(opts Options) ([]string, error) {
 	seen := map[string]bool{}
 	for _, f := range feats {
 		for _, p := range f.Pickles {
-			tags := make([]string, len(p.Tags))
-			for i, t := range p.Tags {
-				tags[i] = t.Name
-			}
-			c, err := ScenarioCase(p.Name, p.Uri, tags)
+			c, err := ScenarioCase(p.Name, p.Uri, tagNames(p.Tags))
 			if err != nil {
 				return nil, err
 			}
@@ -60,14 +57,14 @@ func scenarioPaths(opts Options) ([]string, error) {
 // selected by line.
 var lineSuffix = regexp.MustCompile(`:[0-9]+$`)
 
-func runScenarios(p *pool, opts Options) ([]Result, error) {
+func runScenarios(p *pool, opts Options) ([]result.Result, error) {
 	info := p.info
 	var (
 		mu       sync.Mutex // guards results and setupErr: scenarios run on every worker at once
-		results  []Result
+		results  []result.Result
 		setupErr error
 	)
-	add := func(r Result) { mu.Lock(); results = append(results, r); mu.Unlock() }
+	add := func(r result.Result) { mu.Lock(); results = append(results, r); mu.Unlock() }
 	paths, err := scenarioPaths(opts)
 	if err != nil || paths == nil {
 		return nil, err
@@ -79,16 +76,12 @@ func runScenarios(p *pool, opts Options) ([]Result, error) {
 			steps.Register(sc, tg)
 			var (
 				g           *guard // the worker this scenario borrowed; nil when it does not run
-				current     Case
+				current     result.Case
 				stepSkipped bool
 				started     time.Time
 			)
 			sc.Before(func(ctx context.Context, sn *godog.Scenario) (context.Context, error) {
-				tags := make([]string, len(sn.Tags))
-				for i, t := range sn.Tags {
-					tags[i] = t.Name
-				}
-				c, err := ScenarioCase(sn.Name, lineSuffix.ReplaceAllString(sn.Uri, ""), tags)
+				c, err := ScenarioCase(sn.Name, lineSuffix.ReplaceAllString(sn.Uri, ""), tagNames(sn.Tags))
 				switch {
 				case err != nil:
 					mu.Lock()
@@ -100,7 +93,7 @@ func runScenarios(p *pool, opts Options) ([]Result, error) {
 				case p.ctx.Err() != nil:
 					return ctx, godog.ErrSkip
 				case c.Capability != "" && !info.Has(c.Capability):
-					add(Result{Case: c, Outcome: NotApplicable, Detail: "capability " + c.Capability + " not declared"})
+					add(result.Result{Case: c, Outcome: result.NotApplicable, Detail: "capability " + c.Capability + " not declared"})
 					return ctx, godog.ErrSkip
 				case p.limitReached.Load():
 					add(notRun(c))
@@ -122,19 +115,19 @@ func runScenarios(p *pool, opts Options) ([]Result, error) {
 				if g == nil {
 					return ctx, nil // not selected, not applicable or not run: already accounted for
 				}
-				var r Result
+				var r result.Result
 				switch {
 				case p.ctx.Err() != nil:
 					// interrupted: the outcome is the cancellation's, not the implementation's
 				case g.limited && (g.failure == nil || errors.Is(err, target.ErrRestartLimit)):
 					r = notRun(current)
 				case stepSkipped && err == nil:
-					r = Result{Case: current, Outcome: NotApplicable, Detail: "the target cannot run a step of this scenario (raw protocol lines)"}
+					r = result.Result{Case: current, Outcome: result.NotApplicable, Detail: "the target cannot run a step of this scenario (raw protocol lines)"}
 				default:
 					r = g.settle(classify(current, err))
 				}
 				p.release(g)
-				g, current = nil, Case{}
+				g, current = nil, result.Case{}
 				if r.ID != "" {
 					r.Duration = time.Since(started)
 					add(r)
@@ -161,8 +154,8 @@ func runScenarios(p *pool, opts Options) ([]Result, error) {
 }
 
 // classify turns a scenario's error into an outcome.
-func classify(c Case, err error) Result {
-	r := Result{Case: c, Outcome: Passed}
+func classify(c result.Case, err error) result.Result {
+	r := result.Result{Case: c, Outcome: result.Passed}
 	if err == nil {
 		return r
 	}
@@ -171,13 +164,13 @@ func classify(c Case, err error) Result {
 	var pe *protocol.Error
 	switch {
 	case errors.As(err, &f):
-		r.Outcome = Outcome(f.Outcome)
+		r.Outcome = result.Outcome(f.Outcome)
 	case errors.As(err, &pe) && pe.Kind() == protocol.KindUnsupported:
-		r.Outcome = Unsupported
+		r.Outcome = result.Unsupported
 	case errors.Is(err, godog.ErrSkip):
-		r.Outcome = NotApplicable
+		r.Outcome = result.NotApplicable
 	default:
-		r.Outcome = Failed
+		r.Outcome = result.Failed
 	}
 	return r
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/stretchr/testify/require"
 
+	"github.com/convspec/convspec/conformance/result"
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/inprocess"
 	"github.com/convspec/convspec/internal/mutants"
@@ -25,7 +26,7 @@ func TestWorkersReportWhatASequentialRunReports(t *testing.T) {
 	m, ok := mutants.Lookup("cap-off-by-one")
 	require.True(t, ok)
 	opts := runner.Options{Seed: 42, Checks: 10, Run: regexp.MustCompile(`^(WIN-|SUM-1/|prop/window-head-and-tail-kept$|prop/window-matches-plan$)`)}
-	run := func(n int) []runner.Result {
+	run := func(n int) []result.Result {
 		var targets []target.Target
 		for range n {
 			tg, err := inprocess.New(m.Engine)
@@ -50,14 +51,14 @@ func TestWorkersReportWhatASequentialRunReports(t *testing.T) {
 	// workers. A failing property's counterexample is shrunk for at most
 	// rapid's shrink time, so on a loaded machine it depends on speed, not
 	// on workers; its outcome and failing seed do not.
-	handles := cmp.Transformer("handles", func(r runner.Result) runner.Result {
+	handles := cmp.Transformer("handles", func(r result.Result) result.Result {
 		r.Detail = windowHandle.ReplaceAllString(r.Detail, `"window":"w#"`)
-		if r.Kind == runner.Property {
+		if r.Kind == result.Property {
 			r.Detail = ""
 		}
 		return r
 	})
-	if diff := cmp.Diff(sequential, parallel, handles, cmpopts.IgnoreFields(runner.Result{}, "Duration")); diff != "" {
+	if diff := cmp.Diff(sequential, parallel, handles, cmpopts.IgnoreFields(result.Result{}, "Duration")); diff != "" {
 		t.Errorf("3 workers report differently from 1 (-sequential +parallel):\n%s", diff)
 	}
 }

@@ -13,12 +13,13 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/convspec/convspec/conformance/result"
 	"github.com/convspec/convspec/internal/properties"
 )
 
-func runProperties(p *pool, opts Options) ([]Result, error) {
+func runProperties(p *pool, opts Options) ([]result.Result, error) {
 	info := p.info
-	out := make([]Result, len(opts.Properties))
+	out := make([]result.Result, len(opts.Properties))
 	ran := make([]bool, len(opts.Properties))
 	// rapid reads its knobs from the process-wide flag set: they are set
 	// once for the whole phase, and every worker's checks read the same.
@@ -38,7 +39,7 @@ func runProperties(p *pool, opts Options) ([]Result, error) {
 		case !opts.selected(c.ID), p.ctx.Err() != nil:
 			continue
 		case !info.Has(prop.Capability):
-			out[i], ran[i] = Result{Case: c, Outcome: NotApplicable, Detail: "capability " + prop.Capability + " not declared"}, true
+			out[i], ran[i] = result.Result{Case: c, Outcome: result.NotApplicable, Detail: "capability " + prop.Capability + " not declared"}, true
 			continue
 		}
 		g := p.acquire()
@@ -75,7 +76,7 @@ func runProperties(p *pool, opts Options) ([]Result, error) {
 	if firstErr != nil {
 		return nil, firstErr
 	}
-	var results []Result
+	var results []result.Result
 	for i, r := range out {
 		if ran[i] {
 			results = append(results, r)
@@ -121,7 +122,7 @@ func prepareRapid(opts Options) error {
 
 // runProperty checks one property on one worker; the caller holds rapidMu
 // and has prepared rapid.
-func runProperty(c Case, p properties.Property, g *guard, opts Options) (Result, error) {
+func runProperty(c result.Case, p properties.Property, g *guard, opts Options) (result.Result, error) {
 	tg := g.target()
 	tb := &propertyTB{name: c.ID}
 	func() {
@@ -133,11 +134,11 @@ func runProperty(c Case, p properties.Property, g *guard, opts Options) (Result,
 		}()
 		rapid.Check(tb, func(t *rapid.T) { p.Check(t, tg) })
 	}()
-	r := Result{Case: c, Outcome: Passed, Seed: opts.Seed}
+	r := result.Result{Case: c, Outcome: result.Passed, Seed: opts.Seed}
 	if !tb.failed {
 		return r, nil
 	}
-	r.Outcome = Failed
+	r.Outcome = result.Failed
 	r.Detail = strings.TrimSpace(tb.out.String())
 	if m := seedRe.FindStringSubmatch(r.Detail); m != nil {
 		r.Seed, _ = strconv.ParseUint(m[1], 10, 64)

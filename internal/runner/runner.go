@@ -10,10 +10,28 @@ import (
 	"regexp"
 	"slices"
 
+	"github.com/convspec/convspec/conformance/result"
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/features"
 	"github.com/convspec/convspec/internal/properties"
 )
+
+// Summary is a whole run.
+type Summary struct {
+	// Results holds every selected case that completed, in order: the
+	// scenarios, then the properties.
+	Results []result.Result
+	// Seed is the seed the properties ran with (Options.Seed, or the one
+	// picked at random).
+	Seed uint64
+	// Interrupted says that the context was cancelled before every
+	// selected case had completed; Results holds those that had.
+	Interrupted bool
+	// RestartLimit says that the implementation failed more often than its
+	// restart limit allows; the cases after that point are in Results as
+	// NotRun.
+	RestartLimit bool
+}
 
 // Options select and tune a run.
 type Options struct {
@@ -42,7 +60,7 @@ func (o Options) selected(id string) bool {
 
 // Run executes every selected case against tg, scenarios first, and
 // returns the results of those that completed (see RunAll).
-func Run(ctx context.Context, tg target.Target, opts Options) ([]Result, error) {
+func Run(ctx context.Context, tg target.Target, opts Options) ([]result.Result, error) {
 	sum, err := RunAll(ctx, tg, opts)
 	return sum.Results, err
 }
@@ -94,7 +112,7 @@ func RunWorkers(ctx context.Context, targets []target.Target, opts Options) (Sum
 
 // inCaseOrder sorts results as Cases lists them: scenarios in feature
 // order, then properties.
-func inCaseOrder(results []Result, opts Options) error {
+func inCaseOrder(results []result.Result, opts Options) error {
 	cases, err := listCases(opts)
 	if err != nil {
 		return err
@@ -105,7 +123,7 @@ func inCaseOrder(results []Result, opts Options) error {
 			index[c.ID] = i
 		}
 	}
-	slices.SortStableFunc(results, func(a, b Result) int { return index[a.ID] - index[b.ID] })
+	slices.SortStableFunc(results, func(a, b result.Result) int { return index[a.ID] - index[b.ID] })
 	return nil
 }
 

@@ -1,4 +1,8 @@
-package runner
+// Package result names a case of the conformance suite and how it ended:
+// the case's stable identity (ID, kind, clauses), its outcome, and the
+// result the runner hands to the reports. It is API: reports and tools
+// read results in these terms (D-34).
+package result
 
 import (
 	"time"
@@ -7,7 +11,7 @@ import (
 // Outcome is how one case ended.
 type Outcome string
 
-// Outcomes (issue #7 and spec/protocol.md): passed and not applicable are
+// Outcomes (spec/protocol.md, D-33): passed and not applicable are
 // not failures; everything else is.
 const (
 	Passed        Outcome = "passed"
@@ -66,20 +70,3 @@ type Result struct {
 // NotRunDetail starts the Detail of a case that was not run because the
 // restart limit had been reached.
 const NotRunDetail = "not run: restart limit reached"
-
-// Summary is a whole run.
-type Summary struct {
-	// Results holds every selected case that completed, in order: the
-	// scenarios, then the properties.
-	Results []Result
-	// Seed is the seed the properties ran with (Options.Seed, or the one
-	// picked at random).
-	Seed uint64
-	// Interrupted says that the context was cancelled before every
-	// selected case had completed; Results holds those that had.
-	Interrupted bool
-	// RestartLimit says that the implementation failed more often than its
-	// restart limit allows; the cases after that point are in Results as
-	// NotRun.
-	RestartLimit bool
-}
