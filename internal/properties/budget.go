@@ -275,9 +275,7 @@ func (s *session) drawPruned(t *rapid.T) (budgetCase, protocol.BudgetPruneResult
 
 func (s *session) count(msgs []json.RawMessage) protocol.BudgetCountResult {
 	s.t.Helper()
-	if msgs == nil {
-		msgs = []json.RawMessage{}
-	}
+	msgs = nonNil(msgs)
 	var r protocol.BudgetCountResult
 	s.invoke(protocol.MethodBudgetCount, protocol.BudgetCountParams{Messages: msgs}, &r)
 	if len(r.PerMessage) != len(msgs) {

@@ -120,3 +120,12 @@ type namedList struct {
 func trimLists(res protocol.WindowTrimResult) []namedList {
 	return []namedList{{"trimmed", res.Trimmed}, {"evicted", res.Evicted}}
 }
+
+// nonNil is s, or an empty list for nil: a list is sent as [], never as
+// null.
+func nonNil[E any](s []E) []E {
+	if s == nil {
+		return []E{}
+	}
+	return s
+}

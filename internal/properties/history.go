@@ -76,9 +76,7 @@ func (s *session) classify(in []msg) protocol.HistoryClassifyResult {
 
 func (s *session) prune(msgs []json.RawMessage) protocol.HistoryPruneResult {
 	s.t.Helper()
-	if msgs == nil {
-		msgs = []json.RawMessage{}
-	}
+	msgs = nonNil(msgs)
 	var r protocol.HistoryPruneResult
 	s.invoke(protocol.MethodHistoryPrune, protocol.HistoryPruneParams{Messages: msgs}, &r)
 	return r

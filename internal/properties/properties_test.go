@@ -229,13 +229,6 @@ func (f *faulty) Call(ctx context.Context, method string, params any) (json.RawM
 	return res, err
 }
 
-func nonNil[E any](s []E) []E {
-	if s == nil {
-		return []E{}
-	}
-	return s
-}
-
 // zones computes, for a trim of msgs, the reference's cut points along
 // the reference's units.
 func zones(c protocol.WindowConfig, msgs []json.RawMessage) plan {
