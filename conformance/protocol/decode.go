@@ -27,6 +27,7 @@ var required = map[string][]string{
 	"HistoryPruneResult":    {"messages", "removed"},
 	"HistoryBuildResult":    {"messages", "warnings"},
 	"ConfigResolveResult":   {"config", "max_messages_from", "warnings"},
+	"TrimmerTrimResult":     {"messages"},
 	"LoopRunResult":         {"config", "requests", "iterations", "summarizer_calls"},
 	"LoopRequest":           {"iteration", "messages"},
 	"LoopIterationResult":   {"state", "metrics", "events"},

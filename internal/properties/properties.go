@@ -29,5 +29,5 @@ type Property struct {
 
 // All lists every property, in a stable order.
 func All() []Property {
-	return slices.Concat(windowProperties(), historyProperties(), summarizeProperties(), budgetProperties(), loopProperties())
+	return slices.Concat(windowProperties(), historyProperties(), summarizeProperties(), budgetProperties(), loopProperties(), trimmerProperties())
 }

@@ -162,6 +162,8 @@ func (h *Handler) Handle(ctx context.Context, method string, params json.RawMess
 		return h.configResolve(params)
 	case protocol.MethodLoopRun:
 		return h.loopRun(ctx, params)
+	case protocol.MethodTrimmerTrim:
+		return h.trimmerTrim(params)
 	default:
 		return nil, protocol.NewError(protocol.KindMethodNotFound, "unknown method %q", method)
 	}
@@ -179,6 +181,7 @@ func (h *Handler) initialize(params json.RawMessage) (any, error) {
 		Protocol:       protocol.Version,
 		Implementation: protocol.Implementation{Name: h.engine.Name(), Version: Version},
 		Capabilities:   h.engine.Capabilities(),
+		Trimmers:       h.trimmerDecls(),
 	}, nil
 }
 
