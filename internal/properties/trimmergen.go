@@ -29,7 +29,7 @@ type trimCase struct {
 
 // trimLen draws a conversation length: the empty one included, mostly
 // short enough to read.
-var trimLen = rapid.OneOf(rapid.IntRange(0, 8), rapid.IntRange(0, 24), rapid.IntRange(0, 60))
+var trimLen = rapid.OneOf(rapid.IntRange(0, 8), rapid.IntRange(0, 20), rapid.IntRange(0, 40))
 
 // drawTrimmer draws one of the declared trimmers that claim guarantee.
 func drawTrimmer(t *rapid.T, tg target.Target, guarantee string) protocol.TrimmerDecl {
