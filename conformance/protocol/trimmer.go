@@ -83,12 +83,10 @@ func (d TrimmerDecl) Accepts(format string) bool {
 }
 
 // CheckTrimmers checks the trimmer declarations of a handshake (ANY-10):
-// present and valid exactly when capability trimmer is declared.
+// with capability trimmer they must be present and valid; without it they
+// are ignored (a protocol-1 handshake has none).
 func CheckTrimmers(capabilities []string, decls []TrimmerDecl) error {
 	if !slices.Contains(capabilities, CapTrimmer) {
-		if len(decls) > 0 {
-			return fmt.Errorf("\"trimmers\" is declared without capability %q", CapTrimmer)
-		}
 		return nil
 	}
 	if len(decls) == 0 {

@@ -107,7 +107,11 @@ func DecodeHandshake(raw json.RawMessage) (Info, error) {
 	if err := protocol.CheckTrimmers(r.Capabilities, r.Trimmers); err != nil {
 		return Info{}, &Failure{Outcome: ProtocolError, Method: protocol.MethodInitialize, Detail: err.Error()}
 	}
-	return Info{Name: r.Implementation.Name, Version: r.Implementation.Version, Capabilities: r.Capabilities, Trimmers: r.Trimmers}, nil
+	info := Info{Name: r.Implementation.Name, Version: r.Implementation.Version, Capabilities: r.Capabilities}
+	if info.Has(protocol.CapTrimmer) {
+		info.Trimmers = r.Trimmers
+	}
+	return info, nil
 }
 
 // LineSender is implemented by targets that can send a raw line, so that

@@ -123,6 +123,19 @@ func trimmerMutants() []Mutant {
 			}},
 		},
 		{
+			Name:    "trimmer-forgets-current-exchange",
+			Bug:     "preserves only the system prompt, so a long tool exchange pushes the user prompt that started it out of the window",
+			Clauses: []string{"ANY-4"},
+			Engine: trimmerEngine{trimmer: server.TrimmerExchange, trim: func(msgs []message.Message, limit int) ([]message.Message, error) {
+				w, err := window.New(window.Config{MaxMessages: limit, PreserveFirstN: server.LeadingSystem(msgs)})
+				if err != nil {
+					return nil, err
+				}
+				res, err := w.Trim(msgs)
+				return res.Trimmed, err
+			}},
+		},
+		{
 			Name:    "trimmer-bound-off-by-one",
 			Bug:     "compares with ≤ where < belongs and keeps one message more than the limit",
 			Clauses: []string{"ANY-6"},

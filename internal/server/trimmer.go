@@ -1,7 +1,8 @@
 package server
 
 // The reference's own trimmers served as capability trimmer (ANY-10,
-// D-35): the sliding window, history.build and budget.prune, each behind a
+// D-35): the sliding window (in two configurations), history.build and
+// budget.prune, each behind a
 // thin adapter from trimmer.trim's (messages, limit) to its own parameters,
 // each declaring the guarantees it keeps.
 
@@ -33,9 +34,10 @@ func (Reference) Trimmers() []Trimmer { return ReferenceTrimmers() }
 
 // Names of the reference trimmers.
 const (
-	TrimmerWindow = "window"
-	TrimmerBuild  = "history.build"
-	TrimmerPrune  = "budget.prune"
+	TrimmerWindow   = "window"
+	TrimmerExchange = "window.exchange"
+	TrimmerBuild    = "history.build"
+	TrimmerPrune    = "budget.prune"
 )
 
 // ReferenceTrimmers are the reference's trimmers, each claiming exactly
@@ -47,6 +49,11 @@ const (
 //     floor of ANY-6. Limit 0 is not max_messages 0, which disables the
 //     window (CFG-5): the adapter returns the leading system messages,
 //     what WIN-3 keeps with max_messages = preserve_first_n.
+//   - window.exchange: the window that also preserves the current
+//     exchange — preserve_last_n from the latest user prompt to the end —
+//     as a provider loop uses it. It keeps the latest prompt and the last
+//     unit, and no bound: the preserved head and tail may fill the cap
+//     (WIN-3), and limit 0 is max_messages 0, no trimming (CFG-5).
 //   - history.build: max_messages = limit minus the leading system
 //     messages, at least 1, so that the system messages count too
 //     (BUILD-3, BUILD-4), counted after repair and pruning. Not fits: build prunes orphaned prompts even
@@ -66,6 +73,13 @@ func ReferenceTrimmers() []Trimmer {
 				Guarantees: g(protocol.GuaranteeSubsequence, protocol.GuaranteeUnits, protocol.GuaranteeSystem,
 					protocol.GuaranteeBound, protocol.GuaranteeFits, protocol.GuaranteeIdempotent, protocol.GuaranteeTotal)},
 			Trim: WindowTrimmer,
+		},
+		{
+			Decl: protocol.TrimmerDecl{Name: TrimmerExchange, Bound: protocol.BoundMessages,
+				Guarantees: g(protocol.GuaranteeSubsequence, protocol.GuaranteeUnits, protocol.GuaranteeSystem,
+					protocol.GuaranteeLastPrompt, protocol.GuaranteeLastUnit, protocol.GuaranteeFits,
+					protocol.GuaranteeIdempotent, protocol.GuaranteeTotal)},
+			Trim: ExchangeTrimmer,
 		},
 		{
 			Decl: protocol.TrimmerDecl{Name: TrimmerBuild, Bound: protocol.BoundMessages,
@@ -102,6 +116,24 @@ func WindowTrimmer(msgs []message.Message, limit int) ([]message.Message, error)
 		return msgs[:lead], nil
 	}
 	w, err := window.New(window.Config{MaxMessages: limit, PreserveFirstN: lead})
+	if err != nil {
+		return nil, err
+	}
+	res, err := w.Trim(msgs)
+	return res.Trimmed, err
+}
+
+// ExchangeTrimmer is the window preserving the system prompt and the
+// current exchange.
+func ExchangeTrimmer(msgs []message.Message, limit int) ([]message.Message, error) {
+	tail := 0
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Class() == message.UserPrompt {
+			tail = len(msgs) - i
+			break
+		}
+	}
+	w, err := window.New(window.Config{MaxMessages: limit, PreserveFirstN: LeadingSystem(msgs), PreserveLastN: tail})
 	if err != nil {
 		return nil, err
 	}
