@@ -103,18 +103,24 @@ func trimmerMutants() []Mutant {
 		},
 		{
 			Name:    "trimmer-rebuilds-messages",
-			Bug:     "returns each kept message rebuilt as {role, content}, losing tool_calls, tool_call_id and every other member",
-			Clauses: []string{"ANY-1", "ANY-2"},
+			Bug:     "returns each kept message rebuilt from a typed struct {role, content, tool_calls, tool_call_id}, losing name, cache_control and every other member",
+			Clauses: []string{"ANY-1"},
 			Engine: trimmerEngine{trimmer: server.TrimmerBuild, trim: func(msgs []message.Message, limit int) ([]message.Message, error) {
 				out, err := server.BuildTrimmer(msgs, limit)
 				if err != nil {
 					return nil, err
 				}
 				for i, m := range out {
-					raw, _ := json.Marshal(struct {
-						Role    string          `json:"role"`
-						Content json.RawMessage `json:"content,omitempty"`
-					}{m.Role(), m.Content()})
+					var typed struct {
+						Role       string          `json:"role"`
+						Content    json.RawMessage `json:"content,omitempty"`
+						ToolCalls  json.RawMessage `json:"tool_calls,omitempty"`
+						ToolCallID json.RawMessage `json:"tool_call_id,omitempty"`
+					}
+					if err := json.Unmarshal(m.Raw(), &typed); err != nil {
+						return nil, err
+					}
+					raw, _ := json.Marshal(typed)
 					if out[i], err = message.Parse(raw); err != nil {
 						return nil, err
 					}

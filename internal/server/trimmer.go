@@ -50,7 +50,8 @@ const (
 //     window (CFG-5): the adapter returns the leading system messages,
 //     what WIN-3 keeps with max_messages = preserve_first_n.
 //   - window.exchange: the window that also preserves the current
-//     exchange — preserve_last_n from the latest user prompt to the end —
+//     exchange — preserve_last_n from the latest user prompt to the end,
+//     or the last unit when there is no prompt —
 //     as a provider loop uses it. It keeps the latest prompt and the last
 //     unit, and no bound: the preserved head and tail may fill the cap
 //     (WIN-3), and limit 0 is max_messages 0, no trimming (CFG-5).
@@ -126,7 +127,7 @@ func WindowTrimmer(msgs []message.Message, limit int) ([]message.Message, error)
 // ExchangeTrimmer is the window preserving the system prompt and the
 // current exchange.
 func ExchangeTrimmer(msgs []message.Message, limit int) ([]message.Message, error) {
-	tail := 0
+	tail := min(1, len(msgs)) // without a user prompt, the last unit (WIN-9 extends it)
 	for i := len(msgs) - 1; i >= 0; i-- {
 		if msgs[i].Class() == message.UserPrompt {
 			tail = len(msgs) - i
