@@ -11,6 +11,16 @@ Feature: Any trimmer
   Scenario: the declaration names each trimmer's bound and guarantees
     Then every declared trimmer names its bound, a counter for a token bound, and known guarantees
 
+  @trimmer @ANY-10 @PROTO-2
+  Scenario: a trimmer that was not declared is invalid_params
+    When the request "trimmer.trim" is sent with params:
+      """json
+      {"trimmer": "no-such-trimmer-declared", "messages": [], "limit": 3}
+      """
+    Then the request fails with "invalid_params"
+    And the error message mentions "trimmer"
+    And the implementation still answers
+
   @trimmer/subsequence @ANY-1
   Scenario: what is kept is a subsequence of the conversation
     Given the OpenAI conversation: system, user, assistant, user, call(a), result(a), assistant, user
