@@ -43,6 +43,7 @@ func Methods() []string {
 		MethodBudgetCount, MethodBudgetCheck, MethodBudgetPrune, MethodBudgetCompress, MethodBudgetPrepare,
 		MethodHistoryClassify, MethodHistoryPrune, MethodHistoryBuild,
 		MethodConfigResolve, MethodLoopRun,
+		MethodTrimmerTrim,
 	}
 }
 
@@ -60,7 +61,7 @@ const (
 // Capabilities lists every capability of protocol v1, in the order of
 // spec/protocol.md.
 func Capabilities() []string {
-	return []string{CapWindow, CapSummarize, CapHistory, CapBudget, CapTokens, CapConfig, CapLoop}
+	return []string{CapWindow, CapSummarize, CapHistory, CapBudget, CapTokens, CapConfig, CapLoop, CapTrimmer}
 }
 
 // Error kinds (spec/protocol.md, "Errors"). Kind is the stable identity of an
@@ -183,4 +184,6 @@ type InitializeResult struct {
 	Protocol       int            `json:"protocol"`
 	Implementation Implementation `json:"implementation"`
 	Capabilities   []string       `json:"capabilities"`
+	// Trimmers declares the trimmers of capability trimmer (ANY-10).
+	Trimmers []TrimmerDecl `json:"trimmers,omitempty"`
 }

@@ -32,6 +32,7 @@ var results = map[string]any{
 	protocol.MethodHistoryBuild:    protocol.HistoryBuildResult{},
 	protocol.MethodConfigResolve:   protocol.ConfigResolveResult{},
 	protocol.MethodLoopRun:         protocol.LoopRunResult{},
+	protocol.MethodTrimmerTrim:     protocol.TrimmerTrimResult{},
 }
 
 // TestEveryMethodHasAResultSchema: no method's result goes unchecked, and

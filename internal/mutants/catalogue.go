@@ -553,6 +553,7 @@ func All() []Mutant {
 			Bug:    "treats max_messages 0 as a cap of zero instead of disabling trimming",
 			Engine: trimMutant(zeroMaxTrim)},
 	}
+	ms = append(ms, trimmerMutants()...)
 	sort.Slice(ms, func(i, j int) bool { return ms[i].Name < ms[j].Name })
 	return ms
 }

@@ -10,7 +10,7 @@ import (
 
 // All lists every property, in a stable order.
 func All() []Property {
-	return []Property{
+	return append([]Property{
 		// Capability window: window.go, windowanswers.go.
 		{ID: "prop/window-matches-plan", Clauses: []string{"WIN-1", "WIN-2", "WIN-3", "WIN-4", "WIN-5", "WIN-9"}, Capability: protocol.CapWindow,
 			Doc:   "trimmed and evicted are exactly the head, kept middle and tail the clauses give, cut between units, in input order",
@@ -130,5 +130,5 @@ func All() []Property {
 		{ID: "prop/loop-requests-valid-and-bounded", Clauses: []string{"LOOP-6", "LOOP-7", "LOOP-1", "LOOP-2", "LOOP-3", "LOOP-5"}, Capability: protocol.CapLoop,
 			Doc:   "over random runs (both formats, parallel calls or one per message, caps, preserve settings, summaries that succeed, fail or come back empty) every request is valid for its provider, starts with the run's first message and ends with the message appended last, and stays within max_messages; every iteration's metrics count its state and warn above 80% of the cap",
 			Check: checkLoop},
-	}
+	}, trimmerProperties()...)
 }

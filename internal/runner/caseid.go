@@ -32,7 +32,7 @@ func ScenarioCase(name, uri string, tags []string) (result.Case, error) {
 			}
 			continue
 		}
-		if cp := strings.TrimPrefix(t, "@"); slices.Contains(protocol.Capabilities(), cp) {
+		if cp := strings.TrimPrefix(t, "@"); slices.Contains(protocol.Capabilities(), cp) || protocol.IsGuaranteeCapability(cp) {
 			c.Capability = cp
 			continue
 		}

@@ -150,6 +150,7 @@ func NewHandler(engine Engine) *Handler {
 		protocol.MethodHistoryBuild:    withoutContext(h.historyBuild),
 		protocol.MethodConfigResolve:   withoutContext(h.configResolve),
 		protocol.MethodLoopRun:         h.loopRun,
+		protocol.MethodTrimmerTrim:     withoutContext(h.trimmerTrim),
 	}
 	return h
 }
@@ -182,6 +183,7 @@ func (h *Handler) initialize(params json.RawMessage) (any, error) {
 		Protocol:       protocol.Version,
 		Implementation: protocol.Implementation{Name: h.engine.Name(), Version: Version},
 		Capabilities:   h.engine.Capabilities(),
+		Trimmers:       h.trimmerDecls(),
 	}, nil
 }
 

@@ -62,6 +62,7 @@ func Register(sc *godog.ScenarioContext, tg target.Target) {
 	registerSummarize(sc, w)
 	registerBudget(sc, w)
 	registerLoop(sc, w)
+	registerTrimmer(sc, w)
 
 	sc.Given(createWindowDefaultRe, w.createWindowDefault)
 	sc.Given(createWindowDocRe, w.createWindowDoc)
