@@ -105,7 +105,55 @@ func measure(b *testing.B, tokens int, f func()) {
 	}
 	b.ReportMetric(float64(tokens)*float64(b.N)/b.Elapsed().Seconds(), "tokens/s")
 	if cpu1, ok1 := processCPU(); ok0 && ok1 {
-		b.ReportMetric(float64(cpu1-cpu0)/1e6/float64(b.N), "cpu-ms/op")
+		cpu := cpu1 - cpu0
+		b.ReportMetric(float64(cpu)/1e6/float64(b.N), "cpu-ms/op")
+		b.ReportMetric(float64(tokens)*float64(b.N)/1e6/cpu.Seconds(), "Mtok/cpu-s")
+	}
+}
+
+// mixedCorpusSize is the size of the text of BenchmarkCountMixed.
+const mixedCorpusSize = 4 << 20
+
+// BenchmarkCountMixed counts mixedCorpus (prose, Go source, JSON, CJK,
+// emoji, numbers, white space) of 4 MiB, about a million tokens, and
+// reports Mtok/cpu-s, millions of tokens per CPU-second, the figure of
+// BENCHMARKS.md: compare runs with benchstat.
+func BenchmarkCountMixed(b *testing.B) {
+	text := mixedCorpus(1, mixedCorpusSize)
+	n := Count(text)
+	b.SetBytes(int64(len(text)))
+	measure(b, n, func() { Count(text) })
+}
+
+// BenchmarkCountLong counts texts that are one long run of a kind, from a
+// thousand to a million bytes, so that the growth per tenfold input can be
+// read (BENCHMARKS.md):
+//
+//   - run=letters: a word of random ASCII letters of both cases (the
+//     xorshift recipe of the golden cases), one piece that merge cuts;
+//   - run=spaces: spaces then a letter, one piece of white space that
+//     merge cannot cut (a run of one byte: mergeLong's heap does it all);
+//   - run=newlines: blank lines, spaces and newlines, then a letter;
+//   - run=digits: random digits, a piece every three.
+func BenchmarkCountLong(b *testing.B) {
+	runs := []struct {
+		name string
+		make func(n int) string
+	}{
+		{"letters", func(n int) string { return xorshiftString(asciiLetters, n, 1) }},
+		{"spaces", func(n int) string { return strings.Repeat(" ", n-1) + "x" }},
+		{"newlines", func(n int) string { return xorshiftString(" \n", n-1, 3) + "x" }},
+		{"digits", func(n int) string { return xorshiftString("0123456789", n, 2) }},
+	}
+	for _, r := range runs {
+		for _, size := range []int{1_000, 10_000, 100_000, 1_000_000} {
+			text := r.make(size)
+			n := Count(text)
+			b.Run(fmt.Sprintf("run=%s/bytes=%d", r.name, size), func(b *testing.B) {
+				b.SetBytes(int64(len(text)))
+				measure(b, n, func() { Count(text) })
+			})
+		}
 	}
 }
 
