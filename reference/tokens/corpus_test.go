@@ -245,4 +245,3 @@ func (g *corpusGen) whiteSpace() {
 	}
 	g.b.WriteString("\n")
 }
-
