@@ -53,13 +53,15 @@ func scannerPieces(text string) []string {
 // where a hand-written scanner and a backtracking regexp could part.
 var pretokenizeSeeds = []string{
 	"",
-	// 1: contractions, in every letter case, in and out of words.
-	"'s 't 're 've 'm 'll 'd", "'S 'T 'RE 'VE 'M 'LL 'D", "'Re 'rE 'vE 'Ve 'Ll 'lL",
-	"don't I'm we're they've she'll he'd it's", "DON'T I'M WE'RE THEY'VE", "'sam 'tom 'red 'very 'md 'lll 'dd",
-	"'r 'v 'l 're", "'", "''", "'''s", "x'", "'1", "' s", "'\n", "'é", "'x'y",
+	// 1: contractions, in every letter case. After a space the apostrophe
+	// goes with the space (alternative 4 matches " '"), so most follow a letter.
+	"x's x't x're x've x'm x'll x'd", "X'S X'T X'RE X'VE X'M X'LL X'D", "x'Re x'rE x'vE x'Ve x'Ll x'lL",
+	"don't I'm we're they've she'll he'd it's", "DON'T I'M WE'RE THEY'VE", "x'sam x'tom x'red x'very x'md x'lll x'dd",
+	"x'r x'v x'l x're x'rx x'vx x'lx x'lm x'rr", "x'r", "x'v", "x'l", "'s", "'S", "'ll", "'re",
+	"1's 2'T 3're\n've\t'm.'ll('d", "'s 't 're 've 'm 'll 'd", "'", "''", "'''s", "x''s", "x'", "'1", "x' s", "'\n", "'é", "'x'y",
 	// 1: case folding: the Kelvin sign, the long s, dotted capital I,
 	// and fullwidth letters; ASCII letters only fold for regexp2.
-	"'\u212A '\u017F '\u0130 '\uFF33 '\uFF4C\uFF4C '\u017Fam x'\u017F",
+	"x'\u212A x'\u017F x'\u0130 x'\uFF33 x'\uFF4C\uFF4C x'\u017Fam '\u017F x'r\u0395 x'\u0280e",
 	// 1: apostrophe variants that are not the pattern's.
 	"it\u2019s it\u02BCs it\u2018s it`s it\u00B4s it\uFF07s",
 	// 2: letters with an optional leading code point.
