@@ -149,7 +149,9 @@ func BenchmarkCountLong(b *testing.B) {
 		make func(n int, seed uint32) string
 	}{
 		{"letters", func(n int, seed uint32) string { return xorshiftString(asciiLetters, n, seed) }},
-		{"spaces", func(n int, seed uint32) string { return strings.Repeat(" ", n-1) + xorshiftString(asciiLetters, 1, seed) }},
+		{"spaces", func(n int, seed uint32) string {
+			return strings.Repeat(" ", n-1) + xorshiftString(asciiLetters, 1, seed)
+		}},
 		{"newlines", func(n int, seed uint32) string { return xorshiftString(" \n", n-1, seed) + "x" }},
 		{"digits", func(n int, seed uint32) string { return xorshiftString("0123456789", n, seed) }},
 	}
