@@ -199,3 +199,26 @@ func BenchmarkMergeThreshold(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkMergeQueue times mergeLong with its pairs in a heap and in
+// buckets (pairQueue) around bucketPiece, the length where mergeLong
+// switches, on random white space (a part that merge cannot cut) and on
+// random letters (which merge would cut, and mergeLong here does not).
+func BenchmarkMergeQueue(b *testing.B) {
+	tb := cl100k()
+	for _, text := range []struct{ name, alphabet string }{{"space", " \n"}, {"letters", asciiLetters}} {
+		for _, size := range []int{256, 1024, 4096, 16384, 65536} {
+			piece := xorshiftString(text.alphabet, size, 3)
+			var m mergeState
+			var dst []int
+			for _, buckets := range []bool{false, true} {
+				b.Run(fmt.Sprintf("text=%s/bytes=%d/buckets=%v", text.name, size, buckets), func(b *testing.B) {
+					b.SetBytes(int64(size))
+					for b.Loop() {
+						dst = tb.mergeLongWith(&m, piece, dst[:0], buckets)
+					}
+				})
+			}
+		}
+	}
+}

@@ -38,10 +38,10 @@ const noRank = math.MaxUint32
 type mergeState struct {
 	parts []part // mergeShort
 
-	next, prev []uint32 // mergeLong: the list of parts
-	rank       []uint32 // mergeLong: rank of the pair starting at a part
-	id         []uint32 // mergeLong: token of a part
-	heap       []uint64 // mergeLong: candidate pairs, rank<<32 | start
+	next, prev []uint32  // mergeLong: the list of parts
+	rank       []uint32  // mergeLong: rank of the pair starting at a part
+	id         []uint32  // mergeLong: token of a part
+	queue      pairQueue // mergeLong: the candidate pairs
 }
 
 // part is a part of mergeShort: where it starts in the piece, the token it
@@ -153,13 +153,20 @@ func (t *tables) mergeShort(m *mergeState, piece string, dst []int) []int {
 // hence a different byte string, hence a different rank, and a part merged
 // away gets noRank, so a stale entry never passes for a current one.
 func (t *tables) mergeLong(m *mergeState, piece string, dst []int) []int {
+	return t.mergeLongWith(m, piece, dst, len(piece) > bucketPiece)
+}
+
+// mergeLongWith is mergeLong with its queue of pairs in buckets or not
+// (pairQueue), which the tests choose.
+func (t *tables) mergeLongWith(m *mergeState, piece string, dst []int, buckets bool) []int {
 	n := len(piece)
 	next := grow(m.next, n)
 	prev := grow(m.prev, n)
 	rank := grow(m.rank, n)
 	id := grow(m.id, n)
 	m.next, m.prev, m.rank, m.id = next, prev, rank, id
-	h := m.heap[:0]
+	q := &m.queue
+	q.reset(buckets)
 	for i := range n {
 		next[i] = uint32(i + 1)
 		prev[i] = uint32(i - 1) // wraps for i = 0, never read
@@ -168,15 +175,16 @@ func (t *tables) mergeLong(m *mergeState, piece string, dst []int) []int {
 		if i+1 < n {
 			if r := t.pairRank[int(piece[i])<<8|int(piece[i+1])]; r != noRank {
 				rank[i] = r
-				h = append(h, uint64(r)<<32|uint64(i))
+				q.add(r, uint32(i))
 			}
 		}
 	}
-	heapify(h)
-	for len(h) > 0 {
-		top := h[0]
-		h = pop(h)
-		r, i := uint32(top>>32), uint32(top)
+	q.ready()
+	for {
+		r, i, ok := q.pop()
+		if !ok {
+			break
+		}
 		if rank[i] != r {
 			continue // stale
 		}
@@ -191,18 +199,17 @@ func (t *tables) mergeLong(m *mergeState, piece string, dst []int) []int {
 			prev[end] = i
 			if r := t.rankOf(piece, int(i), int(next[end])); r != noRank {
 				rank[i] = r
-				h = push(h, uint64(r)<<32|uint64(i))
+				q.push(r, i)
 			}
 		}
 		if i > 0 {
 			p := prev[i]
 			rank[p] = t.rankOf(piece, int(p), int(end))
 			if rank[p] != noRank {
-				h = push(h, uint64(rank[p])<<32|uint64(p))
+				q.push(rank[p], p)
 			}
 		}
 	}
-	m.heap = h
 	for i := uint32(0); i < uint32(n); i = next[i] {
 		dst = append(dst, int(id[i]))
 	}
