@@ -222,3 +222,44 @@ func BenchmarkMergeQueue(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkPretokenize splits a quarter of a megabyte of mixedCorpus into
+// pieces with pieceEnd and with the regexp it replaces, and reports the
+// CPU time per piece.
+func BenchmarkPretokenize(b *testing.B) {
+	text := mixedCorpus(2, 256<<10)
+	pieces := len(scannerPieces(text))
+	tb := cl100k()
+	b.Run("impl=scanner", func(b *testing.B) {
+		b.SetBytes(int64(len(text)))
+		measurePieces(b, pieces, func() {
+			for start := 0; start < len(text); {
+				start = tb.pieceEnd(text, start)
+			}
+		})
+	})
+	b.Run("impl=regexp2", func(b *testing.B) {
+		b.SetBytes(int64(len(text)))
+		re := oracleRegexp()
+		measurePieces(b, pieces, func() {
+			m, err := re.FindRunesMatch([]rune(text))
+			for ; m != nil && err == nil; m, err = re.FindNextMatch(m) {
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+		})
+	})
+}
+
+// measurePieces runs f in the benchmark loop and reports the CPU time per
+// piece, cpu-ns/piece.
+func measurePieces(b *testing.B, pieces int, f func()) {
+	cpu0, ok0 := processCPU()
+	for b.Loop() {
+		f()
+	}
+	if cpu1, ok1 := processCPU(); ok0 && ok1 {
+		b.ReportMetric(float64(cpu1-cpu0)/float64(b.N)/float64(pieces), "cpu-ns/piece")
+	}
+}

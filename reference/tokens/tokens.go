@@ -119,8 +119,8 @@ func loadTables() *tables {
 }
 
 // encode splits text into the pieces of the pre-tokenization pattern,
-// merges each piece and hands the ids of each piece to emit, in order. The
-// slice passed to emit is reused: emit must not keep it.
+// merges each piece and hands the ids to emit, in order, a piece's in one
+// slice or more. The slice passed to emit is reused: emit must not keep it.
 func encode(text string, emit func(ids []int)) {
 	if text == "" {
 		return
@@ -140,9 +140,9 @@ func encode(text string, emit func(ids []int)) {
 		start = end
 		if id, ok := t.ranks[piece]; ok {
 			buf = append(buf[:0], id)
+			emit(buf)
 		} else {
-			buf = t.merge(&m, piece, buf[:0])
+			buf = t.mergeEach(&m, piece, buf, emit)
 		}
-		emit(buf)
 	}
 }
