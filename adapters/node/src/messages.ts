@@ -1,0 +1,140 @@
+// Messages as the kit sees them: MSG-1 checked before the library is called,
+// and the helper that maps rebuilt messages back to the messages given (MSG-2).
+
+import { invalidMessage } from './errors';
+
+/** A message (MSG-1): a JSON object with a non-empty string `role`; anything else is allowed. */
+export interface Message {
+  role: string;
+  content?: unknown;
+  [member: string]: unknown;
+}
+
+export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export const hasOwn = (o: object, name: string): boolean => Object.prototype.hasOwnProperty.call(o, name);
+
+/** How a JSON value is named in an error message. */
+export function typeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  switch (typeof value) {
+    case 'object':
+      return 'an object';
+    case 'string':
+      return 'a string';
+    case 'number':
+      return 'a number';
+    case 'boolean':
+      return 'a boolean';
+    default:
+      return typeof value;
+  }
+}
+
+/** A UTF-16 code unit that is half of no surrogate pair (in a `u` pattern a pair is one code point). */
+const LONE_SURROGATE = /[\ud800-\udfff]/u;
+
+/** Whether every string in a JSON value, member names included, is well-formed Unicode. */
+function wellFormed(value: unknown): boolean {
+  const stack: unknown[] = [value]; // content may be nested deeper than the call stack allows
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === 'string') {
+      if (LONE_SURROGATE.test(v)) return false;
+    } else if (Array.isArray(v)) {
+      for (const e of v) stack.push(e);
+    } else if (isObject(v)) {
+      for (const name of Object.keys(v)) {
+        if (LONE_SURROGATE.test(name)) return false;
+        stack.push(v[name]);
+      }
+    }
+  }
+  return true;
+}
+
+/** What makes a value not a message (MSG-1), or undefined. */
+export function messageProblem(m: unknown): string | undefined {
+  if (!isObject(m)) return `must be an object, got ${typeName(m)}`;
+  if (!hasOwn(m, 'role')) return '"role" is missing';
+  const role = m.role;
+  if (typeof role !== 'string' || role === '') {
+    return `"role" must be a non-empty string, got ${typeof role === 'string' ? 'an empty string' : typeName(role)}`;
+  }
+  if (!wellFormed(m)) return 'contains a string that is not well-formed Unicode (an unpaired surrogate or bytes that are not UTF-8)';
+  return undefined;
+}
+
+/** Throws `invalid_message` naming the first element that is not a message; `where(i)` names element i. */
+export function checkMessages(messages: readonly unknown[], where: (i: number) => string = (i) => `messages[${i}]`): asserts messages is Message[] {
+  messages.forEach((m, i) => {
+    const problem = messageProblem(m);
+    if (problem !== undefined) throw invalidMessage(`${where(i)}: ${problem}`);
+  });
+}
+
+/** JSON-equality of MSG-2 (numbers as doubles, member order free), without the call stack. */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  const stack: Array<[unknown, unknown]> = [[a, b]];
+  while (stack.length > 0) {
+    const [x, y] = stack.pop()!;
+    if (x === y) continue;
+    if (Array.isArray(x)) {
+      if (!Array.isArray(y) || x.length !== y.length) return false;
+      x.forEach((e, i) => stack.push([e, y[i]]));
+    } else if (isObject(x)) {
+      if (!isObject(y)) return false;
+      const names = Object.keys(x).filter((n) => x[n] !== undefined);
+      if (names.length !== Object.keys(y).filter((n) => y[n] !== undefined).length) return false;
+      for (const n of names) {
+        if (!hasOwn(y, n)) return false;
+        stack.push([x[n], y[n]]);
+      }
+    } else {
+      return false; // distinct strings, numbers, booleans, or different types (NaN is not JSON)
+    }
+  }
+  return true;
+}
+
+/**
+ * For a library that rebuilds the messages it returns (new objects, members
+ * dropped or renamed): maps each rebuilt message back to the message it
+ * stands for among `given`, so that the kit answers with the exact input.
+ * `given` is searched in order, each message used at most once, from just
+ * after the last one matched (results keep the order of their input); a
+ * message matches when `same(rebuilt, given)`, by default when their `role`
+ * and `content` are JSON-equal. A rebuilt message that matches none (a
+ * summary, say) is kept as it is.
+ */
+export function restore<T>(
+  rebuilt: readonly T[],
+  given: readonly Message[],
+  same: (rebuilt: T, given: Message) => boolean = (r, g) =>
+    isObject(r) && r.role === g.role && jsonEqual(r.content, g.content),
+): Array<T | Message> {
+  let from = 0;
+  return rebuilt.map((r) => {
+    for (let i = from; i < given.length; i++) {
+      if (same(r, given[i]!)) {
+        from = i + 1;
+        return given[i]!;
+      }
+    }
+    return r;
+  });
+}
+
+/**
+ * Splits off a leading system prompt, for a library that takes it as a
+ * separate argument: `{ system, rest }`, where `system` is the first
+ * message's content when that message has role `system` and string content.
+ */
+export function peelSystem(messages: readonly Message[]): { system: string | undefined; rest: Message[] } {
+  const first = messages[0];
+  if (first !== undefined && first.role === 'system' && typeof first.content === 'string') {
+    return { system: first.content, rest: messages.slice(1) };
+  }
+  return { system: undefined, rest: [...messages] };
+}
