@@ -30,7 +30,7 @@ export {
   unknownModel,
   unsupported,
 } from './errors';
-export { type Message, checkMessages, jsonEqual, peelSystem, restore } from './messages';
+export { type Message, checkMessages, jsonEqual, partOf, peelSystem, restore } from './messages';
 export type { ConfigFile, ScriptedRun } from './params';
 export { DEFAULT_MAX_TOKENS, DEFAULT_TIMEOUT_MS } from './summarizer';
 export { serialize } from './json';

@@ -99,21 +99,31 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
 }
 
 /**
- * For a library that rebuilds the messages it returns (new objects, members
- * dropped or renamed): maps each rebuilt message back to the message it
- * stands for among `given`, so that the kit answers with the exact input.
- * `given` is searched in order, each message used at most once, from just
- * after the last one matched (results keep the order of their input); a
- * message matches when `same(rebuilt, given)`, by default when their `role`
- * and `content` are JSON-equal. A rebuilt message that matches none (a
- * summary, say) is kept as it is.
+ * Whether `rebuilt` may stand for `given`: an object each of whose members is
+ * a member of `given` with a JSON-equal value (a rebuilt message may leave
+ * members out, but not change or add one).
  */
-export function restore<T>(
-  rebuilt: readonly T[],
-  given: readonly Message[],
-  same: (rebuilt: T, given: Message) => boolean = (r, g) =>
-    isObject(r) && r.role === g.role && jsonEqual(r.content, g.content),
-): Array<T | Message> {
+export function partOf(rebuilt: unknown, given: Message): boolean {
+  if (!isObject(rebuilt)) return false;
+  for (const name of Object.keys(rebuilt)) {
+    if (rebuilt[name] === undefined) continue;
+    if (!hasOwn(given, name) || !jsonEqual(rebuilt[name], given[name])) return false;
+  }
+  return true;
+}
+
+/**
+ * For a library that rebuilds the messages it returns (new objects, members
+ * dropped): maps each rebuilt message back to the message it stands for among
+ * `given`, so that the kit answers with the exact input (MSG-2). `given` is
+ * searched in order, each message used at most once, from just after the
+ * last one matched (results keep the order of their input); a message
+ * matches when `same(rebuilt, given)`, by default `partOf`. A rebuilt message
+ * that matches none (a summary, say) is kept as it is. Messages that agree
+ * on every member the library kept are told apart by order alone: when a
+ * result can skip one of two such messages, the first is taken.
+ */
+export function restore<T>(rebuilt: readonly T[], given: readonly Message[], same: (rebuilt: T, given: Message) => boolean = partOf): Array<T | Message> {
   let from = 0;
   return rebuilt.map((r) => {
     for (let i = from; i < given.length; i++) {
