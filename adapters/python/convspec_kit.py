@@ -57,6 +57,7 @@ __all__ = [
     "check_messages",
     "json_equal",
     "restore",
+    "part_of",
     "peel_system",
     "JSONNumber",
     "loads",
@@ -383,17 +384,25 @@ def _double(x: Any) -> float:
         return math.inf if x > 0 else -math.inf
 
 
-def restore(rebuilt: Iterable[Any], given: Sequence[Any], same: Callable[[Any, Any], bool] | None = None) -> list:
+def part_of(rebuilt: Any, given: dict) -> bool:
+    """Whether ``rebuilt`` may stand for ``given``: a dict each of whose
+    members is a member of ``given`` with a JSON-equal value (a rebuilt
+    message may leave members out, but not change or add one)."""
+    if not isinstance(rebuilt, dict):
+        return False
+    return all(name in given and json_equal(value, given[name]) for name, value in rebuilt.items())
+
+
+def restore(rebuilt: Iterable[Any], given: Sequence[Any], same: Callable[[Any, Any], bool] = part_of) -> list:
     """For a library that rebuilds the messages it returns (new objects,
-    members dropped or renamed): maps each rebuilt message back to the one it
-    stands for among ``given``, so that the kit answers with the exact input.
+    members dropped): maps each rebuilt message back to the one it stands for
+    among ``given``, so that the kit answers with the exact input (MSG-2).
     ``given`` is searched in order, each message used at most once, from just
-    after the last one matched (results keep the order of their input); by
-    default a message matches when its ``role`` and ``content`` are
-    JSON-equal. One that matches none (a summary, say) is kept as it is."""
-    if same is None:
-        def same(r: Any, g: Any) -> bool:
-            return isinstance(r, dict) and r.get("role") == g.get("role") and json_equal(r.get("content"), g.get("content"))
+    after the last one matched (results keep the order of their input); a
+    message matches when ``same(rebuilt, given)``, by default ``part_of``. One
+    that matches none (a summary, say) is kept as it is. Messages that agree
+    on every member the library kept are told apart by order alone: when a
+    result can skip one of two such messages, the first is taken."""
     out = []
     start = 0
     for r in rebuilt:
