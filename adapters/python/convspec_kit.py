@@ -398,21 +398,26 @@ def restore(rebuilt: Iterable[Any], given: Sequence[Any], same: Callable[[Any, A
     members dropped): maps each rebuilt message back to the one it stands for
     among ``given``, so that the kit answers with the exact input (MSG-2).
     ``given`` is searched in order, each message used at most once, from just
-    after the last one matched (results keep the order of their input); a
-    message matches when ``same(rebuilt, given)``, by default ``part_of``. One
-    that matches none (a summary, say) is kept as it is. Messages that agree
-    on every member the library kept are told apart by order alone: when a
-    result can skip one of two such messages, the first is taken."""
+    after the last one matched (results keep the order of their input): the
+    first message JSON-equal to the rebuilt one, or else the first that
+    ``same`` accepts (by default ``part_of``: the library left members out).
+    One that matches none (a summary, say) is kept as it is. Messages equal
+    in every member the library kept are told apart by order alone."""
     out = []
     start = 0
+
+    def find(match: Callable[[Any], bool]) -> int:
+        return next((i for i in range(start, len(given)) if match(given[i])), -1)
+
     for r in rebuilt:
-        for i in range(start, len(given)):
-            if same(r, given[i]):
-                out.append(given[i])
-                start = i + 1
-                break
-        else:
+        i = find(lambda g: json_equal(r, g))
+        if i == -1:
+            i = find(lambda g: same(r, g))
+        if i == -1:
             out.append(r)
+        else:
+            out.append(given[i])
+            start = i + 1
     return out
 
 

@@ -117,22 +117,24 @@ export function partOf(rebuilt: unknown, given: Message): boolean {
  * dropped): maps each rebuilt message back to the message it stands for among
  * `given`, so that the kit answers with the exact input (MSG-2). `given` is
  * searched in order, each message used at most once, from just after the
- * last one matched (results keep the order of their input); a message
- * matches when `same(rebuilt, given)`, by default `partOf`. A rebuilt message
- * that matches none (a summary, say) is kept as it is. Messages that agree
- * on every member the library kept are told apart by order alone: when a
- * result can skip one of two such messages, the first is taken.
+ * last one matched (results keep the order of their input): the first
+ * message JSON-equal to the rebuilt one, or else the first that `same`
+ * accepts (by default `partOf`: the library left members out). A rebuilt
+ * message that matches none (a summary, say) is kept as it is. Messages
+ * equal in every member the library kept are told apart by order alone.
  */
 export function restore<T>(rebuilt: readonly T[], given: readonly Message[], same: (rebuilt: T, given: Message) => boolean = partOf): Array<T | Message> {
   let from = 0;
+  const find = (match: (g: Message) => boolean): number => {
+    for (let i = from; i < given.length; i++) if (match(given[i]!)) return i;
+    return -1;
+  };
   return rebuilt.map((r) => {
-    for (let i = from; i < given.length; i++) {
-      if (same(r, given[i]!)) {
-        from = i + 1;
-        return given[i]!;
-      }
-    }
-    return r;
+    let i = find((g) => jsonEqual(r, g));
+    if (i === -1) i = find((g) => same(r, g));
+    if (i === -1) return r;
+    from = i + 1;
+    return given[i]!;
   });
 }
 

@@ -12,8 +12,8 @@ serve({
       const window = new SummarizingTrimmer(config, summarizer.text);
       return { window, config: window.settings, warnings: window.notices };
     },
-    async trim(window, messages) {
-      const r = await window.trim(messages);
+    async trim(window, messages, summarizer) {
+      const r = await window.trim(messages, { summarize: summarizer !== undefined });
       return { trimmed: r.kept, evicted: r.dropped, summary: r.summaryMessage, metrics: r.stats, warnings: r.notices };
     },
     estimate: SummarizingTrimmer.estimate,

@@ -11,8 +11,8 @@ def create(config, summarizer):
     return {"window": window, "config": window.settings, "warnings": window.notices}
 
 
-async def trim(window, messages, _summarizer):
-    r = await window.trim(messages)
+async def trim(window, messages, summarizer):
+    r = await window.trim(messages, summarize=summarizer is not None)
     return {"trimmed": r["kept"], "evicted": r["dropped"], "summary": r["summary_message"],
             "metrics": r["stats"], "warnings": r["notices"]}
 

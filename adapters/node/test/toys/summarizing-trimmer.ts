@@ -23,8 +23,9 @@ export class SummarizingTrimmer {
     return this.window.warnings;
   }
 
-  async trim(messages: readonly Message[]) {
-    const r = await this.window.trimAndSummarize(messages, (prompt) => this.summarizeText(prompt));
+  /** `summarize: false` trims without calling the summarizer (SUM-8). */
+  async trim(messages: readonly Message[], options: { summarize?: boolean } = {}) {
+    const r = options.summarize === false ? this.window.trim(messages) : await this.window.trimAndSummarize(messages, (prompt) => this.summarizeText(prompt));
     return { kept: r.trimmed, dropped: r.evicted, summaryMessage: r.summary, stats: r.metrics, notices: r.warnings };
   }
 

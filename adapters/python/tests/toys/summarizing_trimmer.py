@@ -26,8 +26,9 @@ class SummarizingTrimmer:
     def notices(self):
         return [w.to_json() for w in self._window.warnings]
 
-    async def trim(self, messages):
-        summarizer = _blocking(self._summarize_text, asyncio.get_running_loop())
+    async def trim(self, messages, summarize=True):
+        """``summarize=False`` trims without calling the summarizer (SUM-8)."""
+        summarizer = _blocking(self._summarize_text, asyncio.get_running_loop()) if summarize else None
         r = await asyncio.to_thread(self._window.trim, messages, summarizer, None)
         return {"kept": r.trimmed, "dropped": r.evicted, "summary_message": r.summary,
                 "stats": r.metrics.to_json(), "notices": [w.to_json() for w in r.warnings]}
