@@ -111,7 +111,7 @@ export function capabilities(o: ServeOptions<unknown>): string[] {
 }
 
 type Id = string | number | null;
-type Handler = (params: read.Params, req: Record<string, unknown>) => Promise<unknown>;
+type Handler = (params: read.Params) => Promise<unknown>;
 
 /** The state of the request being answered (requests are answered one at a time). */
 interface Current {
@@ -138,6 +138,9 @@ export function serve<W>(options: ServeOptions<W>): void {
   const caps = capabilities(options as ServeOptions<unknown>);
   const windows = new Map<string, W>();
   let current: Current = { summarizer: undefined, missed: false, substitute: new Map() };
+  /** The request as received (parsed a second time), beside the copy the library is given. */
+  let received: unknown = {};
+  const params = (): read.Params => (isObject(received) && isObject(received.params) ? received.params : {});
   const late = new LateSummarizer(() => ({ summarizer: current.summarizer, missed: () => (current.missed = true) }));
 
   /** The request's summarizer for `scripts` (none for no script). */
@@ -165,30 +168,30 @@ export function serve<W>(options: ServeOptions<W>): void {
       windows.set(handle, created.window);
       return { window: handle, config: created.config, warnings: created.warnings ?? [] };
     };
-    methods['window.trim'] = async (p, req) => {
+    methods['window.trim'] = async (p) => {
       const handle = read.member(p, 'window');
       if (typeof handle !== 'string') throw invalidParams('params.window: must be a window handle (a string)');
       const w = windows.get(handle);
       if (w === undefined) throw invalidParams(`params.window: unknown window ${serialize(handle)}`);
-      const m = messages(p, params(req));
+      const m = messages(p, params());
       const s = win.summarize ? scripted([read.summarizer(p)].filter((x) => x !== undefined)) : undefined;
       const r = await win.trim(w, m, s);
       return { trimmed: r.trimmed, evicted: r.evicted, metrics: r.metrics, warnings: r.warnings ?? [], summary: r.summary ?? null, summarizer_calls: calls() };
     };
-    methods['window.estimate'] = async (p, req) => ({ tokens: await win.estimate(messages(p, params(req))) });
+    methods['window.estimate'] = async (p) => ({ tokens: await win.estimate(messages(p, params())) });
     if (win.summarize) {
       const summarize = win.summarize.bind(win);
-      methods['window.summarize'] = async (p, req) => {
-        const m = messages(p, params(req));
+      methods['window.summarize'] = async (p) => {
+        const m = messages(p, params());
         return { summary: await summarize(m, required(p)), summarizer_calls: calls() };
       };
     }
   }
   if (history) {
-    methods['history.classify'] = async (p, req) => history.classify(messages(p, params(req)));
-    methods['history.prune'] = async (p, req) => history.prune(messages(p, params(req)));
-    methods['history.build'] = async (p, req) => {
-      const m = messages(p, params(req));
+    methods['history.classify'] = async (p) => history.classify(messages(p, params()));
+    methods['history.prune'] = async (p) => history.prune(messages(p, params()));
+    methods['history.build'] = async (p) => {
+      const m = messages(p, params());
       return history.build(m, read.maxMessages(p));
     };
   }
@@ -199,22 +202,22 @@ export function serve<W>(options: ServeOptions<W>): void {
     };
   }
   if (budget) {
-    methods['budget.count'] = async (p, req) => budget.count(messages(p, params(req)));
-    methods['budget.check'] = async (p, req) => {
+    methods['budget.count'] = async (p) => budget.count(messages(p, params()));
+    methods['budget.check'] = async (p) => {
       const [model, limits] = [read.model(p), read.limits(p)];
-      return budget.check(messages(p, params(req)), model, limits);
+      return budget.check(messages(p, params()), model, limits);
     };
-    methods['budget.prune'] = async (p, req) => {
+    methods['budget.prune'] = async (p) => {
       const [model, limits, ratio] = [read.model(p), read.limits(p), read.targetRatio(p)];
-      return budget.prune(messages(p, params(req)), model, limits, ratio);
+      return budget.prune(messages(p, params()), model, limits, ratio);
     };
-    methods['budget.compress'] = async (p, req) => {
-      const m = messages(p, params(req));
+    methods['budget.compress'] = async (p) => {
+      const m = messages(p, params());
       return { messages: await budget.compress(m, required(p)), summarizer_calls: calls() };
     };
-    methods['budget.prepare'] = async (p, req) => {
+    methods['budget.prepare'] = async (p) => {
       const [model, limits] = [read.model(p), read.limits(p)];
-      const m = messages(p, params(req));
+      const m = messages(p, params());
       return { ...(await budget.prepare(m, model, limits, required(p))), summarizer_calls: calls() };
     };
   }
@@ -222,7 +225,7 @@ export function serve<W>(options: ServeOptions<W>): void {
     const { format, text } = read.configFile(p);
     return config.resolve(format, text);
   };
-  if (loop) methods['loop.run'] = async (p, req) => runLoop(loop, p, params(req));
+  if (loop) methods['loop.run'] = async (p) => runLoop(loop, p, params());
 
   /** loop.run: drives the conversation through the scripted run (LOOP-1 – LOOP-6). */
   async function runLoop(handlers: NonNullable<ServeOptions<W>['loop']>, p: read.Params, received: read.Params) {
@@ -269,9 +272,6 @@ export function serve<W>(options: ServeOptions<W>): void {
     });
   }
 
-  /** The params as received, beside the copy the library is given. */
-  let received: Record<string, unknown> = {};
-  const params = (_req: Record<string, unknown>): read.Params => (isObject(received) && isObject(received.params) ? received.params : {});
 
   async function handle(line: string): Promise<{ response: Response | undefined; exit: boolean }> {
     let req: unknown;
@@ -317,7 +317,7 @@ export function serve<W>(options: ServeOptions<W>): void {
     }
     const handler = hasOwn(methods, method) ? methods[method] : undefined;
     if (handler === undefined) throw wireErrorOf('method_not_found', `unknown method ${serialize(method)}`);
-    return handler(read.objectParams(req, method !== 'window.create'), req);
+    return handler(read.objectParams(req, method !== 'window.create'));
   }
 
   const output = options.output ?? process.stdout;
