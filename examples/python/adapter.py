@@ -18,6 +18,11 @@ import convspec_kit as kit  # noqa: E402
 from convspec_history import build_llm_messages, classify_conversation, prune_orphaned_prompts  # noqa: E402
 from convspec_window import ConversationWindow, estimate_tokens, summarize  # noqa: E402
 
+try:  # YAML 1.2: Debian's python3-ruamel.yaml, or pip install ruamel.yaml
+    from convspec_config import resolve_config_file
+except ImportError:
+    resolve_config_file = None  # no config capability without it
+
 
 def create(config, _summarizer):
     window = ConversationWindow(config)
@@ -40,4 +45,5 @@ if __name__ == "__main__":
         window={"create": create, "trim": trim, "estimate": estimate_tokens,
                 "summarize": lambda messages, s: summarize(messages, s, s.timeout)},
         history={"classify": classify_conversation, "prune": prune, "build": build_llm_messages},
+        config={"resolve": resolve_config_file} if resolve_config_file else None,
     )
