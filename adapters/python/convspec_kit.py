@@ -396,28 +396,36 @@ def part_of(rebuilt: Any, given: dict) -> bool:
 def restore(rebuilt: Iterable[Any], given: Sequence[Any], same: Callable[[Any, Any], bool] = part_of) -> list:
     """For a library that rebuilds the messages it returns (new objects,
     members dropped): maps each rebuilt message back to the one it stands for
-    among ``given``, so that the kit answers with the exact input (MSG-2).
-    ``given`` is searched in order, each message used at most once, from just
-    after the last one matched (results keep the order of their input): the
-    first message JSON-equal to the rebuilt one, or else the first that
-    ``same`` accepts (by default ``part_of``: the library left members out).
-    One that matches none (a summary, say) is kept as it is. Messages equal
-    in every member the library kept are told apart by order alone."""
+    among ``given``, so that the kit answers with the exact input (MSG-2). The
+    rebuilt messages that ``same`` accepts (by default ``part_of``: the
+    library left members out) are matched to given ones in order, each used
+    once (results keep the order of their input); where a message could
+    stand for several, it takes the first JSON-equal to it that still leaves
+    the rest a match, or else the first. One that matches none (a summary,
+    say) is kept as it is. Messages equal in every member the library kept
+    are told apart by order alone."""
+    rebuilt = list(rebuilt)
+    # latest[k]: the last place rebuilt[k] can take with the rest still matched (-1: it matches none).
+    latest = [-1] * len(rebuilt)
+    j = len(given) - 1
+    for k in range(len(rebuilt) - 1, -1, -1):
+        i = j
+        while i >= 0 and not same(rebuilt[k], given[i]):
+            i -= 1
+        if i >= 0:
+            latest[k], j = i, i - 1
     out = []
     start = 0
-
-    def find(match: Callable[[Any], bool]) -> int:
-        return next((i for i in range(start, len(given)) if match(given[i])), -1)
-
-    for r in rebuilt:
-        i = find(lambda g: json_equal(r, g))
-        if i == -1:
-            i = find(lambda g: same(r, g))
-        if i == -1:
+    for r, last in zip(rebuilt, latest):
+        if last == -1:
             out.append(r)
-        else:
-            out.append(given[i])
-            start = i + 1
+            continue
+        window = range(start, last + 1)
+        pick = next((i for i in window if json_equal(r, given[i])), None)
+        if pick is None:
+            pick = next(i for i in window if same(r, given[i]))
+        out.append(given[pick])
+        start = pick + 1
     return out
 
 

@@ -115,26 +115,32 @@ export function partOf(rebuilt: unknown, given: Message): boolean {
 /**
  * For a library that rebuilds the messages it returns (new objects, members
  * dropped): maps each rebuilt message back to the message it stands for among
- * `given`, so that the kit answers with the exact input (MSG-2). `given` is
- * searched in order, each message used at most once, from just after the
- * last one matched (results keep the order of their input): the first
- * message JSON-equal to the rebuilt one, or else the first that `same`
- * accepts (by default `partOf`: the library left members out). A rebuilt
- * message that matches none (a summary, say) is kept as it is. Messages
- * equal in every member the library kept are told apart by order alone.
+ * `given`, so that the kit answers with the exact input (MSG-2). The rebuilt
+ * messages that `same` accepts (by default `partOf`: the library left members
+ * out) are matched to given ones in order, each used once (results keep the
+ * order of their input); where a message could stand for several, it takes
+ * the first JSON-equal to it that still leaves the rest a match, or else the
+ * first. A rebuilt message that matches none (a summary, say) is kept as it
+ * is. Messages equal in every member the library kept are told apart by
+ * order alone.
  */
 export function restore<T>(rebuilt: readonly T[], given: readonly Message[], same: (rebuilt: T, given: Message) => boolean = partOf): Array<T | Message> {
+  // latest[k]: the last place rebuilt[k] can take with the rest still matched (-1: it matches none).
+  const latest: number[] = new Array<number>(rebuilt.length).fill(-1);
+  for (let k = rebuilt.length - 1, j = given.length - 1; k >= 0; k--) {
+    let i = j;
+    while (i >= 0 && !same(rebuilt[k]!, given[i]!)) i--;
+    if (i >= 0) [latest[k], j] = [i, i - 1];
+  }
   let from = 0;
-  const find = (match: (g: Message) => boolean): number => {
-    for (let i = from; i < given.length; i++) if (match(given[i]!)) return i;
-    return -1;
-  };
-  return rebuilt.map((r) => {
-    let i = find((g) => jsonEqual(r, g));
-    if (i === -1) i = find((g) => same(r, g));
-    if (i === -1) return r;
-    from = i + 1;
-    return given[i]!;
+  return rebuilt.map((r, k) => {
+    const last = latest[k]!;
+    if (last === -1) return r;
+    let pick = -1;
+    for (let i = from; i <= last && pick === -1; i++) if (jsonEqual(r, given[i])) pick = i;
+    for (let i = from; i <= last && pick === -1; i++) if (same(r, given[i]!)) pick = i;
+    from = pick + 1;
+    return given[pick]!;
   });
 }
 

@@ -23,6 +23,17 @@ test('restore maps rebuilt messages to the given ones they stand for, in order',
   assert.equal(got[2], rebuilt[2]); // matches none: kept as it is
 });
 
+test('restore prefers a JSON-equal message, but never at the cost of matching the rest', () => {
+  const a = { role: 'user', content: 'x', name: '' };
+  const b = { role: 'user', content: 'x' };
+  assert.equal(restore([{ ...b }], [a, b])[0], b); // B's copy is B, though it is part of A too
+  const given = [a, { ...a }, b];
+  const got = restore([{ ...b }, { ...a }, { ...b }], given); // a peeled copy of the first, then the others
+  assert.equal(got[0], given[0]);
+  assert.equal(got[1], given[1]);
+  assert.equal(got[2], given[2]);
+});
+
 test('a rebuilt message that changed or added a member stands for nothing', () => {
   assert.equal(partOf({ role: 'user', content: 'hi' }, { role: 'user', content: 'hi', x: 1 }), true);
   assert.equal(partOf({ role: 'user', content: 'hi', x: 2 }, { role: 'user', content: 'hi', x: 1 }), false);

@@ -38,6 +38,13 @@ class Restore(unittest.TestCase):
         self.assertIs(got[1], given[2])  # not the first "hi": its id differs
         self.assertIs(got[2], summary)
 
+    def test_prefers_a_json_equal_message_but_never_at_the_cost_of_matching_the_rest(self):
+        a, b = {"role": "user", "content": "x", "name": ""}, {"role": "user", "content": "x"}
+        self.assertIs(kit.restore([dict(b)], [a, b])[0], b)  # B's copy is B, though it is part of A too
+        given = [a, dict(a), b]
+        got = kit.restore([dict(b), dict(a), dict(b)], given)  # a peeled copy of the first, then the others
+        self.assertEqual([id(m) for m in got], [id(m) for m in given])
+
     def test_a_changed_or_added_member_stands_for_nothing(self):
         self.assertTrue(kit.part_of({"role": "u", "n": 1}, {"role": "u", "n": 1.0, "x": 2}))
         self.assertFalse(kit.part_of({"role": "u", "n": 2}, {"role": "u", "n": 1}))
