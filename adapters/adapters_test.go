@@ -35,7 +35,7 @@ const (
 	maxToyAdapterLines     = 40
 	maxExampleAdapterLines = 60
 
-	// requestTimeout is conform's -timeout: generous, for busy machines; a
+	// requestTimeout is conform's -timeout and -start-timeout: generous, for busy machines; a
 	// hang is still caught.
 	requestTimeout = "60s"
 )
@@ -160,7 +160,7 @@ func counts(out []byte) (map[string]int, string, error) {
 
 func checkConform(t *testing.T, conform, dir string, c toy) {
 	t.Helper()
-	cmd := exec.Command(conform, append([]string{"-timeout", requestTimeout, "--"}, c.command...)...)
+	cmd := exec.Command(conform, append([]string{"-timeout", requestTimeout, "-start-timeout", requestTimeout, "--"}, c.command...)...)
 	cmd.Dir = dir
 	out, err := cmd.CombinedOutput()
 	name := strings.Join(c.command, " ")

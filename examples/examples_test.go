@@ -43,7 +43,7 @@ var (
 	pythonConfigCapabilities = []string{"window", "window.summarize", "history", "config"}
 )
 
-// requestTimeout is conform's -timeout in this test: generous, because the
+// requestTimeout is conform's -timeout and -start-timeout in this test: generous, because the
 // examples and the baselines run side by side on machines that may be busy
 // (counting the tokens of 003's 900,000-token conversation takes seconds),
 // and a hang is still caught.
@@ -215,7 +215,7 @@ var handshakeLine = regexp.MustCompile(`(?m)^convspec conformance: .* \(capabili
 
 func checkConform(t *testing.T, conform, dir string, caps []string, baseline func() summary, command ...string) {
 	t.Helper()
-	args := append([]string{"-timeout", requestTimeout, "--"}, command...)
+	args := append([]string{"-timeout", requestTimeout, "-start-timeout", requestTimeout, "--"}, command...)
 	cmd := exec.Command(conform, args...)
 	cmd.Dir = dir
 	out, err := cmd.CombinedOutput()

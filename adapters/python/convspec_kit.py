@@ -28,7 +28,6 @@ A handler may be ``async``: the kit awaits it, one request at a time.
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import inspect
 import json
@@ -622,6 +621,8 @@ class _Script:
         return self._outcome()
 
     async def aplay(self) -> str:
+        import asyncio  # only for async libraries: it takes a while to import
+
         if self.delay > self.timeout:
             await asyncio.sleep(self.timeout)
             raise TimeoutError(f"the summarizer did not answer within {self.timeout * 1000:g} ms")
@@ -1018,6 +1019,8 @@ class _Server:
         try:
             result = self.dispatch(method, req, received)
             if inspect.isawaitable(result):
+                import asyncio  # only for async handlers: it takes a while to import
+
                 result = asyncio.run(_settle(result))
             if self.missed:
                 raise _missed()
