@@ -1,10 +1,8 @@
-// The byte level of the wire: turning stdin bytes into lines of text without
-// losing the information that a line was not UTF-8, and writing JSON values
-// back without losing numbers JSON.stringify cannot write.
+// The byte level of the wire (spec/protocol.md, "Framing"): stdin bytes into
+// lines of text without losing the fact that a line was not UTF-8.
 
 import { isUtf8 } from 'node:buffer';
 import { Transform } from 'node:stream';
-import { writeJSON } from './json';
 
 const LF = 0x0a;
 
@@ -12,22 +10,21 @@ const LF = 0x0a;
  * Code units that stand for one byte that is not part of well-formed UTF-8.
  * Two high surrogates in a row can never become part of a surrogate pair,
  * whatever escape precedes or follows them inside a JSON string, so a message
- * holding one is caught by the well-formedness check of MSG-1 (which is what
- * "any byte sequence that is not UTF-8 makes the message invalid" asks for).
- * Outside a string they are not JSON, so the line is a parse error.
+ * holding one fails the well-formedness check of MSG-1; outside a string they
+ * are not JSON, so the line is a parse error.
  */
 const INVALID_BYTE = '\ud800\ud800';
 
 /**
- * Decodes one line of bytes. Well-formed UTF-8 (the normal case) is decoded
- * as is; otherwise every byte that is not part of a well-formed sequence
- * becomes INVALID_BYTE instead of U+FFFD, which would be a valid character.
+ * Decodes one line of bytes: well-formed UTF-8 as is; otherwise every byte
+ * that is not part of a well-formed sequence becomes INVALID_BYTE instead of
+ * U+FFFD, which would be a valid character.
  */
 export function decodeLine(bytes: Buffer): string {
   const text = isUtf8(bytes) ? bytes.toString('utf8') : decodeLossless(bytes);
   // A raw CR can only be white space in a JSON line (inside a string it is
-  // invalid, just as a raw tab is). readline would end the line there, so it
-  // is replaced by a tab, which JSON.parse treats exactly the same.
+  // invalid, as a raw tab is). readline would end the line there, so it
+  // becomes a tab, which JSON.parse treats the same.
   return text.includes('\r') ? text.replaceAll('\r', '\t') : text;
 }
 
@@ -62,9 +59,8 @@ function decodeLossless(b: Buffer): string {
 
 /**
  * A stream that splits bytes at LF and emits each line, decoded by
- * decodeLine and followed by '\n', as a string: what readline expects, with
- * the UTF-8 decoding done here rather than by readline (which would replace
- * bad bytes by U+FFFD).
+ * decodeLine and followed by '\n': what readline expects, with the UTF-8
+ * decoding done here rather than by readline (which would write U+FFFD).
  */
 export function lineDecoder(): Transform {
   let pending: Buffer[] = [];
@@ -87,14 +83,4 @@ export function lineDecoder(): Transform {
       callback();
     },
   });
-}
-
-/**
- * The wire form of a JSON value: JSON.stringify's, except that a number too
- * large for a double (parsed by JSON.parse as ±Infinity) is written as ±1e400
- * — a number with the same double value — rather than as null, so that a
- * message comes back JSON-equal to how it was sent (MSG-2).
- */
-export function serialize(value: unknown): string {
-  return writeJSON(value, (n) => (Number.isFinite(n) ? JSON.stringify(n) : n > 0 ? '1e400' : '-1e400'));
 }
