@@ -10,6 +10,7 @@
 //	conform replay [-dir DIR] [-- CMD [ARGS…]]
 //	                                    run the golden vectors, without Gherkin
 //	conform trace [-f FILE] [-gaps]     the document → clause → case map and its gaps
+//	conform version                     module version, protocol version, digest of the suite
 //
 // Exit status: 0 when nothing failed (or only what the baseline expects),
 // 1 when a case failed (with -strict: or was unsupported), a baseline entry
@@ -54,6 +55,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return replay(args[1:], stdout, stderr)
 		case "baseline":
 			return baseline(args[1:], stdout, stderr)
+		case "version":
+			return version(args[1:], stdout, stderr)
 		case "help", "-h", "-help", "--help":
 			usage(stdout)
 			return exitOK
@@ -74,6 +77,7 @@ func usage(w io.Writer) {
   conform replay [-dir DIR] [flags] [-- CMD [ARGS...]]
                                    replay the golden case files, comparing each response with the reference's
   conform trace [-f FILE] [-gaps]  print the map of document items to clauses to cases, and its gaps
+  conform version                  print conform's module version, the protocol version and the suite's digest
 
 flags:
 `)
