@@ -44,20 +44,32 @@ func splitDetail(detail string) detailParts {
 		switch {
 		case sentLine.MatchString(l):
 			cur, indent = &d.sent, ind
+			l = labelOnly(sentLine, l)
 		case gotLine.MatchString(l):
 			cur, indent = &d.got, ind
+			l = labelOnly(gotLine, l)
 		case wantLine.MatchString(l):
 			cur, indent = &d.want, ind
+			l = labelOnly(wantLine, l)
 		case cur != nil && ind > indent && strings.TrimSpace(l) != "":
 			// a continuation of the labelled block
 		default:
 			cur = nil
 			continue
 		}
-		*cur = append(*cur, strings.TrimSpace(l))
+		if l = strings.TrimSpace(l); l != "" {
+			*cur = append(*cur, l)
+		}
 		d.found = true
 	}
 	return d
+}
+
+// labelOnly drops the label a line starts with ("got:", "wanted"): the
+// page shows its own.
+func labelOnly(label *regexp.Regexp, l string) string {
+	loc := label.FindStringIndex(l)
+	return l[loc[1]:]
 }
 
 // highlight marks, in a and b, the tokens that the other does not have in
@@ -136,12 +148,20 @@ func writeDetailHTML(w *strings.Builder, detail string) {
 		fmt.Fprintf(w, `<p><b>%s</b></p>`, webui.Esc(d.message))
 	}
 	if d.found {
-		got, want := strings.Join(d.got, "\n"), strings.Join(d.want, "\n")
-		if got != "" && want != "" {
-			got, want = highlight(got, want)
-		} else {
-			got, want = webui.Esc(got), webui.Esc(want)
+		// Line i of what came back is compared with line i of what was
+		// wanted: the writers put the two views of one value on the
+		// same line numbers.
+		gl, wl := make([]string, len(d.got)), make([]string, len(d.want))
+		for i := range gl {
+			gl[i] = webui.Esc(d.got[i])
 		}
+		for i := range wl {
+			wl[i] = webui.Esc(d.want[i])
+		}
+		for i := 0; i < len(gl) && i < len(wl); i++ {
+			gl[i], wl[i] = highlight(d.got[i], d.want[i])
+		}
+		got, want := strings.Join(gl, "\n"), strings.Join(wl, "\n")
 		for _, part := range []struct{ label, class, html string }{
 			{"what was sent", "sent", webui.Esc(strings.Join(d.sent, "\n"))},
 			{"what came back", "got diff-got", got},

@@ -50,8 +50,11 @@ func HTML(w io.Writer, run *Run, opts HTMLOptions) error {
 	if s := run.BaselineSummary(); s != "" {
 		fmt.Fprintf(&b, `<br>%s`, webui.Esc(s))
 	}
-	if run.RunPattern != "" || run.SkipPattern != "" {
-		fmt.Fprintf(&b, `<br>selection: -run <code>%s</code> -skip <code>%s</code>`, webui.Esc(run.RunPattern), webui.Esc(run.SkipPattern))
+	if run.RunPattern != "" {
+		fmt.Fprintf(&b, `<br>selection: -run <code>%s</code>`, webui.Esc(run.RunPattern))
+	}
+	if run.SkipPattern != "" {
+		fmt.Fprintf(&b, ` -skip <code>%s</code>`, webui.Esc(run.SkipPattern))
 	}
 	b.WriteString(`</div></section>`)
 	if run.StartError != "" {
@@ -254,16 +257,17 @@ func writeCauses(b *strings.Builder, failing []Case, opts HTMLOptions) {
 	if byCause {
 		heading = "Causes"
 	}
-	fmt.Fprintf(b, `<h2 id="causes">%s</h2>`, heading)
+	fmt.Fprintf(b, `<h2 id="causes">%s</h2><div class="scroll"><table class="causes"><thead><tr><th>failures</th><th>cause</th><th></th></tr></thead><tbody>`, heading)
 	for _, g := range groups {
-		fmt.Fprintf(b, `<div class="cause"><span class="n">%d</span> `, g.n)
+		fmt.Fprintf(b, `<tr><td>%d</td><td>`, g.n)
 		if g.clause != "" {
 			fmt.Fprintf(b, `<a href="%s">%s</a>`, webui.Esc(clauseHref(opts.SpecURL, g.clause)), webui.Esc(g.name))
 		} else {
 			b.WriteString(webui.Esc(g.name))
 		}
-		fmt.Fprintf(b, ` — first: <a href="#case-%s"><code>%s</code></a></div>`, webui.Esc(g.first), webui.Esc(g.first))
+		fmt.Fprintf(b, `</td><td><a href="#case-%s" title="%s">first failure</a></td></tr>`, webui.Esc(g.first), webui.Esc(g.first))
 	}
+	b.WriteString(`</tbody></table></div>`)
 }
 
 // writeFailureHTML writes one failing case as an expandable block whose
