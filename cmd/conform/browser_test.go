@@ -175,7 +175,9 @@ func (b *browser) shot(t *testing.T, name string) {
 // navigate loads a page and waits until its scripts have run.
 func (b *browser) navigate(t *testing.T, u string) {
 	t.Helper()
-	defer func(start time.Time) { t.Logf("loaded %s in %s", path.Base(u), time.Since(start).Round(time.Millisecond)) }(time.Now())
+	defer func(start time.Time) {
+		t.Logf("loaded %s in %s", path.Base(u), time.Since(start).Round(time.Millisecond))
+	}(time.Now())
 	b.do(t, "loading "+u, chromedp.Navigate(u), chromedp.WaitReady("body"))
 }
 
