@@ -51,7 +51,7 @@ type actionRun struct {
 var expr = regexp.MustCompile(`\$\{\{\s*([^}]*?)\s*\}\}`)
 
 // eval evaluates the expressions action.yml uses: inputs.NAME,
-// steps.ID.outputs.NAME, and in conditions always(), == '' and != ''.
+// steps.ID.outputs.NAME, and in conditions always(), == ” and != ”.
 // Anything else fails the test: the local runner must not guess.
 func (r *actionRun) eval(e string) string {
 	e = strings.TrimSpace(e)
@@ -77,7 +77,7 @@ func (r *actionRun) expand(s string) string {
 	return expr.ReplaceAllStringFunc(s, func(m string) string { return r.eval(expr.FindStringSubmatch(m)[1]) })
 }
 
-// condition evaluates a step's if: always() && X, X != '', X == ''.
+// condition evaluates a step's if: always() && X, X != ”, X == ”.
 func (r *actionRun) condition(c string) bool {
 	c = strings.TrimSpace(c)
 	if c == "" {
