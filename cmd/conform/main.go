@@ -1,9 +1,12 @@
 // Command conform runs the convspec conformance suite.
 //
 //	conform [flags]                     the suite against the built-in reference
-//	conform [flags] -- CMD [ARGS…]      the suite against an external implementation
+//	conform [flags] CMD [ARGS…]         the suite against an external implementation
+//	conform [flags] -- CMD [ARGS…]      the same (-- when CMD is named like a subcommand)
 //	conform baseline -o FILE [flags] [-- CMD [ARGS…]]
 //	                                    write a baseline accepting the current failures
+//	conform init LANG [DIR]             a starter adapter on the kit of LANG (go, node, python)
+//	conform smoke [--] CMD [ARGS…]      the handshake and one valid request per declared method
 //	conform serve [-mutant NAME]        the reference (or a faulty variant) as a protocol v1 server
 //	conform list [-run RE] [-skip RE]   every case ID with its kind and clauses
 //	conform mutants                     the catalogue of faulty variants
@@ -63,6 +66,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return doc(args[1:], stdout, stderr)
 		case "matrix":
 			return matrix(args[1:], stdout, stderr)
+		case "smoke":
+			return smoke(args[1:], stdout, stderr)
+		case "init":
+			return initCommand(args[1:], stdout, stderr)
 		case "help", "-h", "-help", "--help":
 			usage(stdout)
 			return exitOK
@@ -74,9 +81,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 func usage(w io.Writer) {
 	fmt.Fprint(w, `usage:
   conform [flags]                  run the suite against the built-in reference
-  conform [flags] -- CMD [ARGS...] run the suite against an external implementation
+  conform [flags] CMD [ARGS...]    run the suite against an external implementation
+                                   (every argument from CMD on is the implementation's)
+  conform [flags] -- CMD [ARGS...] the same; -- when CMD is named like a subcommand
   conform baseline -o FILE [flags] [-- CMD [ARGS...]]
                                    run the whole suite and write a baseline accepting its failures
+  conform init [-force] LANG [DIR] write a starter adapter on the kit of LANG (go, node, python)
+  conform smoke [--] CMD [ARGS...] check the handshake and one valid request per declared method
   conform serve [-mutant NAME]     serve the reference (or a faulty variant) on stdin/stdout
   conform list [-run RE] [-skip RE] print every case ID with its kind and clauses
   conform mutants                  print the catalogue of faulty variants

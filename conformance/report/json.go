@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/convspec/convspec/conformance/protocol"
-	"github.com/convspec/convspec/internal/runner"
+	"github.com/convspec/convspec/conformance/result"
 )
 
 // SchemaURL identifies the JSON report's schema, spec/schema/report.schema.json.
@@ -126,13 +126,13 @@ func JSON(w io.Writer, run *Run) error {
 		StartError:   run.StartError,
 		Counts: jsonCounts{
 			Total:           c.Total,
-			Passed:          c.Outcomes[runner.Passed],
-			Failed:          c.Outcomes[runner.Failed],
-			Timeout:         c.Outcomes[runner.Timeout],
-			Crash:           c.Outcomes[runner.Crash],
-			ProtocolError:   c.Outcomes[runner.ProtocolError],
-			Unsupported:     c.Outcomes[runner.Unsupported],
-			NotApplicable:   c.Outcomes[runner.NotApplicable],
+			Passed:          c.Outcomes[result.Passed],
+			Failed:          c.Outcomes[result.Failed],
+			Timeout:         c.Outcomes[result.Timeout],
+			Crash:           c.Outcomes[result.Crash],
+			ProtocolError:   c.Outcomes[result.ProtocolError],
+			Unsupported:     c.Outcomes[result.Unsupported],
+			NotApplicable:   c.Outcomes[result.NotApplicable],
 			ExpectedFailure: c.Expected,
 			Stale:           c.Stale,
 			NotRun:          c.NotRun,
@@ -162,7 +162,7 @@ func JSON(w io.Writer, run *Run) error {
 			}
 			jc.Clauses = append(jc.Clauses, cl)
 		}
-		if k.Kind == runner.Property && k.Seed != 0 {
+		if k.Kind == result.Property && k.Seed != 0 {
 			seed := k.Seed
 			jc.Seed = &seed
 		}
@@ -171,11 +171,17 @@ func JSON(w io.Writer, run *Run) error {
 		}
 		out.Cases = append(out.Cases, jc)
 	}
+	return writeJSON(w, out)
+}
+
+// writeJSON writes v as indented JSON (two spaces, a final newline), with
+// <, > and & as they are, and all of it or nothing: w sees one write.
+func writeJSON(w io.Writer, v any) error {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	if err := enc.Encode(out); err != nil {
+	if err := enc.Encode(v); err != nil {
 		return err
 	}
 	_, err := w.Write(buf.Bytes())

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/convspec/convspec/conformance/protocol"
-	"github.com/convspec/convspec/internal/runner"
+	"github.com/convspec/convspec/conformance/result"
 	"github.com/convspec/convspec/internal/webui"
 	"github.com/convspec/convspec/spec"
 )
@@ -46,9 +46,9 @@ func (t *cellTally) add(c jsonCase) {
 		}
 	case c.Verdict == string(Expected):
 		t.expected++
-	case c.Outcome == string(runner.Passed):
+	case c.Outcome == string(result.Passed):
 		t.passed++
-	case c.Outcome == string(runner.Unsupported):
+	case c.Outcome == string(result.Unsupported):
 		t.unsupported++
 	default:
 		t.na++
@@ -197,9 +197,9 @@ func countsLine(c jsonCounts) string {
 
 // matrixCase turns a reported case back into a Case for writeFailureHTML.
 func matrixCase(c jsonCase) Case {
-	k := Case{Result: runner.Result{
-		Case:    runner.Case{ID: c.ID, Kind: runner.Kind(c.Kind), Name: c.Name, Capability: c.Capability, Source: c.Source},
-		Outcome: runner.Outcome(c.Outcome), Detail: c.Detail, NotRun: c.NotRun,
+	k := Case{Result: result.Result{
+		Case:    result.Case{ID: c.ID, Kind: result.Kind(c.Kind), Name: c.Name, Capability: c.Capability, Source: c.Source},
+		Outcome: result.Outcome(c.Outcome), Detail: c.Detail, NotRun: c.NotRun,
 	}, Reproduce: c.Reproduce}
 	for _, cl := range c.Clauses {
 		k.Clauses = append(k.Clauses, cl.ID)

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/convspec/convspec/conformance/protocol"
-	"github.com/convspec/convspec/internal/runner"
+	"github.com/convspec/convspec/conformance/result"
 	"github.com/convspec/convspec/internal/webui"
 )
 
@@ -68,7 +68,7 @@ func HTML(w io.Writer, run *Run, opts HTMLOptions) error {
 	for _, o := range Outcomes {
 		kind := ""
 		switch {
-		case o == runner.Passed && c.Outcomes[o] > 0:
+		case o == result.Passed && c.Outcomes[o] > 0:
 			kind = " good"
 		case Fails(o, run.Strict) && c.Outcomes[o] > 0:
 			kind = " bad"
@@ -174,11 +174,11 @@ func writeCapabilityTable(b *strings.Builder, run *Run) {
 			x.failing++
 		case v == Expected:
 			x.expected++
-		case k.Outcome == runner.Passed:
+		case k.Outcome == result.Passed:
 			x.passed++
-		case k.Outcome == runner.Unsupported:
+		case k.Outcome == result.Unsupported:
 			x.unsupported++
-		case k.Outcome == runner.NotApplicable:
+		case k.Outcome == result.NotApplicable:
 			x.na++
 		}
 	}
@@ -280,7 +280,7 @@ func writeFailureHTML(b *strings.Builder, k Case, prefix, specURL string) {
 		fmt.Fprintf(b, `<div><a href="%s">%s</a></div>`, webui.Esc(clauseHref(specURL, id)), webui.Esc(ClauseTitle(id)))
 	}
 	switch {
-	case k.Kind == runner.Scenario && k.Source != "":
+	case k.Kind == result.Scenario && k.Source != "":
 		fmt.Fprintf(b, `<div class="muted">Scenario “%s” (features/%s)</div>`, webui.Esc(k.Name), webui.Esc(k.Source))
 	case k.Name != "":
 		fmt.Fprintf(b, `<div class="muted">Property: %s</div>`, webui.Esc(k.Name))
@@ -294,7 +294,7 @@ func writeFailureHTML(b *strings.Builder, k Case, prefix, specURL string) {
 		detail = detail[:htmlMaxDetail] + "\n… (clipped; see the text or JSON report)"
 	}
 	writeDetailHTML(b, detail)
-	if k.Kind == runner.Property && k.Seed != 0 {
+	if k.Kind == result.Property && k.Seed != 0 {
 		fmt.Fprintf(b, `<div class="small muted">seed %d</div>`, k.Seed)
 	}
 	if k.Reproduce != "" {

@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/convspec/convspec/conformance/report"
-	"github.com/convspec/convspec/internal/runner"
+	"github.com/convspec/convspec/conformance/result"
 )
 
 // external matches what would make a page fetch something.
@@ -52,8 +52,8 @@ func TestHTMLFailures(t *testing.T) {
 }
 
 func TestHTMLHighlightsWhatDiffers(t *testing.T) {
-	run := &report.Run{Cases: report.Judge([]runner.Result{
-		scenario("WIN-4/x", runner.Failed, "trimmed differs at index 1\n  got:  trimmed = messages [1 2 3 4]\n  want: trimmed = messages [1 3 4 5]", "WIN-4"),
+	run := &report.Run{Cases: report.Judge([]result.Result{
+		scenario("WIN-4/x", result.Failed, "trimmed differs at index 1\n  got:  trimmed = messages [1 2 3 4]\n  want: trimmed = messages [1 3 4 5]", "WIN-4"),
 	}, nil, false)}
 	var buf bytes.Buffer
 	require.NoError(t, report.HTML(&buf, run, report.HTMLOptions{}))

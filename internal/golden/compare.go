@@ -103,11 +103,11 @@ func withoutMember(b []byte, name string) []byte {
 // that is null may be absent; members the golden result does not have are
 // ignored.
 func compareResults(method string, want, got json.RawMessage) string {
-	w, ok := decode(want)
+	w, ok := jsoneq.Decode(want)
 	if !ok {
 		return "the golden file's result is not JSON"
 	}
-	g, ok := decode(got)
+	g, ok := jsoneq.Decode(got)
 	if !ok {
 		return fmt.Sprintf("the result is not JSON: %s", clip(got))
 	}
@@ -187,16 +187,6 @@ func dropLoopFreeText(v any) {
 	}
 }
 
-func decode(b []byte) (any, bool) {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, false
-	}
-	return v, true
-}
-
 func mustMarshal(v any) []byte {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -211,8 +201,8 @@ func mustMarshal(v any) []byte {
 // they differ (members in sorted order, elements in order), deciding each
 // leaf with jsoneq. It returns "" when it finds none.
 func firstDifference(path string, want, got []byte) string {
-	w, ok1 := decode(want)
-	g, ok2 := decode(got)
+	w, ok1 := jsoneq.Decode(want)
+	g, ok2 := jsoneq.Decode(got)
 	if !ok1 || !ok2 {
 		return ""
 	}

@@ -12,18 +12,20 @@ import (
 // Equal reports whether two JSON texts are JSON-equal. Invalid JSON is equal
 // to nothing.
 func Equal(a, b []byte) bool {
-	va, ok := decode(a)
+	va, ok := Decode(a)
 	if !ok {
 		return false
 	}
-	vb, ok := decode(b)
+	vb, ok := Decode(b)
 	if !ok {
 		return false
 	}
 	return equal(va, vb)
 }
 
-func decode(b []byte) (any, bool) {
+// Decode decodes one JSON value with its numbers as json.Number, as Equal
+// compares them; false for text that is not JSON.
+func Decode(b []byte) (any, bool) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
 	var v any

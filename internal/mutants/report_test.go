@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/convspec/convspec/conformance/result"
 	"github.com/convspec/convspec/internal/inprocess"
 	"github.com/convspec/convspec/internal/mutants"
 	"github.com/convspec/convspec/internal/runner"
@@ -49,7 +50,7 @@ func TestMutantReport(t *testing.T) {
 				var failures []mutants.Failure
 				for _, r := range results {
 					if r.Outcome.IsFailure() {
-						failures = append(failures, mutants.Failure{ID: r.ID, Property: r.Kind == runner.Property, Clauses: r.Clauses})
+						failures = append(failures, mutants.Failure{ID: r.ID, Property: r.Kind == result.Property, Clauses: r.Clauses})
 					}
 				}
 				verdicts[i] = mutants.NewVerdict(m, failures)

@@ -4,8 +4,6 @@
 package properties
 
 import (
-	"slices"
-
 	"pgregory.net/rapid"
 
 	"github.com/convspec/convspec/conformance/target"
@@ -25,9 +23,4 @@ type Property struct {
 	// message that names the clause and shows what was sent, what came back
 	// and what was wanted.
 	Check func(t *rapid.T, tg target.Target)
-}
-
-// All lists every property, in a stable order.
-func All() []Property {
-	return slices.Concat(windowProperties(), historyProperties(), summarizeProperties(), budgetProperties(), loopProperties())
 }

@@ -28,7 +28,7 @@ var (
 	tagRe   = regexp.MustCompile(`<[^>]*>`)
 	hrefRe  = regexp.MustCompile(`href="(?:spec/)?(SPEC\.md|decisions\.md|protocol\.md|traceability\.md)(#[^"]*)?"`)
 	refRe   = regexp.MustCompile(`\b(?:[A-Z]+-[0-9]+)\b`)
-	tagName = regexp.MustCompile(`^</?([a-zA-Z0-9]+)`)
+	tagName = regexp.MustCompile(`^</?([[:alnum:]]+)`)
 )
 
 // markdown renders text and links every clause ID and decision D-n in it
