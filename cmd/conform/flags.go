@@ -30,6 +30,7 @@ type settings struct {
 	baseline                 string
 	report                   string
 	jsonOut, junitOut, mdOut string
+	htmlOut, specURL         string
 	// baseline only
 	out string
 
@@ -98,6 +99,8 @@ func conformFlags(stderr io.Writer) (*flag.FlagSet, *settings) {
 	fs.StringVar(&s.jsonOut, "json", "", "also write the JSON report to `FILE` (- for stdout)")
 	fs.StringVar(&s.junitOut, "junit", "", "also write the JUnit XML report to `FILE` (- for stdout)")
 	fs.StringVar(&s.mdOut, "markdown", "", "also write the Markdown report to `FILE` (- for stdout), e.g. \"$GITHUB_STEP_SUMMARY\"")
+	fs.StringVar(&s.htmlOut, "html", "", "also write the HTML report, one self-contained file, to `FILE` (- for stdout)")
+	fs.StringVar(&s.specURL, "spec-url", "", "link the HTML report's clauses to the spec site's spec.html at `URL` (see conform doc); default: SPEC.md on GitHub")
 	return fs, s
 }
 

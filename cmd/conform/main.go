@@ -13,6 +13,9 @@
 //	conform replay [-dir DIR] [-- CMD [ARGS…]]
 //	                                    run the golden vectors, without Gherkin
 //	conform trace [-f FILE] [-gaps]     the document → clause → case map and its gaps
+//	conform doc -o DIR                  the spec site: clauses, scenarios, properties, golden cases
+//	conform matrix -o FILE REPORT.json…  implementations × capabilities and clauses, from JSON reports
+//	conform version                     module version, protocol version, digest of the suite
 //
 // Exit status: 0 when nothing failed (or only what the baseline expects),
 // 1 when a case failed (with -strict: or was unsupported), a baseline entry
@@ -57,6 +60,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return replay(args[1:], stdout, stderr)
 		case "baseline":
 			return baseline(args[1:], stdout, stderr)
+		case "version":
+			return version(args[1:], stdout, stderr)
+		case "doc":
+			return doc(args[1:], stdout, stderr)
+		case "matrix":
+			return matrix(args[1:], stdout, stderr)
 		case "smoke":
 			return smoke(args[1:], stdout, stderr)
 		case "init":
@@ -85,6 +94,10 @@ func usage(w io.Writer) {
   conform replay [-dir DIR] [flags] [-- CMD [ARGS...]]
                                    replay the golden case files, comparing each response with the reference's
   conform trace [-f FILE] [-gaps]  print the map of document items to clauses to cases, and its gaps
+  conform doc -o DIR               write the spec site (static HTML pages) to DIR
+  conform matrix -o FILE REPORT.json...
+                                   write an HTML matrix of implementations x capabilities and clauses
+  conform version                  print conform's module version, the protocol version and the suite's digest
 
 flags:
 `)

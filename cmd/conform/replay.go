@@ -15,17 +15,22 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/convspec/convspec"
 	"github.com/convspec/convspec/conformance/result"
 	"github.com/convspec/convspec/internal/golden"
 	"github.com/convspec/convspec/spec"
 )
+
+// embeddedCases names the golden cases built into conform where a
+// directory would be named.
+const embeddedCases = "the built-in golden cases"
 
 func replay(args []string, stdout, stderr io.Writer) int {
 	s := &settings{checks: 1} // -checks does not apply: no properties are replayed
 	dir := ""
 	fs := flag.NewFlagSet("conform replay", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.StringVar(&dir, "dir", "", "the golden case files (spec/golden.md) (default: "+golden.Dir+" of the repository around the working directory)")
+	fs.StringVar(&dir, "dir", "", "read the golden case files (spec/golden.md) from `DIR` instead of those built into conform")
 	fs.StringVar(&s.run, "run", "", "replay only the cases whose ID matches this regular expression")
 	fs.StringVar(&s.skip, "skip", "", "skip the cases whose ID matches this regular expression")
 	supervisionFlags(fs, s)
@@ -64,13 +69,13 @@ flags:
 		fmt.Fprintf(stderr, "conform replay: %v\n", err)
 		return exitUsage
 	}
+	var files []golden.File
 	if dir == "" {
-		if dir, err = findUp(golden.Dir); err != nil {
-			fmt.Fprintf(stderr, "conform replay: %v: give the directory with -dir\n", err)
-			return exitUsage
-		}
+		dir = embeddedCases
+		files, err = golden.LoadFS(convspec.GoldenCases(), dir)
+	} else {
+		files, err = golden.Load(dir)
 	}
-	files, err := golden.Load(dir)
 	if err != nil {
 		fmt.Fprintf(stderr, "conform replay: %v\n", err)
 		return exitUsage

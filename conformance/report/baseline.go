@@ -39,6 +39,19 @@ type Entry struct {
 	Reason string `json:"reason"`
 	// Issue optionally links to where the deviation is tracked.
 	Issue string `json:"issue,omitempty"`
+	// Flaky marks a case known to fail only sometimes: its failure is
+	// expected and its pass is not stale, so neither fails the run and the
+	// entry never has to be removed.
+	Flaky bool `json:"flaky,omitempty"`
+}
+
+// Kind is how the entry reads in a report: "baseline", or "baseline,
+// flaky" for a known-flaky case.
+func (e *Entry) Kind() string {
+	if e.Flaky {
+		return "baseline, flaky"
+	}
+	return "baseline"
 }
 
 // ReadBaseline decodes and checks a baseline: version 1, no unknown
@@ -123,9 +136,17 @@ func (b *Baseline) Lookup(id string) *Entry {
 // NewBaseline is the baseline that accepts every failing result; with
 // strict, the unsupported ones too (conform baseline -strict). An entry of
 // previous for a case that still fails keeps its reason and issue; a new
-// one gets TODOReason.
+// one gets TODOReason. A flaky entry of previous is kept whether its case
+// failed or not: a flaky case that happened to pass is still flaky.
 func NewBaseline(implementation string, results []result.Result, previous *Baseline, strict bool) *Baseline {
 	b := &Baseline{Version: BaselineVersion, Implementation: implementation, Entries: []Entry{}}
+	if previous != nil {
+		for _, e := range previous.Entries {
+			if e.Flaky {
+				b.Entries = append(b.Entries, e)
+			}
+		}
+	}
 	for _, r := range results {
 		if !Fails(r.Outcome, strict) {
 			continue

@@ -101,6 +101,7 @@ type (
 	jsonBaseline struct {
 		Reason string `json:"reason"`
 		Issue  string `json:"issue,omitempty"`
+		Flaky  bool   `json:"flaky,omitempty"`
 	}
 )
 
@@ -166,7 +167,7 @@ func JSON(w io.Writer, run *Run) error {
 			jc.Seed = &seed
 		}
 		if k.Baseline != nil {
-			jc.Baseline = &jsonBaseline{Reason: k.Baseline.Reason, Issue: k.Baseline.Issue}
+			jc.Baseline = &jsonBaseline{Reason: k.Baseline.Reason, Issue: k.Baseline.Issue, Flaky: k.Baseline.Flaky}
 		}
 		out.Cases = append(out.Cases, jc)
 	}

@@ -173,7 +173,7 @@ func junitCaseOf(run *Run, k Case, s *junitSuite) junitCase {
 		c.Failure = &junitProblem{Type: "stale", Message: "STALE: " + run.StaleAdvice(k)}
 		s.Failures++
 	case Expected:
-		c.Skipped = &junitSkipped{Message: fmt.Sprintf("expected %s (baseline: %s)", OutcomeLabel(k.Outcome), k.Baseline.Reason)}
+		c.Skipped = &junitSkipped{Message: fmt.Sprintf("expected %s (%s: %s)", OutcomeLabel(k.Outcome), k.Baseline.Kind(), k.Baseline.Reason)}
 		c.SystemOut = strings.TrimSpace(c.SystemOut + "\n" + text)
 		s.Skipped++
 	default:

@@ -99,7 +99,11 @@ func Markdown(w io.Writer, run *Run) error {
 			if k.Baseline.Issue != "" {
 				issue = " (" + mdEscape(k.Baseline.Issue) + ")"
 			}
-			fmt.Fprintf(bw, "- `%s` — %s: %s%s\n", mdCode(k.ID), OutcomeLabel(k.Outcome), mdEscape(k.Baseline.Reason), issue)
+			flaky := ""
+			if k.Baseline.Flaky {
+				flaky = " (flaky)"
+			}
+			fmt.Fprintf(bw, "- `%s` — %s%s: %s%s\n", mdCode(k.ID), OutcomeLabel(k.Outcome), flaky, mdEscape(k.Baseline.Reason), issue)
 		}
 		fmt.Fprintln(bw)
 	}

@@ -92,11 +92,11 @@ const (
 	// Failing: a failing outcome the baseline does not accept (a case not
 	// run because of the restart limit is always failing).
 	Failing Verdict = "failing"
-	// Expected: a failing outcome the baseline accepts; it does not fail
-	// the run.
+	// Expected: a failing outcome the baseline accepts (as a known
+	// deviation, or as flaky); it does not fail the run.
 	Expected Verdict = "expected_failure"
-	// Stale: in the baseline, but it did not fail; it fails the run until
-	// its entry is removed.
+	// Stale: in the baseline, not as flaky, but it did not fail; it fails
+	// the run until its entry is removed.
 	Stale Verdict = "stale"
 )
 
@@ -120,6 +120,8 @@ func (c Case) Verdict() Verdict {
 		return Expected
 	case c.Fails():
 		return Failing
+	case c.Baseline != nil && c.Baseline.Flaky:
+		return Ok // a known-flaky case that passed this time
 	case c.Baseline != nil:
 		return Stale
 	}

@@ -63,8 +63,8 @@ func Text(w io.Writer, run *Run, opts TextOptions) error {
 			fmt.Fprintf(bw, "--- %s %s [%s]\n", paint(red, label(k.Outcome)), k.ID, strings.Join(k.Clauses, " "))
 			writeDetails(bw, k)
 		case v == Expected:
-			fmt.Fprintf(bw, "--- %s %s [%s] (baseline: %s%s)\n", paint(yellow, "EXPECTED "+label(k.Outcome)), k.ID,
-				strings.Join(k.Clauses, " "), k.Baseline.Reason, prefixed("; ", nonEmpty(k.Baseline.Issue)))
+			fmt.Fprintf(bw, "--- %s %s [%s] (%s: %s%s)\n", paint(yellow, "EXPECTED "+label(k.Outcome)), k.ID,
+				strings.Join(k.Clauses, " "), k.Baseline.Kind(), k.Baseline.Reason, prefixed("; ", nonEmpty(k.Baseline.Issue)))
 			if opts.Verbose {
 				writeDetails(bw, k)
 			}
