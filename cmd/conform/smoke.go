@@ -27,14 +27,19 @@ type smokeRequest struct {
 	result     any // the result shape to decode into
 }
 
-func smokeRequests() []smokeRequest {
-	conversation := []any{
+// smokeConversation is a plain five-message OpenAI conversation.
+func smokeConversation() []any {
+	return []any{
 		map[string]any{"role": "system", "content": "You are terse."},
 		map[string]any{"role": "user", "content": "Hi"},
 		map[string]any{"role": "assistant", "content": "Hello."},
 		map[string]any{"role": "user", "content": "What is 2+2?"},
 		map[string]any{"role": "assistant", "content": "4"},
 	}
+}
+
+func smokeRequests() []smokeRequest {
+	conversation := smokeConversation()
 	reply := func(s string) map[string]any { return map[string]any{"reply": s} }
 	return []smokeRequest{
 		{capability: protocol.CapWindow, method: protocol.MethodWindowCreate, params: map[string]any{"config": map[string]any{"max_messages": 3}}, result: &protocol.WindowCreateResult{}},
@@ -133,6 +138,19 @@ func smoke(args []string, stdout, stderr io.Writer) int {
 			continue
 		}
 		fmt.Fprintf(stdout, "ok   %s (%s)\n", label, r.capability)
+	}
+	if info.Has(protocol.CapTrimmer) {
+		for _, d := range info.Trimmers {
+			r := smokeRequest{capability: protocol.CapTrimmer, method: protocol.MethodTrimmerTrim,
+				params: map[string]any{"trimmer": d.Name, "messages": smokeConversation(), "limit": 3}, result: &protocol.TrimmerTrimResult{}}
+			label := fmt.Sprintf("%s of trimmer %q", r.method, d.Name)
+			if err := smokeCall(ctx, tg, r); err != nil {
+				problems++
+				fmt.Fprintf(stdout, "FAIL %s (%s): %s\n", label, r.capability, explain(r.method, err, s))
+				continue
+			}
+			fmt.Fprintf(stdout, "ok   %s (%s)\n", label, r.capability)
+		}
 	}
 	if problems > 0 {
 		fmt.Fprintf(stdout, "%d problem(s): fix them, then run the suite: conform %s\n", problems, strings.Join(command, " "))
