@@ -5,6 +5,7 @@ go 1.25
 require (
 	github.com/cucumber/godog v0.15.1
 	github.com/dlclark/regexp2 v1.11.5
+	github.com/google/go-cmp v0.7.0
 	github.com/rogpeppe/go-internal v1.16.0
 	github.com/stretchr/testify v1.12.1
 	github.com/tiktoken-go/tokenizer v0.7.0

@@ -17,7 +17,7 @@ import (
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/inprocess"
-	"github.com/convspec/convspec/internal/jsoneq"
+	"github.com/convspec/convspec/internal/jsoncmp"
 	"github.com/convspec/convspec/internal/server"
 	"github.com/convspec/convspec/reference/message"
 	refwindow "github.com/convspec/convspec/reference/window"
@@ -146,7 +146,7 @@ func TestGeneratedMessages(t *testing.T) {
 				rt.Fatalf("string content %s decodes to %q, want %q", c, s, m.Counted)
 			}
 		case m.Kind != "null":
-			if !jsoneq.Equal(c, []byte(m.Counted)) {
+			if !jsoncmp.Equal(c, []byte(m.Counted)) {
 				rt.Fatalf("compact form %s is not the content %s", m.Counted, c)
 			}
 			var b bytes.Buffer
@@ -397,7 +397,7 @@ var variants = []variant{
 			next:
 				for _, m := range p.Messages {
 					for _, e := range r.Evicted {
-						if jsoneq.Equal(m, e) {
+						if jsoncmp.Equal(m, e) {
 							continue next
 						}
 					}
