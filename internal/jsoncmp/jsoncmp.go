@@ -46,7 +46,7 @@ func Equal(a, b []byte) bool {
 	if err != nil {
 		return false
 	}
-	return cmp.Equal(va, vb, numbers)
+	return cmp.Equal(va, vb, numbers, elements)
 }
 
 // numbers compares JSON numbers as IEEE-754 doubles; a number outside the
@@ -58,6 +58,18 @@ var numbers = cmp.Comparer(func(x, y json.Number) bool {
 		return x == y
 	}
 	return fx == fy
+})
+
+// elements compares arrays position by position, not along go-cmp's edit
+// script: [m2] against [m3] is a difference at [0], not m2 deleted and m3
+// inserted. An array becomes a map from index to element; the paths show
+// those indexes as [i].
+var elements = cmp.Transformer("elements", func(a []any) map[int]any {
+	m := make(map[int]any, len(a))
+	for i, v := range a {
+		m[i] = v
+	}
+	return m
 })
 
 // Difference is where two JSON values first differ.
@@ -83,7 +95,7 @@ func (d *Difference) String() string {
 // path ("$", "result").
 func Diff(root string, want, got any, opts ...cmp.Option) *Difference {
 	r := &firstDiff{root: root}
-	cmp.Equal(want, got, append([]cmp.Option{numbers, cmp.Reporter(r)}, opts...)...)
+	cmp.Equal(want, got, append([]cmp.Option{numbers, elements, cmp.Reporter(r)}, opts...)...)
 	return r.diff
 }
 
@@ -102,8 +114,8 @@ func DiffJSON(root string, want, got []byte) *Difference {
 }
 
 // firstDiff is a cmp.Reporter that keeps the first difference reported.
-// go-cmp walks maps in sorted key order and reports the elements of two
-// arrays along their edit script, so "first" is stable.
+// go-cmp walks maps in sorted key order, and arrays are maps by index
+// (elements), so "first" is stable.
 type firstDiff struct {
 	root string
 	path cmp.Path
@@ -119,7 +131,7 @@ func (r *firstDiff) Report(rs cmp.Result) {
 	}
 	vx, vy := r.path.Last().Values()
 	r.diff = &Difference{Path: FormatPath(r.root, r.path), Want: show(vx, "nothing: no such member"), Got: show(vy, "nothing: the member is missing")}
-	if _, ok := r.path.Last().(cmp.SliceIndex); ok {
+	if isIndex(r.path.Last()) {
 		if !vx.IsValid() {
 			r.diff.Want = "nothing: the array is shorter"
 		}
@@ -146,17 +158,20 @@ func FormatPath(root string, p cmp.Path) string {
 	for _, s := range p {
 		switch s := s.(type) {
 		case cmp.MapIndex:
-			b.WriteString(Member(s.Key().String()))
-		case cmp.SliceIndex:
-			ix, iy := s.SplitKeys()
-			i := ix
-			if i < 0 {
-				i = iy
+			if isIndex(s) {
+				fmt.Fprintf(&b, "[%d]", s.Key().Int())
+			} else {
+				b.WriteString(Member(s.Key().String()))
 			}
-			fmt.Fprintf(&b, "[%d]", i)
 		}
 	}
 	return b.String()
+}
+
+// isIndex says whether a step is an element of an array (see elements).
+func isIndex(s cmp.PathStep) bool {
+	m, ok := s.(cmp.MapIndex)
+	return ok && m.Key().Kind() == reflect.Int
 }
 
 // Member is how a member name extends a path: .name, or ["name"].

@@ -129,11 +129,11 @@ func jsonPath(p cmp.Path) (keys []any, parents []any) {
 	for i, s := range p {
 		switch s := s.(type) {
 		case cmp.MapIndex:
-			keys = append(keys, s.Key().String())
-			parents = append(parents, holder)
-		case cmp.SliceIndex:
-			ix, _ := s.SplitKeys()
-			keys = append(keys, ix)
+			if isIndex(s) {
+				keys = append(keys, int(s.Key().Int()))
+			} else {
+				keys = append(keys, s.Key().String())
+			}
 			parents = append(parents, holder)
 		}
 		if vx, _ := p.Index(i).Values(); vx.IsValid() && vx.CanInterface() {

@@ -20,8 +20,10 @@ type Options struct {
 	Run, Skip *regexp.Regexp
 	// Checks is the number of generated cases per property; 0 means 100.
 	Checks int
-	// Seed makes properties deterministic; 0 picks one at random (see
-	// NewSeed), reported in Summary.Seed and in every property's Result.
+	// Seed makes properties deterministic; 0 means DefaultSeed, so that an
+	// unchanged implementation gets the same report on every run (NewSeed
+	// draws a random one to explore). It is reported in Summary.Seed and in
+	// every property's Result.
 	Seed uint64
 	// Features defaults to the embedded features.
 	Features fs.FS
@@ -60,7 +62,7 @@ func RunAll(ctx context.Context, tg target.Target, opts Options) (Summary, error
 		opts.Properties = properties.All()
 	}
 	if opts.Seed == 0 {
-		opts.Seed = NewSeed()
+		opts.Seed = DefaultSeed
 	}
 	g := newGuard(ctx, tg)
 	sum := Summary{Seed: opts.Seed}
@@ -77,6 +79,11 @@ func RunAll(ctx context.Context, tg target.Target, opts Options) (Summary, error
 	sum.RestartLimit = g.limitReached
 	return sum, nil
 }
+
+// DefaultSeed is the properties' seed when none is given: a run is
+// deterministic unless asked otherwise (`conform -seed random`), so that an
+// unchanged implementation never flips a CI gate.
+const DefaultSeed uint64 = 1
 
 // NewSeed picks a random seed below 2^53, so that it survives a trip
 // through a JSON number in any language.
