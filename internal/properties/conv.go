@@ -150,6 +150,9 @@ type genOpts struct {
 	// silent leaves the text out of tool calls (SUM-6: only tool results
 	// and calls, nothing to summarize).
 	silent bool
+	// formats are the provider formats tool units may take (nil: both,
+	// and units mixing them; see providerFormats).
+	formats []string
 	// base is added to every marker and idBase to every tool id number,
 	// so that conversations generated one after another can be joined.
 	base, idBase int
@@ -218,7 +221,7 @@ func drawPlan(t *rapid.T, o genOpts) []item {
 			if !o.exact {
 				limit = 1 << 20
 			}
-			spec, ok := drawToolSpec(t, limit)
+			spec, ok := drawToolSpec(t, limit, o.formats)
 			if !ok {
 				it.kind = "prompt"
 			}
@@ -248,11 +251,20 @@ func itemSize(it item) int {
 
 // drawToolSpec draws a tool call of 1 to 5 parallel calls whose unit holds
 // at most limit messages; ok is false when limit is below 2.
-func drawToolSpec(t *rapid.T, limit int) (toolSpec, bool) {
+func drawToolSpec(t *rapid.T, limit int, formats []string) (toolSpec, bool) {
 	if limit < 2 {
 		return toolSpec{}, false
 	}
-	format := rapid.SampledFrom([]string{"openai", "anthropic", "openai", "anthropic", "mixed"}).Draw(t, "format")
+	choices := []string{"openai", "anthropic", "openai", "anthropic", "mixed"}
+	if formats != nil {
+		choices = slices.DeleteFunc(choices, func(f string) bool {
+			return !slices.Contains(formats, f) && (f != "mixed" || len(formats) < 2)
+		})
+		if len(choices) == 0 {
+			return toolSpec{}, false
+		}
+	}
+	format := rapid.SampledFrom(choices).Draw(t, "format")
 	n := rapid.SampledFrom([]int{1, 1, 1, 2, 2, 3, 4, 5}).Draw(t, "parallel calls")
 	if format == "mixed" && n < 2 {
 		format = "openai"

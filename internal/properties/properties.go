@@ -25,9 +25,12 @@ type Property struct {
 	// message that names the clause and shows what was sent, what came back
 	// and what was wanted.
 	Check func(t *rapid.T, tg target.Target)
+	// Examples are fixed cases run before the random checks (in a stable
+	// order), so that a bug at a boundary never depends on the seed.
+	Examples []Example
 }
 
 // All lists every property, in a stable order.
 func All() []Property {
-	return slices.Concat(windowProperties(), historyProperties(), summarizeProperties(), budgetProperties(), loopProperties())
+	return slices.Concat(windowProperties(), historyProperties(), summarizeProperties(), budgetProperties(), loopProperties(), diffWindowProperties())
 }

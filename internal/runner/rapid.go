@@ -12,6 +12,7 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/properties"
 )
 
@@ -91,6 +92,9 @@ func runProperty(c Case, p properties.Property, g *guard, opts Options) (Result,
 		return Result{}, err
 	}
 	tg := g.target()
+	if r, failed := runExamples(c, p, g, tg); failed {
+		return r, nil
+	}
 	tb := &propertyTB{name: c.ID}
 	func() {
 		defer func() {
@@ -114,6 +118,29 @@ func runProperty(c Case, p properties.Property, g *guard, opts Options) (Result,
 	// the case with conform instead.
 	r.Detail = trimRapidOutput(goTestAdvice.ReplaceAllString(r.Detail, ""))
 	return g.settle(r), nil
+}
+
+// runExamples runs a property's fixed examples, in order, before its
+// random checks; the first that fails is the property's result (no seed:
+// an example is the same in every run).
+func runExamples(c Case, p properties.Property, g *guard, tg target.Target) (Result, bool) {
+	for _, ex := range p.Examples {
+		tb := &propertyTB{name: c.ID + "/" + ex.Name}
+		func() {
+			defer func() {
+				if r := recover(); r != nil && r != errFailNow {
+					tb.failed = true
+					fmt.Fprintf(&tb.out, "panic: %v\n", r)
+				}
+			}()
+			ex.Run(tb, tg)
+		}()
+		if tb.failed {
+			r := Result{Case: c, Outcome: Failed, Detail: fmt.Sprintf("edge example %q:\n%s", ex.Name, strings.TrimSpace(tb.out.String()))}
+			return g.settle(r), true
+		}
+	}
+	return Result{}, false
 }
 
 // trimRapidOutput drops the "Failed test output:" section rapid appends to a
