@@ -3,7 +3,7 @@
 GO ?= go
 BIN := bin/conform
 
-.PHONY: all conform test lint bench build mutants golden golden-characters golden-tokens clean
+.PHONY: all conform test lint bench build mutants golden golden-characters golden-tokens token-vectors clean
 
 all: lint test
 
@@ -50,6 +50,11 @@ golden-characters:
 ## golden-tokens: regenerate testdata/golden/tokens/cl100k_base.json with npm tiktoken (Node and npm; not needed by `make test`)
 golden-tokens:
 	cd testdata/golden/gen/tokens && npm ci --no-audit --no-fund && node gen.mjs
+
+## token-vectors: regenerate internal/tokenvectors/corpus.json.gz, the exact token vectors conform embeds,
+## with npm tiktoken (Node and npm; not needed by `make test` or by conform)
+token-vectors:
+	cd testdata/golden/gen/tokens && npm ci --no-audit --no-fund && node corpus.mjs
 
 clean:
 	rm -rf bin

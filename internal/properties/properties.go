@@ -32,5 +32,5 @@ type Property struct {
 
 // All lists every property, in a stable order.
 func All() []Property {
-	return slices.Concat(windowProperties(), historyProperties(), summarizeProperties(), budgetProperties(), loopProperties(), diffWindowProperties(), diffHistoryProperties(), diffBudgetProperties(), diffConfigProperties())
+	return slices.Concat(windowProperties(), historyProperties(), summarizeProperties(), budgetProperties(), loopProperties(), diffWindowProperties(), diffHistoryProperties(), diffBudgetProperties(), diffConfigProperties(), exactVectorProperties())
 }
