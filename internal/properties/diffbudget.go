@@ -198,5 +198,11 @@ func thresholdExamples(method string) map[string][]call {
 		}
 	}
 	ex["unknown model"] = []call{{method, map[string]any{"messages": numbered(2), "model": "no-such-model", "summarizer": map[string]any{"reply": "S"}}}}
+	ex["empty"] = []call{{method, map[string]any{"messages": rawList(), "model": "gpt-4o", "summarizer": map[string]any{"reply": "S"}}}}
+	// PREP-5: a long conversation, most of it to prune.
+	long := numbered(501)
+	for name, limit := range map[string]int{"long at 90%": refCount(long) * 100 / 90, "long at 400%": refCount(long) / 4} {
+		ex[name] = []call{{method, map[string]any{"messages": long, "model": "m", "limits": map[string]any{"m": limit}, "summarizer": map[string]any{"reply": "S"}}}}
+	}
 	return ex
 }

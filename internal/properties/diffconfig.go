@@ -225,13 +225,13 @@ func diffConfigProperties() []Property {
 	return []Property{
 		diffProperty("prop/diff-config-resolve", protocol.CapConfig,
 			"config.resolve of any config file (YAML and JSON; null, ~, empty, tags, aliases, merge keys, duplicates, both key forms; counts spelled every way) answers as the reference does",
-			[]string{"CONF-1", "CONF-2", "CONF-3", "CONF-4", "CONF-5", "CONF-6", "CONF-7", "CFG-2", "CFG-3"},
+			[]string{"CONF-1", "CONF-2", "CONF-3", "CONF-4", "CONF-5", "CONF-6", "CONF-7"},
 			func(t *rapid.T, _ []string) []call {
 				return []call{{protocol.MethodConfigResolve, map[string]any{"config": configSource(t)}}}
 			}, configExamples(), configClauses.of),
 		diffProperty("prop/diff-loop-run", protocol.CapLoop,
 			"loop.run of any run (both formats, parallel calls, any cap, summarizers that reply, fail or reply blank, config files of every spelling) answers as the reference does: every request, state, metric and event",
-			[]string{"LOOP-1", "LOOP-2", "LOOP-3", "LOOP-4", "LOOP-5", "LOOP-6", "LOOP-7", "CONF-1"},
+			[]string{"LOOP-1", "LOOP-2", "LOOP-3", "LOOP-4", "LOOP-5", "LOOP-6", "LOOP-7"},
 			drawLoopRun, nil, configClauses.of),
 	}
 }

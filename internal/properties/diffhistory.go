@@ -51,7 +51,7 @@ func diffHistoryProperties() []Property {
 			}, historyClauses.of),
 		diffProperty("prop/diff-history-build", protocol.CapHistory,
 			"history.build of any conversation with max_messages spelled every way answers as the reference does",
-			[]string{"BUILD-1", "BUILD-2", "BUILD-3", "BUILD-4", "BUILD-5", "CFG-3"},
+			[]string{"BUILD-1", "BUILD-2", "BUILD-3", "BUILD-4", "BUILD-5"},
 			func(t *rapid.T, formats []string) []call {
 				p := map[string]any{"messages": conversation(t, formats)}
 				if rapid.IntRange(0, 15).Draw(t, "max absent") > 0 {
