@@ -192,7 +192,7 @@ func bind(params map[string]any, handles []string) (map[string]any, bool) {
 // its fixed examples.
 // draw gets the provider formats the target accepts (providerFormats).
 func diffProperty(id, capability, doc string, clauses []string, draw func(t *rapid.T, formats []string) []call, examples map[string][]call, clauseOf func(method, path string) string) Property {
-	p := Property{ID: id, Capability: capability, Doc: doc, Clauses: clauses,
+	p := Property{ID: id, Capability: capability, Doc: doc, Clauses: clauses, Differential: true,
 		Check: func(t *rapid.T, tg target.Target) {
 			seq := rapid.Custom(func(t *rapid.T) []call { return draw(t, providerFormats(tg.Info())) }).Draw(t, "requests")
 			differ(t.Context(), t, tg, seq, clauseOf)

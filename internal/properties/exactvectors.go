@@ -24,12 +24,12 @@ const countBatch = 100
 func exactVectorProperties() []Property {
 	return []Property{
 		{
-			ID: "prop/tokens-exact-vectors", Clauses: []string{"TOK-1"}, Capability: protocol.CapTokens,
+			ID: "prop/tokens-exact-vectors", Clauses: []string{"TOK-1"}, Capability: protocol.CapTokens, Differential: true,
 			Doc:      "tokens.encode gives npm tiktoken's cl100k_base ids for every golden text and a few thousand generated texts (every Unicode category, white-space runs, contractions, digit runs)",
 			Examples: []Example{{Name: "token vectors", Run: checkEncodeVectors}},
 		},
 		{
-			ID: "prop/budget-exact-counts", Clauses: []string{"TOK-2", "TOK-3"}, Capability: protocol.CapBudget,
+			ID: "prop/budget-exact-counts", Clauses: []string{"TOK-2", "TOK-3"}, Capability: protocol.CapBudget, Differential: true,
 			Doc:      "budget.count gives every user message of a golden or generated text the tokens of its role and text (TOK-2), and their sum (TOK-3)",
 			Examples: []Example{{Name: "token vectors", Run: checkCountVectors}},
 		},
