@@ -9,6 +9,7 @@ package properties
 import (
 	"context"
 	"encoding/json"
+	"strconv"
 	"strings"
 
 	"pgregory.net/rapid"
@@ -171,10 +172,10 @@ func diffBudgetProperties() []Property {
 // encodeExamples are texts at the pre-tokenizer's edges.
 func encodeExamples() map[string][]call {
 	ex := map[string][]call{}
-	for i, text := range []string{"", " ", "  ", "\n\n\n", " \n", "\t\t x", "a  b", "a\u00a0\u00a0b", "\u2028\u2029", "\u3000x",
+	for _, text := range []string{"", " ", "  ", "\n\n\n", " \n", "\t\t x", "a  b", "a\u00a0\u00a0b", "\u2028\u2029", "\u3000x",
 		"I'M", "it'S", "we'Ll", "they'VE", "don't", "x'd", "'s", "''", "a\u2019s", "1234567", "12345678", "٣٤٥", "①②", "ℌ",
 		"e\u0301\u0302", "😀😀", "中文字符", "한국어", "<|endoftext|>", "!!!", "a.b,c", "   !", "\r\n\r\n", "x \u0085y"} {
-		ex["text "+itoa(i)] = []call{{protocol.MethodTokensEncode, map[string]any{"text": text}}}
+		ex["text "+strconv.Quote(text)] = []call{{protocol.MethodTokensEncode, map[string]any{"text": text}}}
 	}
 	return ex
 }
