@@ -28,9 +28,11 @@ lint:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
-## mutants: run the whole suite against every faulty variant and print the catalogue as a
-## report (variant, bug, killing clause, scenario and property; clauses no variant breaks);
-## fails when a variant survives. Also written to bin/mutants.md.
+## mutants: run the whole suite against every faulty variant, the properties under seeds 1, 2
+## and 3, and print the catalogue as a report (variant, bug, killing clause, scenario and
+## property, whether the differential properties kill it, under how many seeds; clauses no
+## variant breaks); fails when a variant survives or a kill depends on the seed. Also
+## written to bin/mutants.md.
 mutants:
 	@mkdir -p bin
 	@echo "running the whole suite against every faulty variant (a few minutes)..."
