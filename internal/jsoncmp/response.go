@@ -1,6 +1,7 @@
 package jsoncmp
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -85,13 +86,53 @@ func Compare(method string, want, got Response, rules Rules) *Difference {
 			}
 		}
 	}
-	patterns := slices.Concat(FreeText, rules.Open)
-	ignore := cmp.FilterPath(func(p cmp.Path) bool { return left(method, p, patterns) }, cmp.Ignore())
+	if bytes.Equal(want.Result, got.Result) {
+		return nil // the same text: nothing is left out of an equality
+	}
+	rs := compile(method, slices.Concat(FreeText, rules.Open))
+	ignore := cmp.FilterPath(func(p cmp.Path) bool { return rs.left(method, p) }, cmp.Ignore())
 	return Diff("result", w, g, ignore)
 }
 
+// compiled are the patterns of one method, split into their segments, and
+// the member names the patterns end in: a path that ends elsewhere below
+// the top level is never left out, which the filter decides without
+// building the path.
+type compiled struct {
+	patterns []Pattern
+	segments [][]string
+	last     map[string]bool
+}
+
+func compile(method string, patterns []Pattern) compiled {
+	c := compiled{last: map[string]bool{}}
+	for _, pt := range patterns {
+		if pt.Method != "" && pt.Method != method {
+			continue
+		}
+		segs := segments(pt.Path)
+		c.patterns = append(c.patterns, pt)
+		c.segments = append(c.segments, segs)
+		c.last[segs[len(segs)-1]] = true
+	}
+	return c
+}
+
 // left says whether the member at p is left out of the comparison.
-func left(method string, p cmp.Path, patterns []Pattern) bool {
+func (c compiled) left(method string, p cmp.Path) bool {
+	last, ok := p.Last().(cmp.MapIndex)
+	if !ok || isIndex(last) {
+		return false
+	}
+	depth := 0
+	for _, s := range p {
+		if _, ok := s.(cmp.MapIndex); ok {
+			depth++
+		}
+	}
+	if depth > 1 && !c.last[last.Key().String()] {
+		return false
+	}
 	keys, parents := jsonPath(p)
 	if len(keys) == 1 {
 		name, _ := keys[0].(string)
@@ -105,11 +146,8 @@ func left(method string, p cmp.Path, patterns []Pattern) bool {
 			return true // an expected null may be absent
 		}
 	}
-	for _, pt := range patterns {
-		if pt.Method != "" && pt.Method != method {
-			continue
-		}
-		if !matches(pt.Path, keys) {
+	for i, pt := range c.patterns {
+		if !matches(c.segments[i], keys) {
 			continue
 		}
 		if pt.When == nil {
@@ -143,19 +181,24 @@ func jsonPath(p cmp.Path) (keys []any, parents []any) {
 	return keys, parents
 }
 
-// matches reports whether a pattern such as "iterations[*].events[*].message"
-// names the path keys.
-func matches(pattern string, keys []any) bool {
-	var want []string
+// segments splits a pattern such as "iterations[*].events[*].message" into
+// member names and "[*]".
+func segments(pattern string) []string {
+	var out []string
 	for _, seg := range strings.Split(pattern, ".") {
 		name, rest, _ := strings.Cut(seg, "[")
 		if name != "" {
-			want = append(want, name)
+			out = append(out, name)
 		}
 		for range strings.Count("["+rest, "[*]") {
-			want = append(want, "[*]")
+			out = append(out, "[*]")
 		}
 	}
+	return out
+}
+
+// matches reports whether a pattern's segments name the path keys.
+func matches(want []string, keys []any) bool {
 	if len(want) != len(keys) {
 		return false
 	}
