@@ -3,24 +3,22 @@ package spec
 import (
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestEmbeddedSpecParses(t *testing.T) {
 	cs, err := Parse(Text())
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for _, c := range cs {
-		if c.Text == "" {
-			t.Errorf("%s has no text", c.ID)
-		}
-		if strings.HasPrefix(c.ID, "PROTO") != (c.Capability == "") {
-			t.Errorf("%s: capability %q; only PROTO clauses apply to every implementation", c.ID, c.Capability)
-		}
+		assert.NotEmpty(t, c.Text, "%s has no text", c.ID)
+		assert.Equal(t, strings.HasPrefix(c.ID, "PROTO"), c.Capability == "",
+			"%s: capability %q; only PROTO clauses apply to every implementation", c.ID, c.Capability)
 	}
-	if c, ok := Lookup("WIN-3"); !ok || c.Capability != "window" {
-		t.Errorf("Lookup(WIN-3) = %+v, %v", c, ok)
-	}
+	c, ok := Lookup("WIN-3")
+	require.True(t, ok)
+	assert.Equal(t, "window", c.Capability)
 }
 
 func TestParseRejectsMalformedHeadings(t *testing.T) {
@@ -30,8 +28,7 @@ func TestParseRejectsMalformedHeadings(t *testing.T) {
 		"duplicate":      "## S\nCapability: `w`\n#### X-1 — a\nx\n#### X-1 — b\ny\n",
 		"nothing at all": "# title\n",
 	} {
-		if _, err := Parse(doc); err == nil {
-			t.Errorf("%s: Parse accepted %q", name, doc)
-		}
+		_, err := Parse(doc)
+		assert.Error(t, err, "%s: Parse accepted %q", name, doc)
 	}
 }

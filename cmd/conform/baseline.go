@@ -1,8 +1,6 @@
 package main
 
 import (
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -16,16 +14,14 @@ import (
 func baseline(args []string, stdout, stderr io.Writer) int {
 	fs, s := runFlags("conform baseline", stderr)
 	strictFlag(fs, s)
+	parallelFlag(fs, s)
 	fs.StringVar(&s.out, "o", "", "write the baseline to `FILE` (- for stdout); entries already in FILE keep their reason and issue")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: conform baseline -o FILE [flags] [-- CMD [ARGS...]]")
 		fs.PrintDefaults()
 	}
-	command, err := parse(fs, s, args)
-	if err != nil {
-		if !errors.Is(err, flag.ErrHelp) && !isFlagError(err) {
-			fmt.Fprintf(stderr, "conform baseline: %v\n", err)
-		}
+	command, ok := parseArgs("conform baseline", fs, s, args, stderr)
+	if !ok {
 		return exitUsage
 	}
 	switch {

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -11,10 +10,12 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
 	"github.com/convspec/convspec/conformance/report"
+	"github.com/convspec/convspec/conformance/result"
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/inprocess"
 	"github.com/convspec/convspec/internal/mutants"
@@ -27,11 +28,8 @@ import (
 func conform(args []string, stdout, stderr io.Writer) int {
 	fs, s := conformFlags(stderr)
 	fs.Usage = func() { usage(stderr) }
-	command, err := parse(fs, s, args)
-	if err != nil {
-		if !errors.Is(err, flag.ErrHelp) && !isFlagError(err) {
-			fmt.Fprintf(stderr, "conform: %v\n", err)
-		}
+	command, ok := parseArgs("conform", fs, s, args, stderr)
+	if !ok {
 		return exitUsage
 	}
 	opts, err := s.options()
@@ -100,7 +98,7 @@ func conform(args []string, stdout, stderr io.Writer) int {
 // runReport is a run with its raw results, before they are judged.
 type runReport struct {
 	report.Run
-	results []runner.Result
+	results []result.Result
 }
 
 // execute starts the implementation and runs the suite. It returns nil
@@ -134,12 +132,20 @@ func (s *settings) execute(opts runner.Options, command []string, stderr io.Writ
 		rep.Duration = time.Since(rep.Started)
 		return rep
 	}
-	defer tg.Close()
+	targets := []target.Target{tg}
+	defer func() {
+		for _, t := range targets {
+			t.Close()
+		}
+	}()
 	info := tg.Info()
 	rep.Implementation = &info
+	targets = append(targets, s.moreTargets(ctx, command, stderr)...)
 
-	sum, err := runner.RunAll(ctx, tg, opts)
-	tg.Close() // before the reports: no process is left once they are out
+	sum, err := runner.RunWorkers(ctx, targets, opts)
+	for _, t := range targets {
+		t.Close() // before the reports: no process is left once they are out
+	}
 	rep.Duration = time.Since(rep.Started)
 	if err != nil {
 		fmt.Fprintf(stderr, "conform: %v\n", err)
@@ -188,6 +194,8 @@ func (s *settings) options() (runner.Options, error) {
 		return opts, fmt.Errorf("-max-restarts must be 0 or more, got %d", s.maxRestarts)
 	case s.maxLine <= 0:
 		return opts, fmt.Errorf("-max-line must be positive, got %d", s.maxLine)
+	case s.set["parallel"] && s.parallel <= 0:
+		return opts, fmt.Errorf("-parallel must be positive, got %d", s.parallel)
 	}
 	if s.mutant != "" {
 		if _, ok := mutants.Lookup(s.mutant); !ok {
@@ -199,7 +207,7 @@ func (s *settings) options() (runner.Options, error) {
 
 // checkSelection refuses a -run or -skip that leaves nothing to run: a
 // silent zero-case run would pass a CI gate by accident.
-func checkSelection(cases []runner.Case, opts runner.Options, s *settings) error {
+func checkSelection(cases []result.Case, opts runner.Options, s *settings) error {
 	for _, c := range cases {
 		if (opts.Run == nil || opts.Run.MatchString(c.ID)) && (opts.Skip == nil || !opts.Skip.MatchString(c.ID)) {
 			return nil
@@ -230,6 +238,39 @@ func (s *settings) target(ctx context.Context, command []string) (target.Target,
 	})
 }
 
+// moreTargets starts the workers beyond the first for -parallel N, at
+// once. A worker that cannot start is left out with a note: the first one
+// has shown that the implementation runs, and fewer workers only take
+// longer.
+func (s *settings) moreTargets(ctx context.Context, command []string, stderr io.Writer) []target.Target {
+	n := s.parallel - 1
+	if n <= 0 {
+		return nil
+	}
+	started := make([]target.Target, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			tg, err := s.target(ctx, command)
+			if err != nil {
+				fmt.Fprintf(stderr, "conform: note: worker %d of -parallel %d could not start (%v); the run goes on without it\n", i+2, s.parallel, err)
+				return
+			}
+			started[i] = tg
+		}()
+	}
+	wg.Wait()
+	var out []target.Target
+	for _, tg := range started {
+		if tg != nil {
+			out = append(out, tg)
+		}
+	}
+	return out
+}
+
 // reproduce is the command line that reruns one failing case: its ID, the
 // failing seed of a property, -strict for an unsupported case, and the
 // flags that shape how the implementation is supervised.
@@ -238,14 +279,14 @@ func (s *settings) reproduce(k report.Case, command []string) string {
 		return ""
 	}
 	parts := []string{"conform", "-run", shellQuote("^" + regexp.QuoteMeta(k.ID) + "$")}
-	if k.Outcome == runner.Unsupported {
+	if k.Outcome == result.Unsupported {
 		parts = append(parts, "-strict") // it fails only with it
 	}
-	if k.Kind == runner.Property && k.Seed != 0 {
+	if k.Kind == result.Property && k.Seed != 0 {
 		parts = append(parts, "-seed", fmt.Sprint(k.Seed))
 	}
 	for _, name := range []string{"checks", "timeout", "start-timeout", "max-restarts", "max-line"} {
-		if s.set[name] && !(name == "checks" && k.Kind != runner.Property) {
+		if s.set[name] && !(name == "checks" && k.Kind != result.Property) {
 			parts = append(parts, "-"+name, shellQuote(flagValue(s, name)))
 		}
 	}

@@ -5,6 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os/exec"
+	"regexp"
+	"runtime"
 	"time"
 
 	"github.com/convspec/convspec/conformance/target"
@@ -22,11 +25,13 @@ type settings struct {
 	verbose      bool
 	mutant       string
 	strict       bool // conform and conform baseline only
+	parallel     int
 
 	// conform only
 	baseline                 string
 	report                   string
 	jsonOut, junitOut, mdOut string
+	htmlOut, specURL         string
 	// baseline only
 	out string
 
@@ -43,13 +48,42 @@ func runFlags(name string, stderr io.Writer) (*flag.FlagSet, *settings) {
 	fs.StringVar(&s.skip, "skip", "", "skip the cases whose ID matches this regular expression `RE`")
 	fs.StringVar(&s.seedText, "seed", "", "seed `N` for the properties' generators (default 1, printed in the report; random: a new one); the same seed replays the run")
 	fs.IntVar(&s.checks, "checks", 100, "generated cases per property")
+	supervisionFlags(fs, s)
+	fs.BoolVar(&s.verbose, "v", false, "list every case, and the details of expected failures")
+	fs.StringVar(&s.mutant, "mutant", "", "run against the built-in faulty variant `NAME` instead of the reference (see conform mutants)")
+	return fs, s
+}
+
+// supervisionFlags are the flags of every command that talks to an
+// implementation: how long it may take and how often it may fail.
+func supervisionFlags(fs *flag.FlagSet, s *settings) {
 	fs.DurationVar(&s.timeout, "timeout", target.DefaultCallTimeout, "time limit for each request to the implementation")
 	fs.DurationVar(&s.startTimeout, "start-timeout", target.DefaultStartTimeout, "time limit for starting the implementation and its handshake")
 	fs.IntVar(&s.maxRestarts, "max-restarts", target.DefaultMaxRestarts, "how often a failed implementation is restarted before the run stops (0: never)")
 	fs.IntVar(&s.maxLine, "max-line", target.DefaultMaxLineBytes, "longest output line accepted from the implementation, in bytes")
-	fs.BoolVar(&s.verbose, "v", false, "list every case, and the details of expected failures")
-	fs.StringVar(&s.mutant, "mutant", "", "run against the built-in faulty variant `NAME` instead of the reference (see conform mutants)")
-	return fs, s
+}
+
+// parseArgs parses the command line of the command name (see parse) and
+// says what is wrong with it; false means a usage error.
+func parseArgs(name string, fs *flag.FlagSet, s *settings, args []string, stderr io.Writer) ([]string, bool) {
+	command, err := parse(fs, s, args)
+	if err != nil {
+		if !errors.Is(err, flag.ErrHelp) && !isFlagError(err) {
+			fmt.Fprintf(stderr, "%s: %v\n", name, err)
+		}
+		return nil, false
+	}
+	return command, true
+}
+
+// selected says whether the case id is selected by -run and -skip.
+func selected(run, skip *regexp.Regexp, id string) bool {
+	return (run == nil || run.MatchString(id)) && (skip == nil || !skip.MatchString(id))
+}
+
+// parallelFlag is -parallel, of the commands that run the whole suite.
+func parallelFlag(fs *flag.FlagSet, s *settings) {
+	fs.IntVar(&s.parallel, "parallel", runtime.NumCPU(), "run cases on `N` workers at once, each with its own implementation process (and restarts); 1 for an implementation that cannot run twice")
 }
 
 // strictFlag is -strict, of the commands that judge a run.
@@ -60,15 +94,23 @@ func strictFlag(fs *flag.FlagSet, s *settings) {
 func conformFlags(stderr io.Writer) (*flag.FlagSet, *settings) {
 	fs, s := runFlags("conform", stderr)
 	strictFlag(fs, s)
+	parallelFlag(fs, s)
 	fs.StringVar(&s.baseline, "baseline", "", "baseline `FILE` of accepted deviations (see `conform baseline`)")
 	fs.StringVar(&s.report, "report", "text", "`FORMAT` of the report on stdout: text, json, junit, markdown or none")
 	fs.StringVar(&s.jsonOut, "json", "", "also write the JSON report to `FILE` (- for stdout)")
 	fs.StringVar(&s.junitOut, "junit", "", "also write the JUnit XML report to `FILE` (- for stdout)")
 	fs.StringVar(&s.mdOut, "markdown", "", "also write the Markdown report to `FILE` (- for stdout), e.g. \"$GITHUB_STEP_SUMMARY\"")
+	fs.StringVar(&s.htmlOut, "html", "", "also write the HTML report, one self-contained file, to `FILE` (- for stdout)")
+	fs.StringVar(&s.specURL, "spec-url", "", "link the HTML report's clauses to the spec site's spec.html at `URL` (see conform doc); default: SPEC.md on GitHub")
 	return fs, s
 }
 
-// parse splits args at "--" and parses the flags before it.
+// parse parses the flags and returns the implementation's command: what
+// follows "--", or else the first argument that is not a flag and all that
+// follows it (`conform ./my-impl`, `conform -v node adapter.js -x`: the
+// implementation's own flags stay its own). A bare first word must name a
+// program, so that a mistyped subcommand is a usage error, not a start-up
+// failure.
 func parse(fs *flag.FlagSet, s *settings, args []string) (command []string, err error) {
 	for i, a := range args {
 		if a == "--" {
@@ -81,13 +123,29 @@ func parse(fs *flag.FlagSet, s *settings, args []string) (command []string, err 
 	}
 	s.set = map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { s.set[f.Name] = true })
+	if fs.NArg() > 0 {
+		if command != nil {
+			return nil, fmt.Errorf("unexpected argument %q before -- (the implementation's command goes after --)", fs.Arg(0))
+		}
+		if _, err := exec.LookPath(fs.Arg(0)); err != nil {
+			return nil, fmt.Errorf("%q is neither a subcommand of conform nor a program it can run (%v); see `conform help`", fs.Arg(0), unwrapExec(err))
+		}
+		command = fs.Args()
+	}
 	switch {
-	case fs.NArg() > 0:
-		return nil, fmt.Errorf("unexpected argument %q (put the implementation's command after --)", fs.Arg(0))
 	case command != nil && len(command) == 0:
 		return nil, errors.New("no command after --")
 	case command != nil && s.mutant != "":
-		return nil, errors.New("-mutant and a command after -- exclude each other")
+		return nil, errors.New("-mutant and an implementation's command exclude each other")
 	}
 	return command, nil
+}
+
+// unwrapExec is the reason of an exec.LookPath error without the
+// repetition of the name it already carries.
+func unwrapExec(err error) error {
+	if e := (*exec.Error)(nil); errors.As(err, &e) {
+		return e.Err
+	}
+	return err
 }

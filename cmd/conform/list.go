@@ -30,7 +30,7 @@ func list(args []string, stdout, stderr io.Writer) int {
 	}
 	n := 0
 	for _, c := range cases {
-		if (opts.Run == nil || opts.Run.MatchString(c.ID)) && (opts.Skip == nil || !opts.Skip.MatchString(c.ID)) {
+		if selected(opts.Run, opts.Skip, c.ID) {
 			fmt.Fprintf(stdout, "%s\t%s\t%s\n", c.ID, c.Kind, strings.Join(c.Clauses, ","))
 			n++
 		}

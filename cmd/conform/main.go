@@ -1,15 +1,21 @@
 // Command conform runs the convspec conformance suite.
 //
 //	conform [flags]                     the suite against the built-in reference
-//	conform [flags] -- CMD [ARGS…]      the suite against an external implementation
+//	conform [flags] CMD [ARGS…]         the suite against an external implementation
+//	conform [flags] -- CMD [ARGS…]      the same (-- when CMD is named like a subcommand)
 //	conform baseline -o FILE [flags] [-- CMD [ARGS…]]
 //	                                    write a baseline accepting the current failures
+//	conform init LANG [DIR]             a starter adapter on the kit of LANG (go, node, python)
+//	conform smoke [--] CMD [ARGS…]      the handshake and one valid request per declared method
 //	conform serve [-mutant NAME]        the reference (or a faulty variant) as a protocol v1 server
 //	conform list [-run RE] [-skip RE]   every case ID with its kind and clauses
 //	conform mutants                     the catalogue of faulty variants
 //	conform replay [-dir DIR] [-- CMD [ARGS…]]
 //	                                    run the golden vectors, without Gherkin
 //	conform trace [-f FILE] [-gaps]     the document → clause → case map and its gaps
+//	conform doc -o DIR                  the spec site: clauses, scenarios, properties, golden cases
+//	conform matrix -o FILE REPORT.json…  implementations × capabilities and clauses, from JSON reports
+//	conform version                     module version, protocol version, digest of the suite
 //
 // Exit status: 0 when nothing failed (or only what the baseline expects),
 // 1 when a case failed (with -strict: or was unsupported), a baseline entry
@@ -54,6 +60,16 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return replay(args[1:], stdout, stderr)
 		case "baseline":
 			return baseline(args[1:], stdout, stderr)
+		case "version":
+			return version(args[1:], stdout, stderr)
+		case "doc":
+			return doc(args[1:], stdout, stderr)
+		case "matrix":
+			return matrix(args[1:], stdout, stderr)
+		case "smoke":
+			return smoke(args[1:], stdout, stderr)
+		case "init":
+			return initCommand(args[1:], stdout, stderr)
 		case "help", "-h", "-help", "--help":
 			usage(stdout)
 			return exitOK
@@ -65,15 +81,23 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 func usage(w io.Writer) {
 	fmt.Fprint(w, `usage:
   conform [flags]                  run the suite against the built-in reference
-  conform [flags] -- CMD [ARGS...] run the suite against an external implementation
+  conform [flags] CMD [ARGS...]    run the suite against an external implementation
+                                   (every argument from CMD on is the implementation's)
+  conform [flags] -- CMD [ARGS...] the same; -- when CMD is named like a subcommand
   conform baseline -o FILE [flags] [-- CMD [ARGS...]]
                                    run the whole suite and write a baseline accepting its failures
+  conform init [-force] LANG [DIR] write a starter adapter on the kit of LANG (go, node, python)
+  conform smoke [--] CMD [ARGS...] check the handshake and one valid request per declared method
   conform serve [-mutant NAME]     serve the reference (or a faulty variant) on stdin/stdout
   conform list [-run RE] [-skip RE] print every case ID with its kind and clauses
   conform mutants                  print the catalogue of faulty variants
   conform replay [-dir DIR] [flags] [-- CMD [ARGS...]]
                                    replay the golden case files, comparing each response with the reference's
   conform trace [-f FILE] [-gaps]  print the map of document items to clauses to cases, and its gaps
+  conform doc -o DIR               write the spec site (static HTML pages) to DIR
+  conform matrix -o FILE REPORT.json...
+                                   write an HTML matrix of implementations x capabilities and clauses
+  conform version                  print conform's module version, the protocol version and the suite's digest
 
 flags:
 `)

@@ -45,11 +45,12 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"gone":       cmdGone,
-			"waitlines":  cmdWaitLines,
-			"jsonschema": cmdJSONSchema,
-			"junit":      cmdJUnit,
-			"reproduce":  cmdReproduce,
+			"gone":         cmdGone,
+			"waitlines":    cmdWaitLines,
+			"jsonschema":   cmdJSONSchema,
+			"junit":        cmdJUnit,
+			"reproduce":    cmdReproduce,
+			"sameoutcomes": cmdSameOutcomes,
 		},
 	})
 }
@@ -583,5 +584,34 @@ func TestShellQuoteRoundTrip(t *testing.T) {
 		if err != nil || len(words) != 3 || words[1] != s {
 			t.Errorf("shellSplit(shellQuote(%q)) = %q, %v", s, words, err)
 		}
+	}
+}
+
+// cmdSameOutcomes compares two JSON reports case by case: the same IDs in
+// the same order, with the same outcomes and details.
+func cmdSameOutcomes(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: sameoutcomes A.json B.json")
+	}
+	type kase struct {
+		ID, Outcome, Detail string
+	}
+	load := func(name string) []kase {
+		var r struct{ Cases []kase }
+		if err := json.Unmarshal([]byte(ts.ReadFile(name)), &r); err != nil {
+			ts.Fatalf("%s: %v", name, err)
+		}
+		return r.Cases
+	}
+	a, b := load(args[0]), load(args[1])
+	same := len(a) == len(b) && len(a) > 0
+	for i := 0; same && i < len(a); i++ {
+		same = a[i] == b[i]
+		if !same {
+			ts.Logf("case %d: %+v\nvs %+v", i, a[i], b[i])
+		}
+	}
+	if same == neg {
+		ts.Fatalf("%s and %s: same outcomes %v, want %v", args[0], args[1], same, !neg)
 	}
 }

@@ -5,7 +5,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -16,24 +15,25 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/convspec/convspec/conformance/target"
+	"github.com/convspec/convspec"
+	"github.com/convspec/convspec/conformance/result"
 	"github.com/convspec/convspec/internal/golden"
-	"github.com/convspec/convspec/internal/runner"
 	"github.com/convspec/convspec/spec"
 )
+
+// embeddedCases names the golden cases built into conform where a
+// directory would be named.
+const embeddedCases = "the built-in golden cases"
 
 func replay(args []string, stdout, stderr io.Writer) int {
 	s := &settings{checks: 1} // -checks does not apply: no properties are replayed
 	dir := ""
 	fs := flag.NewFlagSet("conform replay", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.StringVar(&dir, "dir", "", "the golden case files (spec/golden.md) (default: "+golden.Dir+" of the repository around the working directory)")
+	fs.StringVar(&dir, "dir", "", "read the golden case files (spec/golden.md) from `DIR` instead of those built into conform")
 	fs.StringVar(&s.run, "run", "", "replay only the cases whose ID matches this regular expression")
 	fs.StringVar(&s.skip, "skip", "", "skip the cases whose ID matches this regular expression")
-	fs.DurationVar(&s.timeout, "timeout", target.DefaultCallTimeout, "time limit for each request to the implementation")
-	fs.DurationVar(&s.startTimeout, "start-timeout", target.DefaultStartTimeout, "time limit for starting the implementation and its handshake")
-	fs.IntVar(&s.maxRestarts, "max-restarts", target.DefaultMaxRestarts, "how often a failed implementation is restarted before the run stops (0: never)")
-	fs.IntVar(&s.maxLine, "max-line", target.DefaultMaxLineBytes, "longest output line accepted from the implementation, in bytes")
+	supervisionFlags(fs, s)
 	fs.BoolVar(&s.verbose, "v", false, "list every case, not only those that fail")
 	fs.StringVar(&s.mutant, "mutant", "", "replay against a built-in faulty variant instead of the reference (see `conform mutants`)")
 	fs.Usage = func() {
@@ -47,14 +47,12 @@ flags:
 `)
 		fs.PrintDefaults()
 	}
-	command, err := parse(fs, s, args)
-	if err != nil {
-		if !errors.Is(err, flag.ErrHelp) && !isFlagError(err) {
-			fmt.Fprintf(stderr, "conform replay: %v\n", err)
-		}
+	command, ok := parseArgs("conform replay", fs, s, args, stderr)
+	if !ok {
 		return exitUsage
 	}
 	var opts golden.Options
+	var err error
 	for _, f := range []struct {
 		name, re string
 		dst      **regexp.Regexp
@@ -71,20 +69,20 @@ flags:
 		fmt.Fprintf(stderr, "conform replay: %v\n", err)
 		return exitUsage
 	}
+	var files []golden.File
 	if dir == "" {
-		if dir, err = findUp(golden.Dir); err != nil {
-			fmt.Fprintf(stderr, "conform replay: %v: give the directory with -dir\n", err)
-			return exitUsage
-		}
+		dir = embeddedCases
+		files, err = golden.LoadFS(convspec.GoldenCases(), dir)
+	} else {
+		files, err = golden.Load(dir)
 	}
-	files, err := golden.Load(dir)
 	if err != nil {
 		fmt.Fprintf(stderr, "conform replay: %v\n", err)
 		return exitUsage
 	}
 	n := 0
 	for _, f := range files {
-		if (opts.Run == nil || opts.Run.MatchString(f.ID)) && (opts.Skip == nil || !opts.Skip.MatchString(f.ID)) {
+		if selected(opts.Run, opts.Skip, f.ID) {
 			n++
 		}
 	}
@@ -108,11 +106,11 @@ flags:
 
 	fmt.Fprintf(stdout, "convspec golden replay: %s %s (capabilities: %s)\n", info.Name, info.Version, strings.Join(info.Capabilities, ", "))
 	fmt.Fprintf(stdout, "cases from %s\n", dir)
-	counts := map[runner.Outcome]int{}
+	counts := map[result.Outcome]int{}
 	for _, r := range results {
 		counts[r.Outcome]++
 		switch {
-		case r.Outcome.IsFailure() || r.Outcome == runner.Unsupported:
+		case r.Outcome.IsFailure() || r.Outcome == result.Unsupported:
 			fmt.Fprintf(stdout, "--- %s %s (%s)\n", strings.ToUpper(strings.ReplaceAll(string(r.Outcome), "_", " ")), r.ID, r.Path)
 			for _, id := range r.Clauses {
 				if c, ok := spec.Lookup(id); ok {
@@ -120,7 +118,7 @@ flags:
 				}
 			}
 			fmt.Fprintf(stdout, "    %s\n", strings.ReplaceAll(r.Detail, "\n", "\n    "))
-		case s.verbose && r.Outcome == runner.NotApplicable:
+		case s.verbose && r.Outcome == result.NotApplicable:
 			fmt.Fprintf(stdout, "n/a  %s (%s)\n", r.ID, r.Detail)
 		case s.verbose:
 			note := ""
@@ -137,7 +135,7 @@ flags:
 		}
 	}
 	fmt.Fprintf(stdout, "%d passed, %d failed, %d unsupported, %d not applicable (%d cases, %s)\n",
-		counts[runner.Passed], failed, counts[runner.Unsupported], counts[runner.NotApplicable], len(results), time.Since(started).Round(time.Millisecond))
+		counts[result.Passed], failed, counts[result.Unsupported], counts[result.NotApplicable], len(results), time.Since(started).Round(time.Millisecond))
 	switch {
 	case interrupted:
 		fmt.Fprintf(stderr, "conform replay: interrupted; %d of %d cases had completed\n", len(results), n)

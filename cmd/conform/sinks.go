@@ -18,6 +18,7 @@ type sink struct {
 	w      io.Writer
 	file   *os.File // nil for stdout and stderr
 	text   report.TextOptions
+	html   report.HTMLOptions
 }
 
 func (sk *sink) render(run *report.Run) error {
@@ -30,6 +31,8 @@ func (sk *sink) render(run *report.Run) error {
 		return report.JUnit(sk.w, run)
 	case "markdown":
 		return report.Markdown(sk.w, run)
+	case "html":
+		return report.HTML(sk.w, run, sk.html)
 	}
 	return fmt.Errorf("unknown report format %q", sk.format)
 }
@@ -37,7 +40,7 @@ func (sk *sink) render(run *report.Run) error {
 var formats = []string{"text", "json", "junit", "markdown", "none"}
 
 // sinks plans the reports: -report FORMAT on stdout, and each of -json,
-// -junit and -markdown to its file ("-": stdout). At most one report goes
+// -junit, -markdown and -html to its file ("-": stdout). At most one report goes
 // to stdout; when a file flag takes it and -report was not given, the text
 // report goes to stderr instead. Files are created now, so that a report
 // that cannot be written fails the run before it starts.
@@ -51,7 +54,7 @@ func (s *settings) sinks(stdout, stderr io.Writer) ([]*sink, error) {
 		onStdout = "-report " + s.report
 		out = append(out, &sink{format: s.report, name: "stdout", w: stdout})
 	}
-	for _, f := range []struct{ format, path string }{{"json", s.jsonOut}, {"junit", s.junitOut}, {"markdown", s.mdOut}} {
+	for _, f := range []struct{ format, path string }{{"json", s.jsonOut}, {"junit", s.junitOut}, {"markdown", s.mdOut}, {"html", s.htmlOut}} {
 		switch f.path {
 		case "":
 			continue
@@ -76,8 +79,11 @@ func (s *settings) sinks(stdout, stderr io.Writer) ([]*sink, error) {
 		}
 	}
 	for _, sk := range out {
-		if sk.format == "text" {
+		switch sk.format {
+		case "text":
 			sk.text = report.TextOptions{Verbose: s.verbose, Color: colorful(sk.w)}
+		case "html":
+			sk.html = report.HTMLOptions{SpecURL: s.specURL}
 		}
 	}
 	return out, nil

@@ -90,31 +90,10 @@ func listOrNone(ids []string) string {
 	return strings.Join(ids, ", ")
 }
 
-// findUp looks for rel (a slash-separated path) in the working directory
-// and its parents, so that `conform trace` and `conform replay` work
-// anywhere in the repository.
-func findUp(rel string) (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		p := filepath.Join(dir, filepath.FromSlash(rel))
-		if _, err := os.Stat(p); err == nil {
-			return p, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", fmt.Errorf("%s not found in this directory or its parents", rel)
-		}
-		dir = parent
-	}
-}
-
 func traceCommand(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("conform trace", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	file := fs.String("f", "", "the traceability `FILE` (default: spec/traceability.md of the repository around the working directory)")
+	file := fs.String("f", "", "read the traceability map from `FILE` instead of the spec/traceability.md built into conform")
 	gapsOnly := fs.Bool("gaps", false, "print only the gaps and notes, not the map")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, `usage: conform trace [-f FILE] [-gaps]
@@ -136,19 +115,14 @@ flags:
 		fmt.Fprintf(stderr, "conform trace: unexpected argument %q\n", fs.Arg(0))
 		return exitUsage
 	}
-	path := *file
-	if path == "" {
-		p, err := findUp("spec/traceability.md")
-		if err != nil {
-			fmt.Fprintf(stderr, "conform trace: %v: give the file with -f\n", err)
+	path, doc := "spec/traceability.md", []byte(spec.Traceability())
+	if *file != "" {
+		path = *file
+		var err error
+		if doc, err = os.ReadFile(path); err != nil {
+			fmt.Fprintf(stderr, "conform trace: %v\n", err)
 			return exitUsage
 		}
-		path = p
-	}
-	doc, err := os.ReadFile(path)
-	if err != nil {
-		fmt.Fprintf(stderr, "conform trace: %v\n", err)
-		return exitUsage
 	}
 	cases, err := traceCases()
 	if err != nil {

@@ -34,6 +34,19 @@ const (
 	MethodLoopRun         = "loop.run"
 )
 
+// Methods lists every method of protocol v1.
+func Methods() []string {
+	return []string{
+		MethodInitialize, MethodShutdown,
+		MethodWindowCreate, MethodWindowTrim, MethodWindowEstimate, MethodWindowSummarize,
+		MethodTokensEncode,
+		MethodBudgetCount, MethodBudgetCheck, MethodBudgetPrune, MethodBudgetCompress, MethodBudgetPrepare,
+		MethodHistoryClassify, MethodHistoryPrune, MethodHistoryBuild,
+		MethodConfigResolve, MethodLoopRun,
+		MethodTrimmerTrim,
+	}
+}
+
 // Capabilities an implementation may declare in its handshake.
 const (
 	CapWindow    = "window"
@@ -48,7 +61,7 @@ const (
 // Capabilities lists every capability of protocol v1, in the order of
 // spec/protocol.md.
 func Capabilities() []string {
-	return []string{CapWindow, CapSummarize, CapHistory, CapBudget, CapTokens, CapConfig, CapLoop}
+	return []string{CapWindow, CapSummarize, CapHistory, CapBudget, CapTokens, CapConfig, CapLoop, CapTrimmer}
 }
 
 // Error kinds (spec/protocol.md, "Errors"). Kind is the stable identity of an
@@ -171,4 +184,6 @@ type InitializeResult struct {
 	Protocol       int            `json:"protocol"`
 	Implementation Implementation `json:"implementation"`
 	Capabilities   []string       `json:"capabilities"`
+	// Trimmers declares the trimmers of capability trimmer (ANY-10).
+	Trimmers []TrimmerDecl `json:"trimmers,omitempty"`
 }

@@ -10,7 +10,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/convspec/convspec/internal/runner"
+	"github.com/convspec/convspec/conformance/result"
 )
 
 // BaselineVersion is the version of the baseline file format.
@@ -39,6 +39,19 @@ type Entry struct {
 	Reason string `json:"reason"`
 	// Issue optionally links to where the deviation is tracked.
 	Issue string `json:"issue,omitempty"`
+	// Flaky marks a case known to fail only sometimes: its failure is
+	// expected and its pass is not stale, so neither fails the run and the
+	// entry never has to be removed.
+	Flaky bool `json:"flaky,omitempty"`
+}
+
+// Kind is how the entry reads in a report: "baseline", or "baseline,
+// flaky" for a known-flaky case.
+func (e *Entry) Kind() string {
+	if e.Flaky {
+		return "baseline, flaky"
+	}
+	return "baseline"
 }
 
 // ReadBaseline decodes and checks a baseline: version 1, no unknown
@@ -89,7 +102,7 @@ func LoadBaseline(path string) (*Baseline, error) {
 
 // Check refuses entries that name no case: a typo, or a case that was
 // renamed, would otherwise accept nothing and go unnoticed.
-func (b *Baseline) Check(cases []runner.Case) error {
+func (b *Baseline) Check(cases []result.Case) error {
 	known := map[string]bool{}
 	for _, c := range cases {
 		known[c.ID] = true
@@ -123,9 +136,17 @@ func (b *Baseline) Lookup(id string) *Entry {
 // NewBaseline is the baseline that accepts every failing result; with
 // strict, the unsupported ones too (conform baseline -strict). An entry of
 // previous for a case that still fails keeps its reason and issue; a new
-// one gets TODOReason.
-func NewBaseline(implementation string, results []runner.Result, previous *Baseline, strict bool) *Baseline {
+// one gets TODOReason. A flaky entry of previous is kept whether its case
+// failed or not: a flaky case that happened to pass is still flaky.
+func NewBaseline(implementation string, results []result.Result, previous *Baseline, strict bool) *Baseline {
 	b := &Baseline{Version: BaselineVersion, Implementation: implementation, Entries: []Entry{}}
+	if previous != nil {
+		for _, e := range previous.Entries {
+			if e.Flaky {
+				b.Entries = append(b.Entries, e)
+			}
+		}
+	}
 	for _, r := range results {
 		if !Fails(r.Outcome, strict) {
 			continue
@@ -150,21 +171,13 @@ func (b *Baseline) Write(w io.Writer) error {
 		out.Entries = []Entry{}
 	}
 	slices.SortFunc(out.Entries, func(x, y Entry) int { return strings.Compare(x.ID, y.ID) })
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(out); err != nil {
-		return err
-	}
-	_, err := w.Write(buf.Bytes())
-	return err
+	return writeJSON(w, out)
 }
 
 // Judge pairs results with the baseline's entries. With strict, an
 // unsupported result fails like a failed one (conform -strict); set
 // Run.Strict to the same value.
-func Judge(results []runner.Result, b *Baseline, strict bool) []Case {
+func Judge(results []result.Result, b *Baseline, strict bool) []Case {
 	cases := make([]Case, len(results))
 	for i, r := range results {
 		cases[i] = Case{Result: r, Baseline: b.Lookup(r.ID), Strict: strict}

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/convspec/convspec/conformance/protocol"
-	"github.com/convspec/convspec/internal/runner"
+	"github.com/convspec/convspec/conformance/result"
 )
 
 // SchemaURL identifies the JSON report's schema, spec/schema/report.schema.json.
@@ -101,6 +101,7 @@ type (
 	jsonBaseline struct {
 		Reason string `json:"reason"`
 		Issue  string `json:"issue,omitempty"`
+		Flaky  bool   `json:"flaky,omitempty"`
 	}
 )
 
@@ -125,13 +126,13 @@ func JSON(w io.Writer, run *Run) error {
 		StartError:   run.StartError,
 		Counts: jsonCounts{
 			Total:           c.Total,
-			Passed:          c.Outcomes[runner.Passed],
-			Failed:          c.Outcomes[runner.Failed],
-			Timeout:         c.Outcomes[runner.Timeout],
-			Crash:           c.Outcomes[runner.Crash],
-			ProtocolError:   c.Outcomes[runner.ProtocolError],
-			Unsupported:     c.Outcomes[runner.Unsupported],
-			NotApplicable:   c.Outcomes[runner.NotApplicable],
+			Passed:          c.Outcomes[result.Passed],
+			Failed:          c.Outcomes[result.Failed],
+			Timeout:         c.Outcomes[result.Timeout],
+			Crash:           c.Outcomes[result.Crash],
+			ProtocolError:   c.Outcomes[result.ProtocolError],
+			Unsupported:     c.Outcomes[result.Unsupported],
+			NotApplicable:   c.Outcomes[result.NotApplicable],
 			ExpectedFailure: c.Expected,
 			Stale:           c.Stale,
 			NotRun:          c.NotRun,
@@ -161,20 +162,26 @@ func JSON(w io.Writer, run *Run) error {
 			}
 			jc.Clauses = append(jc.Clauses, cl)
 		}
-		if k.Kind == runner.Property && k.Seed != 0 {
+		if k.Kind == result.Property && k.Seed != 0 {
 			seed := k.Seed
 			jc.Seed = &seed
 		}
 		if k.Baseline != nil {
-			jc.Baseline = &jsonBaseline{Reason: k.Baseline.Reason, Issue: k.Baseline.Issue}
+			jc.Baseline = &jsonBaseline{Reason: k.Baseline.Reason, Issue: k.Baseline.Issue, Flaky: k.Baseline.Flaky}
 		}
 		out.Cases = append(out.Cases, jc)
 	}
+	return writeJSON(w, out)
+}
+
+// writeJSON writes v as indented JSON (two spaces, a final newline), with
+// <, > and & as they are, and all of it or nothing: w sees one write.
+func writeJSON(w io.Writer, v any) error {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	if err := enc.Encode(out); err != nil {
+	if err := enc.Encode(v); err != nil {
 		return err
 	}
 	_, err := w.Write(buf.Bytes())

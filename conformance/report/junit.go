@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/convspec/convspec/internal/runner"
+	"github.com/convspec/convspec/conformance/result"
 )
 
 // The JUnit XML shape most CI systems read (Jenkins, GitLab, GitHub
@@ -86,13 +86,13 @@ func JUnit(w io.Writer, run *Run) error {
 	if !run.Started.IsZero() {
 		timestamp = run.Started.UTC().Format("2006-01-02T15:04:05")
 	}
-	suites := map[runner.Kind]*junitSuite{}
-	var order []runner.Kind
-	for _, kind := range []runner.Kind{runner.Scenario, runner.Property} {
+	suites := map[result.Kind]*junitSuite{}
+	var order []result.Kind
+	for _, kind := range []result.Kind{result.Scenario, result.Property} {
 		suites[kind] = &junitSuite{Name: string(kind), Timestamp: timestamp, Properties: props}
 		order = append(order, kind)
 	}
-	var durations = map[runner.Kind]time.Duration{}
+	var durations = map[result.Kind]time.Duration{}
 	for _, k := range run.Cases {
 		s, ok := suites[k.Kind]
 		if !ok {
@@ -148,7 +148,7 @@ func junitCaseOf(run *Run, k Case, s *junitSuite) junitCase {
 	}
 	c := junitCase{Name: k.ID, Classname: classname, Time: seconds(k.Duration)}
 	var out []string
-	if k.Kind == runner.Property && k.Seed != 0 {
+	if k.Kind == result.Property && k.Seed != 0 {
 		out = append(out, fmt.Sprintf("seed: %d", k.Seed))
 	}
 	if k.Reproduce != "" {
@@ -160,9 +160,9 @@ func junitCaseOf(run *Run, k Case, s *junitSuite) junitCase {
 	case Failing:
 		p := &junitProblem{Type: string(k.Outcome), Message: label(k.Outcome) + ": " + FirstLine(k.Detail, 200), Text: text}
 		if k.NotRun {
-			p.Message = runner.NotRunDetail
+			p.Message = result.NotRunDetail
 		}
-		if k.Outcome == runner.Failed || k.Outcome == runner.Unsupported {
+		if k.Outcome == result.Failed || k.Outcome == result.Unsupported {
 			c.Failure = p
 			s.Failures++
 		} else {
@@ -173,11 +173,11 @@ func junitCaseOf(run *Run, k Case, s *junitSuite) junitCase {
 		c.Failure = &junitProblem{Type: "stale", Message: "STALE: " + run.StaleAdvice(k)}
 		s.Failures++
 	case Expected:
-		c.Skipped = &junitSkipped{Message: fmt.Sprintf("expected %s (baseline: %s)", OutcomeLabel(k.Outcome), k.Baseline.Reason)}
+		c.Skipped = &junitSkipped{Message: fmt.Sprintf("expected %s (%s: %s)", OutcomeLabel(k.Outcome), k.Baseline.Kind(), k.Baseline.Reason)}
 		c.SystemOut = strings.TrimSpace(c.SystemOut + "\n" + text)
 		s.Skipped++
 	default:
-		if k.Outcome != runner.Passed {
+		if k.Outcome != result.Passed {
 			c.Skipped = &junitSkipped{Message: OutcomeLabel(k.Outcome) + ": " + FirstLine(k.Detail, 200)}
 			s.Skipped++
 		}
@@ -191,7 +191,7 @@ func junitText(k Case) string {
 	for _, id := range k.Clauses {
 		fmt.Fprintln(&b, ClauseTitle(id))
 	}
-	if k.Kind == runner.Scenario && k.Source != "" {
+	if k.Kind == result.Scenario && k.Source != "" {
 		fmt.Fprintf(&b, "scenario: %q (features/%s)\n", k.Name, k.Source)
 	}
 	b.WriteString(k.Detail)

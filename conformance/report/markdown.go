@@ -7,7 +7,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/convspec/convspec/internal/runner"
+	"github.com/convspec/convspec/conformance/result"
 )
 
 // markdownMaxCases bounds how many failures the Markdown report details,
@@ -45,7 +45,7 @@ func Markdown(w io.Writer, run *Run) error {
 	fmt.Fprintln(bw, "| --- | ---: |")
 	for _, o := range Outcomes {
 		n := fmt.Sprint(c.Outcomes[o])
-		if o == runner.Crash && c.NotRun > 0 {
+		if o == result.Crash && c.NotRun > 0 {
 			n += fmt.Sprintf(" (%d not run)", c.NotRun)
 		}
 		fmt.Fprintf(bw, "| %s | %s |\n", OutcomeLabel(o), n)
@@ -99,7 +99,11 @@ func Markdown(w io.Writer, run *Run) error {
 			if k.Baseline.Issue != "" {
 				issue = " (" + mdEscape(k.Baseline.Issue) + ")"
 			}
-			fmt.Fprintf(bw, "- `%s` — %s: %s%s\n", mdCode(k.ID), OutcomeLabel(k.Outcome), mdEscape(k.Baseline.Reason), issue)
+			flaky := ""
+			if k.Baseline.Flaky {
+				flaky = " (flaky)"
+			}
+			fmt.Fprintf(bw, "- `%s` — %s%s: %s%s\n", mdCode(k.ID), OutcomeLabel(k.Outcome), flaky, mdEscape(k.Baseline.Reason), issue)
 		}
 		fmt.Fprintln(bw)
 	}
@@ -113,7 +117,7 @@ func writeMarkdownCase(w io.Writer, k Case) {
 	}
 	fmt.Fprintf(w, "<details><summary><code>%s</code> — <b>%s</b> — %s</summary>\n\n",
 		html.EscapeString(k.ID), OutcomeLabel(k.Outcome), strings.Join(titles, "; "))
-	if k.Kind == runner.Scenario && k.Source != "" {
+	if k.Kind == result.Scenario && k.Source != "" {
 		fmt.Fprintf(w, "Scenario “%s” (`features/%s`)\n\n", mdEscape(k.Name), mdCode(k.Source))
 	} else if k.Name != "" {
 		fmt.Fprintf(w, "Property: %s\n\n", mdEscape(k.Name))
@@ -123,7 +127,7 @@ func writeMarkdownCase(w io.Writer, k Case) {
 		detail = detail[:markdownMaxDetail] + "\n… (clipped; see the text or JSON report)"
 	}
 	writeFenced(w, detail)
-	if k.Kind == runner.Property && k.Seed != 0 {
+	if k.Kind == result.Property && k.Seed != 0 {
 		fmt.Fprintf(w, "Seed `%d`. ", k.Seed)
 	}
 	if k.Reproduce != "" {

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/convspec/convspec/conformance/result"
 	"github.com/convspec/convspec/conformance/target"
-	"github.com/convspec/convspec/internal/runner"
 	"github.com/convspec/convspec/spec"
 )
 
@@ -70,7 +70,7 @@ type BaselineFile struct {
 
 // Case is one completed case, judged against the baseline.
 type Case struct {
-	runner.Result
+	result.Result
 	// Baseline is the baseline entry that lists the case; nil for none.
 	Baseline *Entry
 	// Strict says that the case was judged strictly: unsupported fails
@@ -92,19 +92,19 @@ const (
 	// Failing: a failing outcome the baseline does not accept (a case not
 	// run because of the restart limit is always failing).
 	Failing Verdict = "failing"
-	// Expected: a failing outcome the baseline accepts; it does not fail
-	// the run.
+	// Expected: a failing outcome the baseline accepts (as a known
+	// deviation, or as flaky); it does not fail the run.
 	Expected Verdict = "expected_failure"
-	// Stale: in the baseline, but it did not fail; it fails the run until
-	// its entry is removed.
+	// Stale: in the baseline, not as flaky, but it did not fail; it fails
+	// the run until its entry is removed.
 	Stale Verdict = "stale"
 )
 
 // Fails says whether an outcome fails a run unless the baseline accepts
 // it: failed, timeout, crash and protocol error always; unsupported only
 // when strict (conform -strict); passed and not applicable never.
-func Fails(o runner.Outcome, strict bool) bool {
-	return o.IsFailure() || strict && o == runner.Unsupported
+func Fails(o result.Outcome, strict bool) bool {
+	return o.IsFailure() || strict && o == result.Unsupported
 }
 
 // Fails says whether the case's outcome fails the run unless the baseline
@@ -120,6 +120,8 @@ func (c Case) Verdict() Verdict {
 		return Expected
 	case c.Fails():
 		return Failing
+	case c.Baseline != nil && c.Baseline.Flaky:
+		return Ok // a known-flaky case that passed this time
 	case c.Baseline != nil:
 		return Stale
 	}
@@ -127,13 +129,13 @@ func (c Case) Verdict() Verdict {
 }
 
 // Outcomes lists every outcome class in the order reports show them.
-var Outcomes = []runner.Outcome{
-	runner.Passed, runner.Failed, runner.Timeout, runner.Crash, runner.ProtocolError,
-	runner.Unsupported, runner.NotApplicable,
+var Outcomes = []result.Outcome{
+	result.Passed, result.Failed, result.Timeout, result.Crash, result.ProtocolError,
+	result.Unsupported, result.NotApplicable,
 }
 
 // OutcomeLabel is an outcome for people: "protocol error", "not applicable".
-func OutcomeLabel(o runner.Outcome) string { return strings.ReplaceAll(string(o), "_", " ") }
+func OutcomeLabel(o result.Outcome) string { return strings.ReplaceAll(string(o), "_", " ") }
 
 // Counts tallies a run.
 type Counts struct {
@@ -141,7 +143,7 @@ type Counts struct {
 	Total int
 	// Outcomes counts every outcome class, zeros included; expected
 	// failures and cases not run count under their outcome too.
-	Outcomes map[runner.Outcome]int
+	Outcomes map[result.Outcome]int
 	// Expected counts the failing cases the baseline accepts.
 	Expected int
 	// Stale counts the baseline entries whose case did not fail.
@@ -160,7 +162,7 @@ type Counts struct {
 
 // Count tallies the run's cases.
 func (r *Run) Count() Counts {
-	c := Counts{Outcomes: map[runner.Outcome]int{}}
+	c := Counts{Outcomes: map[result.Outcome]int{}}
 	for _, o := range Outcomes {
 		c.Outcomes[o] = 0
 	}
@@ -178,7 +180,7 @@ func (r *Run) Count() Counts {
 			c.Failing++
 		case Failing:
 			c.Failing++
-			if k.Outcome == runner.Unsupported {
+			if k.Outcome == result.Unsupported {
 				c.StrictFailing++
 			}
 		}
@@ -223,7 +225,7 @@ func (c Counts) Summary() string {
 	parts := make([]string, 0, len(Outcomes))
 	for _, o := range Outcomes {
 		s := fmt.Sprintf("%d %s", c.Outcomes[o], OutcomeLabel(o))
-		if o == runner.Crash && c.NotRun > 0 {
+		if o == result.Crash && c.NotRun > 0 {
 			s += fmt.Sprintf(" (%d not run)", c.NotRun)
 		}
 		parts = append(parts, s)
@@ -285,18 +287,18 @@ func (r *Run) StaleAdvice(k Case) string {
 	if r.Baseline != nil {
 		path = r.Baseline.Path
 	}
-	if k.Outcome == runner.Unsupported && !k.Strict {
+	if k.Outcome == result.Unsupported && !k.Strict {
 		// Most likely a baseline written with -strict, used without it.
 		return fmt.Sprintf("listed in %s as a known deviation, but it is unsupported, which fails a run only with -strict: run with -strict, or remove its entry from %s", path, path)
 	}
 	return fmt.Sprintf("listed in %s as a known deviation, but it %s now: remove its entry from %s", path, verbOf(k.Outcome), path)
 }
 
-func verbOf(o runner.Outcome) string {
+func verbOf(o result.Outcome) string {
 	switch o {
-	case runner.Passed:
+	case result.Passed:
 		return "passes"
-	case runner.NotApplicable:
+	case result.NotApplicable:
 		return "is not applicable"
 	}
 	return "is " + OutcomeLabel(o)

@@ -9,23 +9,23 @@ import (
 	"time"
 
 	"github.com/convspec/convspec/conformance/report"
+	"github.com/convspec/convspec/conformance/result"
 	"github.com/convspec/convspec/conformance/target"
-	"github.com/convspec/convspec/internal/runner"
 	"github.com/convspec/convspec/spec"
 )
 
-func scenario(id string, o runner.Outcome, detail string, clauses ...string) runner.Result {
-	return runner.Result{Case: runner.Case{ID: id, Kind: runner.Scenario, Name: "name of " + id, Clauses: clauses, Capability: "window", Source: "window.feature"},
+func scenario(id string, o result.Outcome, detail string, clauses ...string) result.Result {
+	return result.Result{Case: result.Case{ID: id, Kind: result.Scenario, Name: "name of " + id, Clauses: clauses, Capability: "window", Source: "window.feature"},
 		Outcome: o, Detail: detail, Duration: 3 * time.Millisecond}
 }
 
-func property(id string, o runner.Outcome, seed uint64, detail string, clauses ...string) runner.Result {
-	return runner.Result{Case: runner.Case{ID: id, Kind: runner.Property, Name: "what " + id + " checks", Clauses: clauses, Capability: "window"},
+func property(id string, o result.Outcome, seed uint64, detail string, clauses ...string) result.Result {
+	return result.Result{Case: result.Case{ID: id, Kind: result.Property, Name: "what " + id + " checks", Clauses: clauses, Capability: "window"},
 		Outcome: o, Detail: detail, Seed: seed, Duration: 40 * time.Millisecond}
 }
 
-func resultsOf(cases []report.Case) []runner.Result {
-	out := make([]runner.Result, len(cases))
+func resultsOf(cases []report.Case) []result.Result {
+	out := make([]result.Result, len(cases))
 	for i, c := range cases {
 		out[i] = c.Result
 	}
@@ -41,10 +41,10 @@ func sampleRuns() map[string]*report.Run {
 			Started: time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC), Duration: 2 * time.Second}
 	}
 	passed := base()
-	passed.Cases = report.Judge([]runner.Result{
-		scenario("WIN-1/under-the-cap", runner.Passed, "", "WIN-1"),
-		scenario("WIN-9/openai-units", runner.NotApplicable, "capability history not declared", "WIN-9"),
-		property("prop/window-bound", runner.Passed, 42, "", "WIN-6"),
+	passed.Cases = report.Judge([]result.Result{
+		scenario("WIN-1/under-the-cap", result.Passed, "", "WIN-1"),
+		scenario("WIN-9/openai-units", result.NotApplicable, "capability history not declared", "WIN-9"),
+		property("prop/window-bound", result.Passed, 42, "", "WIN-6"),
 	}, nil, false)
 
 	failures := base()
@@ -53,17 +53,17 @@ func sampleRuns() map[string]*report.Run {
 		{ID: "WIN-1/under-the-cap", Reason: "was broken"},
 	}}
 	failures.Baseline = &report.BaselineFile{Path: "conform-baseline.json", Baseline: baseline}
-	failures.Cases = report.Judge([]runner.Result{
-		scenario("WIN-1/under-the-cap", runner.Passed, "", "WIN-1"),
-		scenario("WIN-2/a", runner.Failed, "wanted trimmed = messages [1 2 3]\ngot    trimmed = messages [1 2 3 3]\n  sent: window.trim {\"messages\":[]}\n  got:  <b>&amp ``` fence", "WIN-2", "WIN-5"),
-		scenario("WIN-2/b", runner.Failed, "wanted 1, got 2", "WIN-2"),
-		scenario("WIN-3/c", runner.Timeout, "timeout during window.trim: no response within 300ms\nlast lines of stderr:\n  | \x1b[31mbang\x00", "WIN-3"),
-		scenario("WIN-4/d", runner.Crash, "crash during window.trim: stdout closed without a response; it ended with exit status 2", "WIN-4"),
-		scenario("PROTO-1/e", runner.ProtocolError, "protocol_error during window.create: response has id 7, the request had id 3", "PROTO-1"),
-		scenario("WIN-5/f", runner.Unsupported, "unsupported: no summaries here", "WIN-5"),
-		scenario("WIN-9/g", runner.NotApplicable, "capability history not declared", "WIN-9"),
-		property("prop/window-bound", runner.Failed, 1234567, "[rapid] failed after 2 tests: WIN-6: kept 11 > max 10", "WIN-6"),
-		property("prop/window-idempotent", runner.Passed, 42, "", "WIN-7"),
+	failures.Cases = report.Judge([]result.Result{
+		scenario("WIN-1/under-the-cap", result.Passed, "", "WIN-1"),
+		scenario("WIN-2/a", result.Failed, "wanted trimmed = messages [1 2 3]\ngot    trimmed = messages [1 2 3 3]\n  sent: window.trim {\"messages\":[]}\n  got:  <b>&amp ``` fence", "WIN-2", "WIN-5"),
+		scenario("WIN-2/b", result.Failed, "wanted 1, got 2", "WIN-2"),
+		scenario("WIN-3/c", result.Timeout, "timeout during window.trim: no response within 300ms\nlast lines of stderr:\n  | \x1b[31mbang\x00", "WIN-3"),
+		scenario("WIN-4/d", result.Crash, "crash during window.trim: stdout closed without a response; it ended with exit status 2", "WIN-4"),
+		scenario("PROTO-1/e", result.ProtocolError, "protocol_error during window.create: response has id 7, the request had id 3", "PROTO-1"),
+		scenario("WIN-5/f", result.Unsupported, "unsupported: no summaries here", "WIN-5"),
+		scenario("WIN-9/g", result.NotApplicable, "capability history not declared", "WIN-9"),
+		property("prop/window-bound", result.Failed, 1234567, "[rapid] failed after 2 tests: WIN-6: kept 11 > max 10", "WIN-6"),
+		property("prop/window-idempotent", result.Passed, 42, "", "WIN-7"),
 	}, baseline, false)
 	for i := range failures.Cases {
 		if failures.Cases[i].Outcome.IsFailure() {
@@ -73,14 +73,14 @@ func sampleRuns() map[string]*report.Run {
 
 	limit := base()
 	limit.RestartLimit = true
-	nr := func(id string) runner.Result {
-		r := scenario(id, runner.Crash, runner.NotRunDetail+" before this case", "WIN-4")
+	nr := func(id string) result.Result {
+		r := scenario(id, result.Crash, result.NotRunDetail+" before this case", "WIN-4")
 		r.NotRun = true
 		return r
 	}
-	limit.Cases = report.Judge([]runner.Result{
-		scenario("WIN-1/under-the-cap", runner.Passed, "", "WIN-1"),
-		scenario("WIN-4/d", runner.Crash, "crash during window.trim: it was killed by signal 9", "WIN-4"),
+	limit.Cases = report.Judge([]result.Result{
+		scenario("WIN-1/under-the-cap", result.Passed, "", "WIN-1"),
+		scenario("WIN-4/d", result.Crash, "crash during window.trim: it was killed by signal 9", "WIN-4"),
 		nr("WIN-4/x"), nr("WIN-4/y"),
 	}, nil, false)
 
@@ -108,11 +108,11 @@ func sampleRuns() map[string]*report.Run {
 		{ID: "EST-1/b", Reason: "no estimates until v2"},
 	}}
 	strict.Baseline = &report.BaselineFile{Path: "conform-baseline.json", Baseline: strictBase}
-	strict.Cases = report.Judge([]runner.Result{
-		scenario("WIN-1/under-the-cap", runner.Passed, "", "WIN-1"),
-		scenario("EST-1/a", runner.Unsupported, "unsupported: window.estimate is not supported", "EST-1"),
-		scenario("EST-1/b", runner.Unsupported, "unsupported: window.estimate is not supported", "EST-1"),
-		scenario("WIN-9/g", runner.NotApplicable, "capability history not declared", "WIN-9"),
+	strict.Cases = report.Judge([]result.Result{
+		scenario("WIN-1/under-the-cap", result.Passed, "", "WIN-1"),
+		scenario("EST-1/a", result.Unsupported, "unsupported: window.estimate is not supported", "EST-1"),
+		scenario("EST-1/b", result.Unsupported, "unsupported: window.estimate is not supported", "EST-1"),
+		scenario("WIN-9/g", result.NotApplicable, "capability history not declared", "WIN-9"),
 	}, strictBase, true)
 
 	return map[string]*report.Run{
@@ -155,9 +155,9 @@ func TestVerdictsAndExitCodes(t *testing.T) {
 func TestBaselineOnlyAcceptsWhatFails(t *testing.T) {
 	b := &report.Baseline{Version: 1, Entries: []report.Entry{{ID: "A/x", Reason: "r"}, {ID: "A/y", Reason: "r"}}}
 	run := &report.Run{Implementation: info, Seed: 1, Baseline: &report.BaselineFile{Path: "b.json", Baseline: b}}
-	run.Cases = report.Judge([]runner.Result{
-		scenario("A/x", runner.Timeout, "slow", "WIN-1"),
-		scenario("A/z", runner.Passed, "", "WIN-1"),
+	run.Cases = report.Judge([]result.Result{
+		scenario("A/x", result.Timeout, "slow", "WIN-1"),
+		scenario("A/z", result.Passed, "", "WIN-1"),
 	}, b, false)
 	if v := run.Cases[0].Verdict(); v != report.Expected {
 		t.Errorf("a listed timeout is %s, want expected_failure", v)
@@ -169,16 +169,16 @@ func TestBaselineOnlyAcceptsWhatFails(t *testing.T) {
 		t.Errorf("Verdict() = %q", got)
 	}
 	// A listed case that passes is stale; one that is not applicable too.
-	for _, o := range []runner.Outcome{runner.Passed, runner.NotApplicable, runner.Unsupported} {
-		run.Cases = report.Judge([]runner.Result{scenario("A/x", o, "", "WIN-1")}, b, false)
+	for _, o := range []result.Outcome{result.Passed, result.NotApplicable, result.Unsupported} {
+		run.Cases = report.Judge([]result.Result{scenario("A/x", o, "", "WIN-1")}, b, false)
 		if v := run.Cases[0].Verdict(); v != report.Stale || run.ExitCode() != 1 {
 			t.Errorf("a listed case that is %s: verdict %s, exit %d; want stale, 1", o, v, run.ExitCode())
 		}
 	}
 	// A case not run because of the restart limit is never expected.
-	nr := scenario("A/x", runner.Crash, runner.NotRunDetail, "WIN-1")
+	nr := scenario("A/x", result.Crash, result.NotRunDetail, "WIN-1")
 	nr.NotRun = true
-	run.Cases = report.Judge([]runner.Result{nr}, b, false)
+	run.Cases = report.Judge([]result.Result{nr}, b, false)
 	if v := run.Cases[0].Verdict(); v != report.Failing {
 		t.Errorf("a listed case not run: %s, want failing", v)
 	}
@@ -186,9 +186,9 @@ func TestBaselineOnlyAcceptsWhatFails(t *testing.T) {
 
 func TestCountsEveryOutcomeClass(t *testing.T) {
 	c := sampleRuns()["failures"].Count()
-	want := map[runner.Outcome]int{
-		runner.Passed: 2, runner.Failed: 3, runner.Timeout: 1, runner.Crash: 1, runner.ProtocolError: 1,
-		runner.Unsupported: 1, runner.NotApplicable: 1,
+	want := map[result.Outcome]int{
+		result.Passed: 2, result.Failed: 3, result.Timeout: 1, result.Crash: 1, result.ProtocolError: 1,
+		result.Unsupported: 1, result.NotApplicable: 1,
 	}
 	for o, n := range want {
 		if c.Outcomes[o] != n {
@@ -371,7 +371,7 @@ func TestJUnit(t *testing.T) {
 			notRun = &doc.Suites[0].Cases[i]
 		}
 	}
-	if doc.Errors != 3 || notRun == nil || notRun.Error == nil || notRun.Error.Message != runner.NotRunDetail {
+	if doc.Errors != 3 || notRun == nil || notRun.Error == nil || notRun.Error.Message != result.NotRunDetail {
 		t.Errorf("restart limit: %+v", doc)
 	}
 }
@@ -431,19 +431,19 @@ func TestReadBaseline(t *testing.T) {
 		}
 	}
 	b := &report.Baseline{Version: 1, Entries: []report.Entry{{ID: "WIN-1/x", Reason: "r"}, {ID: "WIN-1/typo", Reason: "r"}}}
-	err := b.Check([]runner.Case{{ID: "WIN-1/x"}})
+	err := b.Check([]result.Case{{ID: "WIN-1/x"}})
 	if err == nil || !strings.Contains(err.Error(), "WIN-1/typo, which names no case") {
 		t.Errorf("Check: %v", err)
 	}
 }
 
 func TestNewBaseline(t *testing.T) {
-	results := []runner.Result{
-		scenario("WIN-3/z", runner.Timeout, "", "WIN-3"),
-		scenario("WIN-1/ok", runner.Passed, "", "WIN-1"),
-		scenario("WIN-2/a", runner.Failed, "", "WIN-2"),
-		scenario("WIN-9/na", runner.NotApplicable, "", "WIN-9"),
-		property("prop/p", runner.Crash, 3, "", "WIN-6"),
+	results := []result.Result{
+		scenario("WIN-3/z", result.Timeout, "", "WIN-3"),
+		scenario("WIN-1/ok", result.Passed, "", "WIN-1"),
+		scenario("WIN-2/a", result.Failed, "", "WIN-2"),
+		scenario("WIN-9/na", result.NotApplicable, "", "WIN-9"),
+		property("prop/p", result.Crash, 3, "", "WIN-6"),
 	}
 	previous := &report.Baseline{Entries: []report.Entry{{ID: "WIN-3/z", Reason: "slow on CI", Issue: "https://e/2"}, {ID: "WIN-1/ok", Reason: "fixed since"}}}
 	b := report.NewBaseline("my-trimmer", results, previous, false)

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/convspec/convspec/conformance/report"
-	"github.com/convspec/convspec/internal/runner"
+	"github.com/convspec/convspec/conformance/result"
 )
 
 // TestStrictVerdicts: without strict an unsupported case is ok (D-33);
@@ -21,37 +21,37 @@ func TestStrictVerdicts(t *testing.T) {
 		name    string
 		strict  bool
 		base    *report.Baseline
-		results []runner.Result
+		results []result.Result
 		verdict report.Verdict // of the first case
 		code    int
 		line    string
 	}{
 		{"unsupported, not strict", false, nil,
-			[]runner.Result{scenario("A/x", runner.Unsupported, "declined", "WIN-1")},
+			[]result.Result{scenario("A/x", result.Unsupported, "declined", "WIN-1")},
 			report.Ok, 0, "PASS"},
 		{"unsupported, strict", true, nil,
-			[]runner.Result{scenario("A/x", runner.Unsupported, "declined", "WIN-1")},
+			[]result.Result{scenario("A/x", result.Unsupported, "declined", "WIN-1")},
 			report.Failing, 1, "FAIL: 1 case fails (strict: 1 unsupported)"},
 		{"unsupported, strict, listed", true, listed,
-			[]runner.Result{scenario("A/x", runner.Unsupported, "declined", "WIN-1")},
+			[]result.Result{scenario("A/x", result.Unsupported, "declined", "WIN-1")},
 			report.Expected, 0, "PASS (1 expected failure)"},
 		{"unsupported, strict, another listed", true, listed,
-			[]runner.Result{scenario("A/y", runner.Unsupported, "declined", "WIN-1"), scenario("A/x", runner.Failed, "wrong", "WIN-1")},
+			[]result.Result{scenario("A/y", result.Unsupported, "declined", "WIN-1"), scenario("A/x", result.Failed, "wrong", "WIN-1")},
 			report.Failing, 1, "FAIL: 1 case fails outside the baseline (strict: 1 unsupported)"},
 		{"unsupported and failed, strict", true, nil,
-			[]runner.Result{scenario("A/x", runner.Unsupported, "declined", "WIN-1"), scenario("A/y", runner.Failed, "wrong", "WIN-1")},
+			[]result.Result{scenario("A/x", result.Unsupported, "declined", "WIN-1"), scenario("A/y", result.Failed, "wrong", "WIN-1")},
 			report.Failing, 1, "FAIL: 2 cases fail (strict: 1 unsupported)"},
 		{"failed, strict: nothing to say about strictness", true, nil,
-			[]runner.Result{scenario("A/x", runner.Failed, "wrong", "WIN-1")},
+			[]result.Result{scenario("A/x", result.Failed, "wrong", "WIN-1")},
 			report.Failing, 1, "FAIL: 1 case fails"},
 		{"listed and passes, strict: stale", true, listed,
-			[]runner.Result{scenario("A/x", runner.Passed, "", "WIN-1")},
+			[]result.Result{scenario("A/x", result.Passed, "", "WIN-1")},
 			report.Stale, 1, "FAIL: 1 stale baseline entry"},
 		{"not applicable, strict", true, nil,
-			[]runner.Result{scenario("A/x", runner.NotApplicable, "capability history not declared", "WIN-1")},
+			[]result.Result{scenario("A/x", result.NotApplicable, "capability history not declared", "WIN-1")},
 			report.Ok, 0, "PASS"},
 		{"listed and unsupported, not strict: stale", false, listed,
-			[]runner.Result{scenario("A/x", runner.Unsupported, "declined", "WIN-1")},
+			[]result.Result{scenario("A/x", result.Unsupported, "declined", "WIN-1")},
 			report.Stale, 1, "FAIL: 1 stale baseline entry"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -77,7 +77,7 @@ func TestStrictVerdicts(t *testing.T) {
 
 func TestStrictCounts(t *testing.T) {
 	c := sampleRuns()["strict"].Count()
-	if c.Outcomes[runner.Unsupported] != 2 || c.Expected != 1 || c.Failing != 1 || c.StrictFailing != 1 || c.Stale != 0 {
+	if c.Outcomes[result.Unsupported] != 2 || c.Expected != 1 || c.Failing != 1 || c.StrictFailing != 1 || c.Stale != 0 {
 		t.Errorf("counts %+v", c)
 	}
 	// Without strict, no case fails because of it.
@@ -92,21 +92,21 @@ func TestStrictCounts(t *testing.T) {
 func TestStaleUnsupportedNamesStrict(t *testing.T) {
 	b := &report.Baseline{Version: 1, Entries: []report.Entry{{ID: "A/x", Reason: "r"}}}
 	run := &report.Run{Implementation: info, Seed: 1, Baseline: &report.BaselineFile{Path: "b.json", Baseline: b}}
-	run.Cases = report.Judge([]runner.Result{scenario("A/x", runner.Unsupported, "declined", "WIN-1")}, b, false)
+	run.Cases = report.Judge([]result.Result{scenario("A/x", result.Unsupported, "declined", "WIN-1")}, b, false)
 	if got := run.StaleAdvice(run.Cases[0]); !strings.Contains(got, "run with -strict, or remove its entry from b.json") {
 		t.Errorf("StaleAdvice() = %q", got)
 	}
-	run.Cases = report.Judge([]runner.Result{scenario("A/x", runner.Passed, "", "WIN-1")}, b, true)
+	run.Cases = report.Judge([]result.Result{scenario("A/x", result.Passed, "", "WIN-1")}, b, true)
 	if got := run.StaleAdvice(run.Cases[0]); strings.Contains(got, "-strict") {
 		t.Errorf("StaleAdvice() of a passing case = %q", got)
 	}
 }
 
 func TestNewBaselineStrict(t *testing.T) {
-	results := []runner.Result{
-		scenario("EST-1/a", runner.Unsupported, "", "EST-1"),
-		scenario("WIN-2/a", runner.Failed, "", "WIN-2"),
-		scenario("WIN-9/na", runner.NotApplicable, "", "WIN-9"),
+	results := []result.Result{
+		scenario("EST-1/a", result.Unsupported, "", "EST-1"),
+		scenario("WIN-2/a", result.Failed, "", "WIN-2"),
+		scenario("WIN-9/na", result.NotApplicable, "", "WIN-9"),
 	}
 	ids := func(b *report.Baseline) string {
 		var out []string

@@ -6,7 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/convspec/convspec/internal/runner"
+	"github.com/convspec/convspec/conformance/result"
 )
 
 // TextOptions tune the text report.
@@ -38,12 +38,16 @@ func Text(w io.Writer, run *Run, opts TextOptions) error {
 		return color + s + reset
 	}
 	fmt.Fprintf(bw, "convspec conformance: %s\n", run.Title())
+	if run.Command == nil && run.Mutant == "" {
+		// A first run without a command must not read as a test of one's own code.
+		fmt.Fprintln(bw, "testing the built-in reference: give your implementation's command to test it (conform ./my-impl)")
+	}
 	if run.StartError != "" {
 		fmt.Fprintln(bw, indent(run.StartError, "    "))
 		fmt.Fprintln(bw, paint(bold+red, run.Verdict()))
 		return bw.Flush()
 	}
-	if run.Seed == runner.DefaultSeed {
+	if run.Seed == result.DefaultSeed {
 		fmt.Fprintf(bw, "seed %d (the default: every run draws the same cases; -seed random explores)\n", run.Seed)
 	} else {
 		fmt.Fprintf(bw, "seed %d\n", run.Seed)
@@ -57,14 +61,14 @@ func Text(w io.Writer, run *Run, opts TextOptions) error {
 		case k.NotRun:
 			notRun++
 			if opts.Verbose {
-				fmt.Fprintf(bw, "--- %s %s (%s)\n", paint(red, "NOT RUN"), k.ID, runner.NotRunDetail)
+				fmt.Fprintf(bw, "--- %s %s (%s)\n", paint(red, "NOT RUN"), k.ID, result.NotRunDetail)
 			}
 		case v == Failing:
 			fmt.Fprintf(bw, "--- %s %s [%s]\n", paint(red, label(k.Outcome)), k.ID, strings.Join(k.Clauses, " "))
 			writeDetails(bw, k)
 		case v == Expected:
-			fmt.Fprintf(bw, "--- %s %s [%s] (baseline: %s%s)\n", paint(yellow, "EXPECTED "+label(k.Outcome)), k.ID,
-				strings.Join(k.Clauses, " "), k.Baseline.Reason, prefixed("; ", nonEmpty(k.Baseline.Issue)))
+			fmt.Fprintf(bw, "--- %s %s [%s] (%s: %s%s)\n", paint(yellow, "EXPECTED "+label(k.Outcome)), k.ID,
+				strings.Join(k.Clauses, " "), k.Baseline.Kind(), k.Baseline.Reason, prefixed("; ", nonEmpty(k.Baseline.Issue)))
 			if opts.Verbose {
 				writeDetails(bw, k)
 			}
@@ -72,7 +76,7 @@ func Text(w io.Writer, run *Run, opts TextOptions) error {
 			fmt.Fprintf(bw, "--- %s %s: %s\n", paint(red, "STALE"), k.ID, run.StaleAdvice(k))
 		case opts.Verbose:
 			color := green
-			if k.Outcome != runner.Passed {
+			if k.Outcome != result.Passed {
 				color = yellow
 			}
 			fmt.Fprintf(bw, "--- %s %s\n", paint(color, label(k.Outcome)), k.ID)
@@ -103,13 +107,13 @@ func writeDetails(w io.Writer, k Case) {
 	for _, id := range k.Clauses {
 		fmt.Fprintf(w, "    %s\n", ClauseTitle(id))
 	}
-	if k.Kind == runner.Scenario {
+	if k.Kind == result.Scenario {
 		fmt.Fprintf(w, "    scenario: %q (features/%s)\n", k.Name, k.Source)
 	}
 	if k.Detail != "" {
 		fmt.Fprintln(w, indent(k.Detail, "    "))
 	}
-	if k.Kind == runner.Property && k.Seed != 0 {
+	if k.Kind == result.Property && k.Seed != 0 {
 		fmt.Fprintf(w, "    seed: %d\n", k.Seed)
 	}
 	if k.Reproduce != "" {
@@ -117,11 +121,11 @@ func writeDetails(w io.Writer, k Case) {
 	}
 }
 
-func label(o runner.Outcome) string {
+func label(o result.Outcome) string {
 	switch o {
-	case runner.Passed:
+	case result.Passed:
 		return "ok  "
-	case runner.NotApplicable:
+	case result.NotApplicable:
 		return "n/a "
 	}
 	return strings.ToUpper(string(o))

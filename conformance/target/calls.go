@@ -46,7 +46,7 @@ func invoke(ctx context.Context, t Target, method string, params, result any) er
 	if err != nil {
 		return err
 	}
-	if err := protocol.DecodeResult(raw, result); err != nil {
+	if err := DecodeResult(method, raw, result); err != nil {
 		return &Failure{Outcome: ProtocolError, Method: method, Detail: err.Error()}
 	}
 	return nil

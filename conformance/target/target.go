@@ -32,10 +32,18 @@ type Info struct {
 	Name         string
 	Version      string
 	Capabilities []string
+	// Trimmers are the trimmers of capability trimmer (ANY-10).
+	Trimmers []protocol.TrimmerDecl
 }
 
-// Has reports whether the implementation declared a capability.
-func (i Info) Has(capability string) bool { return slices.Contains(i.Capabilities, capability) }
+// Has reports whether the implementation declared a capability; for
+// "trimmer/<guarantee>", whether a declared trimmer claims it.
+func (i Info) Has(capability string) bool {
+	if protocol.IsGuaranteeCapability(capability) {
+		return i.claimed(capability)
+	}
+	return slices.Contains(i.Capabilities, capability)
+}
 
 // Outcome classifies a Failure.
 type Outcome string
@@ -89,14 +97,21 @@ func indent(s string) string {
 // malformed or names another protocol version.
 func DecodeHandshake(raw json.RawMessage) (Info, error) {
 	var r protocol.InitializeResult
-	if err := protocol.DecodeResult(raw, &r); err != nil {
+	if err := DecodeResult(protocol.MethodInitialize, raw, &r); err != nil {
 		return Info{}, &Failure{Outcome: ProtocolError, Method: protocol.MethodInitialize, Detail: err.Error()}
 	}
 	if r.Protocol != protocol.Version {
 		return Info{}, &Failure{Outcome: ProtocolError, Method: protocol.MethodInitialize,
 			Detail: fmt.Sprintf("implementation speaks protocol %d, the suite speaks %d", r.Protocol, protocol.Version)}
 	}
-	return Info{Name: r.Implementation.Name, Version: r.Implementation.Version, Capabilities: r.Capabilities}, nil
+	if err := protocol.CheckTrimmers(r.Capabilities, r.Trimmers); err != nil {
+		return Info{}, &Failure{Outcome: ProtocolError, Method: protocol.MethodInitialize, Detail: err.Error()}
+	}
+	info := Info{Name: r.Implementation.Name, Version: r.Implementation.Version, Capabilities: r.Capabilities}
+	if info.Has(protocol.CapTrimmer) {
+		info.Trimmers = r.Trimmers
+	}
+	return info, nil
 }
 
 // LineSender is implemented by targets that can send a raw line, so that

@@ -204,30 +204,36 @@ func Load(dir string) ([]File, error) {
 	} else if !st.IsDir() {
 		return nil, fmt.Errorf("%s is not a directory", dir)
 	}
-	fsys := os.DirFS(dir)
+	return LoadFS(os.DirFS(dir), dir)
+}
+
+// LoadFS reads and checks every case file of fsys as Load does; name says
+// where fsys comes from in errors (a directory, or "the embedded cases").
+func LoadFS(fsys fs.FS, name string) ([]File, error) {
 	names, err := list(fsys)
 	if err != nil {
 		return nil, err
 	}
 	if len(names) == 0 {
-		return nil, fmt.Errorf("%s holds no golden files (*.json)", dir)
+		return nil, fmt.Errorf("%s holds no golden files (*.json)", name)
 	}
 	var files []File
 	seen := map[string]string{}
-	for _, name := range names {
-		b, err := readFile(fsys, name)
+	for _, n := range names {
+		where := path.Join(filepath.ToSlash(name), n)
+		b, err := readFile(fsys, n)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", filepath.Join(dir, name), err)
+			return nil, fmt.Errorf("%s: %w", where, err)
 		}
 		c, err := Decode(b)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", filepath.Join(dir, name), err)
+			return nil, fmt.Errorf("%s: %w", where, err)
 		}
 		if prev, dup := seen[c.ID]; dup {
-			return nil, fmt.Errorf("%s: case %s is also in %s", filepath.Join(dir, name), c.ID, prev)
+			return nil, fmt.Errorf("%s: case %s is also in %s", where, c.ID, prev)
 		}
-		seen[c.ID] = name
-		files = append(files, File{Case: c, Path: name, Raw: b})
+		seen[c.ID] = n
+		files = append(files, File{Case: c, Path: n, Raw: b})
 	}
 	return files, nil
 }

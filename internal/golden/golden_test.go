@@ -13,11 +13,11 @@ import (
 	"testing"
 
 	"github.com/convspec/convspec/conformance/protocol"
+	"github.com/convspec/convspec/conformance/result"
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/golden"
 	"github.com/convspec/convspec/internal/inprocess"
 	"github.com/convspec/convspec/internal/mutants"
-	"github.com/convspec/convspec/internal/runner"
 	"github.com/convspec/convspec/internal/server"
 )
 
@@ -131,7 +131,7 @@ func TestReplayPassesTheReference(t *testing.T) {
 		t.Fatalf("%d results for %d cases", len(results), len(files))
 	}
 	for _, r := range results {
-		if r.Outcome != runner.Passed {
+		if r.Outcome != result.Passed {
 			t.Errorf("%s: %s\n%s", r.ID, r.Outcome, r.Detail)
 		}
 	}
@@ -158,7 +158,7 @@ func TestReplayRejectsMutants(t *testing.T) {
 		opts.Run = regexp.MustCompile("^(" + strings.Join(m.Clauses, "|") + ")/")
 		killed := false
 		for _, r := range golden.Replay(context.Background(), tg, files, opts) {
-			if r.Outcome == runner.Failed {
+			if r.Outcome == result.Failed {
 				killed = true
 				if r.Step == 0 || r.Detail == "" {
 					t.Errorf("%s: %s failed without saying where: %+v", name, r.ID, r)
@@ -232,7 +232,7 @@ func TestReplayBindsHandles(t *testing.T) {
 		t.Fatalf("only %d cases selected", len(results))
 	}
 	for _, r := range results {
-		if r.Outcome != runner.Passed {
+		if r.Outcome != result.Passed {
 			t.Errorf("%s: %s\n%s", r.ID, r.Outcome, r.Detail)
 		}
 	}

@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/convspec/convspec/conformance/protocol"
+	"github.com/convspec/convspec/conformance/result"
 	"github.com/convspec/convspec/conformance/target"
-	"github.com/convspec/convspec/internal/runner"
 )
 
 // Result is the outcome of replaying one case. Its outcomes are the
@@ -21,7 +21,7 @@ import (
 // implementation broke the protocol (timeout, crash, protocol error).
 type Result struct {
 	File
-	Outcome runner.Outcome
+	Outcome result.Outcome
 	// Step is the step (from 1) that decided a failure; 0 otherwise.
 	Step int
 	// Detail says what differed, or why the case does not apply.
@@ -92,9 +92,9 @@ func MethodCapability(method string) string {
 }
 
 func replayCase(ctx context.Context, tg target.Target, info target.Info, f File) Result {
-	r := Result{File: f, Outcome: runner.Passed}
+	r := Result{File: f, Outcome: result.Passed}
 	if f.Capability != "" && !info.Has(f.Capability) {
-		r.Outcome, r.Detail = runner.NotApplicable, "capability "+f.Capability+" not declared"
+		r.Outcome, r.Detail = result.NotApplicable, "capability "+f.Capability+" not declared"
 		return r
 	}
 	handles := map[string]string{} // the reference's handle → the implementation's
@@ -110,7 +110,7 @@ func replayCase(ctx context.Context, tg target.Target, info target.Info, f File)
 			sent = "(raw line)"
 			ls, ok := tg.(target.LineSender)
 			if !ok {
-				r.Outcome, r.Detail = runner.NotApplicable, "the target cannot send raw lines"
+				r.Outcome, r.Detail = result.NotApplicable, "the target cannot send raw lines"
 				return r
 			}
 			got, err = sendLine(ctx, ls, *step.Line)
@@ -120,16 +120,16 @@ func replayCase(ctx context.Context, tg target.Target, info target.Info, f File)
 		var fail *target.Failure
 		switch {
 		case errors.As(err, &fail):
-			r.Outcome, r.Step, r.Detail = runner.Outcome(fail.Outcome), i+1, fail.Error()
+			r.Outcome, r.Step, r.Detail = result.Outcome(fail.Outcome), i+1, fail.Error()
 			return r
 		case err != nil:
-			r.Outcome, r.Step, r.Detail = runner.Failed, i+1, err.Error()
+			r.Outcome, r.Step, r.Detail = result.Failed, i+1, err.Error()
 			return r
 		}
 		if d := Compare(step, got); d != "" {
-			r.Outcome, r.Step = runner.Failed, i+1
+			r.Outcome, r.Step = result.Failed, i+1
 			if got.Error != nil && got.Error.Kind() == protocol.KindUnsupported && (step.Error == nil || step.Error.Kind() != protocol.KindUnsupported) {
-				r.Outcome = runner.Unsupported
+				r.Outcome = result.Unsupported
 			}
 			r.Detail = fmt.Sprintf("step %d %s: %s\n  sent: %s %s", i+1, sent, d, sent, clip(sentBytes(step)))
 			return r

@@ -13,16 +13,21 @@ import (
 	"github.com/convspec/convspec/internal/server"
 )
 
-// Target serves a server.Handler without a process. Params and results
+// Target serves a server.Responder without a process. Params and results
 // still travel as JSON, so it decodes exactly what the wire would carry.
 type Target struct {
-	handler *server.Handler
+	handler server.Responder
 	info    target.Info
 }
 
 // New handshakes with engine in-process.
 func New(engine server.Engine) (*Target, error) {
-	t := &Target{handler: server.NewHandler(engine)}
+	return Serve(server.NewHandler(engine))
+}
+
+// Serve handshakes in-process with any responder (the Go adapter kit's).
+func Serve(handler server.Responder) (*Target, error) {
+	t := &Target{handler: handler}
 	raw, err := t.Call(context.Background(), protocol.MethodInitialize, protocol.InitializeParams{Protocol: protocol.Version, Suite: "convspec"})
 	if err != nil {
 		return nil, err

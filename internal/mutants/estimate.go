@@ -10,47 +10,6 @@ import (
 	"github.com/convspec/convspec/reference/message"
 )
 
-func estimateMutants() []Mutant {
-	return []Mutant{
-		{
-			Name:    "estimate-bytes",
-			Bug:     "counts UTF-8 bytes instead of UTF-16 code units (Go's len)",
-			Clauses: []string{"EST-2", "EST-3"},
-			Engine:  estimateMutant(bytesEstimate),
-		},
-		{
-			Name:    "estimate-counts-role",
-			Bug:     "counts the role as well as the content",
-			Clauses: []string{"EST-5"},
-			Engine:  estimateMutant(roleCountingEstimate),
-		},
-		{
-			Name:    "estimate-floor",
-			Bug:     "rounds the estimate down (integer division) instead of up",
-			Clauses: []string{"EST-1"},
-			Engine:  estimateMutant(floorEstimate),
-		},
-		{
-			Name:    "estimate-go-json",
-			Bug:     "serializes content with Go's encoding/json (sorted keys, <>& escaped) instead of JSON.stringify",
-			Clauses: []string{"EST-3"},
-			Engine:  estimateMutant(goJSONEstimate),
-		},
-		{
-			Name:    "estimate-null-is-four",
-			Bug:     "counts null content as JSON.stringify(null), 4 characters",
-			Clauses: []string{"EST-4"},
-			Engine:  estimateMutant(nullCountingEstimate),
-		},
-		{
-			Name:    "estimate-per-message",
-			Bug:     "rounds up per message and sums, instead of dividing the total once",
-			Clauses: []string{"EST-1"},
-			Engine:  estimateMutant(perMessageEstimate),
-		},
-	}
-}
-
 func estimateMutant(f func([]message.Message) int) server.Engine {
 	return engine{estimate: f}
 }

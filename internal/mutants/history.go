@@ -14,108 +14,16 @@ import (
 	"github.com/convspec/convspec/reference/message"
 )
 
-func historyMutants() []Mutant {
-	return []Mutant{
-		{
-			Name:    "build-counts-units",
-			Bug:     "measures max_messages in units, a tool call and its results counting as one, so the output holds more messages than the bound",
-			Clauses: []string{"BUILD-4"},
-			Engine: engine{build: func(msgs []message.Message, max int) (history.Result, error) {
-				return buildWith(msgs, max, unitCountStart)
-			}},
-		},
-		{
-			Name:    "build-dangling-call",
-			Bug:     "does not repair stored history, so an unanswered tool call or orphaned result is sent on",
-			Clauses: []string{"BUILD-2"},
-			Engine: engine{build: func(msgs []message.Message, max int) (history.Result, error) {
-				pruned, _ := history.Prune(msgs)
-				return history.Result{Messages: history.Window(pruned, max)}, nil
-			}},
-		},
-		{
-			Name:    "build-drops-oversized-unit",
-			Bug:     "keeps only what fits, so when the last unit alone is longer than max_messages only the system prompt is sent",
-			Clauses: []string{"BUILD-4"},
-			Engine: engine{build: func(msgs []message.Message, max int) (history.Result, error) {
-				return buildWith(msgs, max, fitOnlyStart)
-			}},
-		},
-		{
-			Name:    "build-ignores-exchanges",
-			Bug:     "starts the window at any message boundary instead of at a user prompt, so the model sees a reply without its question",
-			Clauses: []string{"BUILD-3"},
-			Engine:  engine{build: buildFromAnyUnit},
-		},
-		{
-			Name:    "build-prunes-after-window",
-			Bug:     "applies the window before pruning, wasting the budget on orphaned prompts",
-			Clauses: []string{"BUILD-1"},
-			Engine: engine{build: func(msgs []message.Message, max int) (history.Result, error) {
-				sane, warnings := history.Sanitize(msgs)
-				pruned, _ := history.Prune(history.Window(sane, max))
-				return history.Result{Messages: pruned, Warnings: warnings}, nil
-			}},
-		},
-		{
-			Name:    "build-prunes-before-repair",
-			Bug:     "prunes before repairing, so dropping a broken tool call leaves two user prompts adjacent",
-			Clauses: []string{"BUILD-5", "BUILD-1"},
-			Engine: engine{build: func(msgs []message.Message, max int) (history.Result, error) {
-				pruned, _ := history.Prune(msgs)
-				sane, warnings := history.Sanitize(pruned)
-				return history.Result{Messages: history.Window(sane, max), Warnings: warnings}, nil
-			}},
-		},
-		{
-			Name:    "classify-openai-only",
-			Bug:     "knows only the OpenAI tool format: a tool_use block is assistant text, a user message of tool_result blocks a user prompt",
-			Clauses: []string{"CLS-1", "UNIT-1"},
-			Engine:  classifyMutant{classify: openAIOnlyClassify},
-		},
-		{
-			Name:    "prune-drops-between",
-			Bug:     "drops everything between the members of a run (system messages, tool results), not only the orphaned prompts",
-			Clauses: []string{"PRUNE-3"},
-			Engine:  engine{prune: pruneDroppingBetween},
-		},
-		{
-			Name:    "prune-keeps-first",
-			Bug:     "keeps the first user prompt of a run instead of the last",
-			Clauses: []string{"PRUNE-1"},
-			Engine:  engine{prune: pruneWith(isPrompt, message.Message.IsAssistant, true)},
-		},
-		{
-			Name:    "prune-remembers-removed",
-			Bug:     "keeps the removed positions in a field that is never reset, so every prune reports those of the earlier ones too",
-			Clauses: []string{"MSG-3", "PRUNE-3"},
-			Engine:  engine{prune: rememberingPrune()},
-		},
-		{
-			Name:    "prune-single-pass",
-			Bug:     "after removing a prompt forgets the one that replaced it, so a run of three keeps two and a second prune removes more",
-			Clauses: []string{"PRUNE-1", "PRUNE-4"},
-			Engine:  engine{prune: singlePassPrune},
-		},
-		{
-			Name:    "prune-tool-result-as-prompt",
-			Bug:     "treats an Anthropic user message of tool_result blocks as a user prompt, pruning it and orphaning its call",
-			Clauses: []string{"CLS-1", "PRUNE-2"},
-			Engine:  engine{prune: pruneWith(func(m message.Message) bool { return m.Role() == "user" }, message.Message.IsAssistant, false)},
-		},
-		{
-			Name:    "prune-tool-result-breaks-run",
-			Bug:     "lets a tool result end a run of user prompts, so orphaned prompts before it survive",
-			Clauses: []string{"PRUNE-2"},
-			Engine: engine{prune: pruneWith(isPrompt, func(m message.Message) bool {
-				return m.IsAssistant() || m.Class() == message.ToolResult
-			}, false)},
-		},
-	}
-}
-
 // buildWith is the reference's build with another choice of where the
 // kept conversation starts.
+// startingAt builds like the reference but starts the window where start
+// says.
+func startingAt(start func(rest []message.Message, max int) int) engine {
+	return engine{build: func(msgs []message.Message, max int) (history.Result, error) {
+		return buildWith(msgs, max, start)
+	}}
+}
+
 func buildWith(msgs []message.Message, max int, start func(rest []message.Message, max int) int) (history.Result, error) {
 	if max < 0 {
 		return history.Build(msgs, max)
@@ -223,26 +131,19 @@ func without(msgs []message.Message, drop []int) []message.Message {
 	return out
 }
 
-func buildFromAnyUnit(msgs []message.Message, max int) (history.Result, error) {
-	sane, warnings := history.Sanitize(msgs)
-	pruned, _ := history.Prune(sane)
-	sys := 0
-	for sys < len(pruned) && pruned[sys].Class() == message.System {
-		sys++
+// anyUnitStart starts the window at the earliest unit from which the rest
+// fits, prompt or not (BUILD-3 asks for a user prompt).
+func anyUnitStart(rest []message.Message, max int) int {
+	if max == 0 || len(rest) <= max {
+		return 0
 	}
-	rest := pruned[sys:]
-	start := 0
-	if max > 0 && len(rest) > max {
-		units, _ := message.Structure(rest)
-		start = units[len(units)-1].Start
-		for _, u := range units {
-			if len(rest)-u.Start <= max {
-				start = u.Start
-				break
-			}
+	units, _ := message.Structure(rest)
+	for _, u := range units {
+		if len(rest)-u.Start <= max {
+			return u.Start
 		}
 	}
-	return history.Result{Messages: append(append([]message.Message{}, pruned[:sys]...), rest[start:]...), Warnings: warnings}, nil
+	return units[len(units)-1].Start
 }
 
 // classifyMutant is the reference with history.classify replaced.
@@ -260,13 +161,11 @@ func (c classifyMutant) Classify(msgs []message.Message) ([]message.Class, []mes
 // openAIOnlyClassify reads tool_calls and role "tool" only: Anthropic
 // calls and results are plain messages, units of one.
 func openAIOnlyClassify(msgs []message.Message) ([]message.Class, []message.Unit, error) {
-	units, err := message.Units(msgs)
+	classes, units, err := server.Reference{}.Classify(msgs)
 	if err != nil {
 		return nil, nil, err
 	}
-	classes := make([]message.Class, len(msgs))
 	for i, m := range msgs {
-		classes[i] = m.Class()
 		var members map[string]json.RawMessage
 		_ = json.Unmarshal(m.Raw(), &members)
 		calls, hasCalls := members["tool_calls"]

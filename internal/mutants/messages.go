@@ -14,29 +14,6 @@ import (
 	"github.com/convspec/convspec/reference/window"
 )
 
-func messageMutants() []Mutant {
-	return []Mutant{
-		{
-			Name:    "message-role-enum",
-			Bug:     "validates role against system/user/assistant/tool, refusing developer and every other role",
-			Clauses: []string{"MSG-1"},
-			Engine:  strictMessages{check: knownRolesOnly},
-		},
-		{
-			Name:    "tool-call-schema",
-			Bug:     "validates tool members against the providers' full schemas, refusing a call without function or name, or a result without content",
-			Clauses: []string{"CLS-2"},
-			Engine:  strictMessages{check: fullToolSchema},
-		},
-		{
-			Name:    "window-accepts-broken-tools",
-			Bug:     "trims a conversation with an orphaned tool result or an unanswered call instead of refusing it",
-			Clauses: []string{"UNIT-2"},
-			Engine:  trimMutant(uncheckedTrim),
-		},
-	}
-}
-
 // strictMessages validates messages beyond MSG-1 and CLS-2 before the
 // window, history.classify and history.build see them.
 type strictMessages struct {

@@ -5,8 +5,6 @@
 package mutants
 
 import (
-	"sort"
-
 	"github.com/convspec/convspec/internal/server"
 )
 
@@ -20,16 +18,6 @@ type Mutant struct {
 	Clauses []string
 	// Engine serves the variant.
 	Engine server.Engine
-}
-
-// All lists the catalogue, sorted by name.
-func All() []Mutant {
-	var ms []Mutant
-	for _, group := range [][]Mutant{windowMutants(), estimateMutants(), messageMutants(), summarizeMutants(), historyMutants(), budgetMutants(), configMutants(), loopMutants(), protocolMutants()} {
-		ms = append(ms, group...)
-	}
-	sort.Slice(ms, func(i, j int) bool { return ms[i].Name < ms[j].Name })
-	return ms
 }
 
 // Lookup finds a mutant by name.

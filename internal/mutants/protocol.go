@@ -10,23 +10,6 @@ import (
 	"github.com/convspec/convspec/reference/window"
 )
 
-func protocolMutants() []Mutant {
-	return []Mutant{
-		{
-			Name:    "config-type-panics",
-			Bug:     "reads counts with an unchecked type assertion, so a string where a count belongs panics and is answered internal_error",
-			Clauses: []string{"PROTO-2", "CFG-3"},
-			Engine:  parsedWith{parse: assertingParse},
-		},
-		{
-			Name:    "handshake-without-name",
-			Bug:     "takes its name from build metadata that is not set, so the handshake names no implementation",
-			Clauses: []string{"PROTO-1"},
-			Engine:  namelessEngine{},
-		},
-	}
-}
-
 // assertingParse reads every count with an unchecked type assertion
 // before validating, as `int(m["max_messages"].(float64))` would.
 func assertingParse(raw json.RawMessage) (window.Config, error) {

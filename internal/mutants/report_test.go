@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/convspec/convspec/conformance/result"
 	"github.com/convspec/convspec/internal/inprocess"
 	"github.com/convspec/convspec/internal/mutants"
 	"github.com/convspec/convspec/internal/properties"
@@ -67,7 +68,7 @@ func TestMutantReport(t *testing.T) {
 					var failures []mutants.Failure
 					for _, r := range results {
 						if r.Outcome.IsFailure() {
-							failures = append(failures, mutants.Failure{ID: r.ID, Property: r.Kind == runner.Property, Differential: differential[r.ID], Clauses: r.Clauses})
+							failures = append(failures, mutants.Failure{ID: r.ID, Property: r.Kind == result.Property, Differential: differential[r.ID], Clauses: r.Clauses})
 						}
 					}
 					if k == 0 {

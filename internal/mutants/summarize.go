@@ -14,41 +14,6 @@ import (
 	"github.com/convspec/convspec/reference/window"
 )
 
-func summarizeMutants() []Mutant {
-	return []Mutant{
-		{
-			Name:    "summarize-single-newline",
-			Bug:     "separates the rendered messages of the summarization prompt with one newline instead of a blank line",
-			Clauses: []string{"SUM-1", "SUM-9"},
-			Engine:  summarizeMutant{summarize: singleNewlineSummarize},
-		},
-		{Name: "summary-after-tail", Bug: "appends the summary after the tail instead of after the head", Clauses: []string{"SUM-2"}, Engine: summarizingMutant(summaryAfterTail)},
-		{Name: "summary-counter-never-resets", Bug: "keeps counting after a summary, so every later trim summarizes again", Clauses: []string{"SUM-5"}, Engine: summarizingMutant(neverResets)},
-		{Name: "summary-counter-resets-on-failure", Bug: "forgets the pending messages when the summarizer fails, so they are never summarized", Clauses: []string{"SUM-7", "SUM-4"}, Engine: summarizingMutant(resetsOnFailure)},
-		{Name: "summary-covers-only-this-trim", Bug: "summarizes only this trim's evicted messages, silently dropping the ones evicted before", Clauses: []string{"SUM-4"}, Engine: summarizingMutant(coversOnlyThisTrim)},
-		{Name: "summary-error-as-text", Bug: "inserts the summarizer's error text as the summary", Clauses: []string{"SUM-7"}, Engine: summarizingMutant(errorAsSummary)},
-		{Name: "summary-every-trim", Bug: "summarizes on every trim that evicts, ignoring the rate limit", Clauses: []string{"SUM-5"}, Engine: summarizingMutant(summarizesEveryTrim)},
-		{
-			Name:    "summary-ignores-flag",
-			Bug:     "summarizes whenever the trim is given a summarizer, ignoring summarize_on_trim: false",
-			Clauses: []string{"SUM-8"},
-			Engine:  engine{window: func(c window.Config) server.Window { return newFlagBlindWindow(c) }},
-		},
-		{Name: "summary-max-tokens-4096", Bug: "calls the summarizer with max_tokens 4096 instead of 1024", Clauses: []string{"SUM-1"}, Engine: summarizingMutant(wrongMaxTokens)},
-		{Name: "summary-not-counted", Bug: "inserts the summary without giving up a middle place, one over the cap", Clauses: []string{"SUM-3"}, Engine: summarizingMutant(summaryNotCounted)},
-		{Name: "summary-of-tool-results", Bug: "calls the summarizer for evictions that hold only tool results", Clauses: []string{"SUM-6"}, Engine: summarizingMutant(summarizesToolResults)},
-		{
-			Name:    "summary-pending-without-summarizer",
-			Bug:     "adds a trim's evicted messages to the pending list even when no summarizer was given, so a later trim summarizes them",
-			Clauses: []string{"SUM-8"},
-			Engine: engine{window: func(c window.Config) server.Window {
-				return pendingAlways{&faultySummarizer{cfg: c}}
-			}},
-		},
-		{Name: "summary-prefix-missing", Bug: "leaves out the [Conversation Summary] prefix", Clauses: []string{"SUM-2"}, Engine: summarizingMutant(prefixMissing)},
-	}
-}
-
 // flagBlindWindow summarizes whenever it is given a summarizer.
 type flagBlindWindow struct{ plain, summarizing *window.Window }
 

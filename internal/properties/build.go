@@ -121,12 +121,16 @@ func drawBuild(t *rapid.T) (int, json.RawMessage) {
 	return n, maxRaw(t, n)
 }
 
+// drawBuilt draws max_messages, builds h with it, and plans what build must
+// do (BUILD-1 – BUILD-5).
+func (s *session) drawBuilt(h history) (history, int, protocol.HistoryBuildResult, buildPlan) {
+	max, raw := drawBuild(s.t)
+	return h, max, s.build(h.msgs, raw), planBuild(h, max)
+}
+
 func checkBuildMatchesRules(t *rapid.T, tg target.Target) {
 	s := newSession(t, tg, "BUILD-3")
-	h := wellFormedHistory(t)
-	max, raw := drawBuild(t)
-	res := s.build(h.msgs, raw)
-	bp := planBuild(h, max)
+	h, _, res, bp := s.drawBuilt(wellFormedHistory(t))
 	if len(res.Warnings) > 0 {
 		s.fail("BUILD-2", "the history is well-formed, so the repair changes nothing, but build warned %s", repairs(res.Warnings))
 	}
@@ -135,10 +139,7 @@ func checkBuildMatchesRules(t *rapid.T, tg target.Target) {
 
 func checkBuildRepairs(t *rapid.T, tg target.Target) {
 	s := newSession(t, tg, "BUILD-2")
-	h := brokenHistory(t, 1, 3)
-	max, raw := drawBuild(t)
-	res := s.build(h.msgs, raw)
-	bp := planBuild(h, max)
+	h, _, res, bp := s.drawBuilt(brokenHistory(t, 1, 3))
 	in := h.msgs
 	summary := fmt.Sprintf("broken structures: %s\n%s\nwanted %s\ngot    %s", brokenList(h), bp.explain(in), indexList(bp.out), traceList(res.Messages, in))
 	for k, x := range traceAll(res.Messages, in) {
@@ -247,10 +248,7 @@ func entryIdx(list []int, k int, in []msg) string {
 
 func checkBuildWellFormed(t *rapid.T, tg target.Target) {
 	s := newSession(t, tg, "BUILD-5")
-	h := brokenHistory(t, 0, 3)
-	max, raw := drawBuild(t)
-	res := s.build(h.msgs, raw)
-	bp := planBuild(h, max)
+	h, max, res, bp := s.drawBuilt(brokenHistory(t, 0, 3))
 	in := h.msgs
 	summary := fmt.Sprintf("max_messages %d; got %s", max, traceList(res.Messages, in))
 	if len(h.broken) > 0 {
@@ -261,19 +259,9 @@ func checkBuildWellFormed(t *rapid.T, tg target.Target) {
 	for _, i := range got {
 		kept[i] = true
 	}
-	for _, u := range h.units {
-		var has, lacks []int
-		for i := u[0]; i < u[1]; i++ {
-			if kept[i] {
-				has = append(has, i)
-			} else {
-				lacks = append(lacks, i)
-			}
-		}
-		if len(has) > 0 && len(lacks) > 0 {
-			s.fail("UNIT-3", "the unit %s — %s and its results — is split: build sends %s but not %s\n%s",
-				indexList(rangeIdx(u[0], u[1])), describe(in, u[0]), indexList(has), indexList(lacks), summary)
-		}
+	if u, has, lacks, ok := splitUnit(h.units, func(i int) bool { return kept[i] }); ok {
+		s.fail("UNIT-3", "the unit %s — %s and its results — is split: build sends %s but not %s\n%s",
+			indexList(rangeIdx(u[0], u[1])), describe(in, u[0]), indexList(has), indexList(lacks), summary)
 	}
 	if at, problem := toolProblem(got, in); at >= 0 {
 		s.fail("UNIT-3", "messages[%d]: %s\n%s", at, problem, summary)
@@ -300,10 +288,7 @@ func checkBuildWellFormed(t *rapid.T, tg target.Target) {
 
 func checkBuildBound(t *rapid.T, tg target.Target) {
 	s := newSession(t, tg, "BUILD-4")
-	h := brokenHistory(t, 0, 2)
-	max, raw := drawBuild(t)
-	res := s.build(h.msgs, raw)
-	bp := planBuild(h, max)
+	h, max, res, bp := s.drawBuilt(brokenHistory(t, 0, 2))
 	in := h.msgs
 	if max == 0 {
 		return // no limit

@@ -153,6 +153,9 @@ type genOpts struct {
 	// formats are the provider formats tool units may take (nil: both,
 	// and units mixing them; see providerFormats).
 	formats []string
+	// format, when set ("openai" or "anthropic"), makes every tool call
+	// of that format: a trimmer may declare only one (ANY-10).
+	format string
 	// base is added to every marker and idBase to every tool id number,
 	// so that conversations generated one after another can be joined.
 	base, idBase int
@@ -221,7 +224,7 @@ func drawPlan(t *rapid.T, o genOpts) []item {
 			if !o.exact {
 				limit = 1 << 20
 			}
-			spec, ok := drawToolSpec(t, limit, o.formats)
+			spec, ok := drawToolSpec(t, limit, o.format, o.formats)
 			if !ok {
 				it.kind = "prompt"
 			}
@@ -251,7 +254,7 @@ func itemSize(it item) int {
 
 // drawToolSpec draws a tool call of 1 to 5 parallel calls whose unit holds
 // at most limit messages; ok is false when limit is below 2.
-func drawToolSpec(t *rapid.T, limit int, formats []string) (toolSpec, bool) {
+func drawToolSpec(t *rapid.T, limit int, only string, formats []string) (toolSpec, bool) {
 	if limit < 2 {
 		return toolSpec{}, false
 	}
@@ -265,6 +268,9 @@ func drawToolSpec(t *rapid.T, limit int, formats []string) (toolSpec, bool) {
 		}
 	}
 	format := rapid.SampledFrom(choices).Draw(t, "format")
+	if only != "" {
+		format = only
+	}
 	n := rapid.SampledFrom([]int{1, 1, 1, 2, 2, 3, 4, 5}).Draw(t, "parallel calls")
 	if format == "mixed" && n < 2 {
 		format = "openai"

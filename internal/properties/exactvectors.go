@@ -73,7 +73,7 @@ func checkEncodeVectors(f Failer, tg target.Target) {
 			f.Fatalf("TOK-1: tokens.encode %s failed: %v", excerptText(k.Text), err)
 		}
 		var res protocol.TokensEncodeResult
-		if err := protocol.DecodeResult(raw, &res); err != nil {
+		if err := target.DecodeResult(protocol.MethodTokensEncode, raw, &res); err != nil {
 			f.Fatalf("TOK-1: tokens.encode answered with a result that is not protocol v1: %v", err)
 		}
 		switch {
@@ -107,7 +107,7 @@ func checkCountVectors(f Failer, tg target.Target) {
 			f.Fatalf("TOK-2: budget.count of %d user messages failed: %v", len(msgs), err)
 		}
 		var res protocol.BudgetCountResult
-		if err := protocol.DecodeResult(raw, &res); err != nil {
+		if err := target.DecodeResult(protocol.MethodBudgetCount, raw, &res); err != nil {
 			f.Fatalf("TOK-2: budget.count answered with a result that is not protocol v1: %v", err)
 		}
 		if len(res.PerMessage) != len(batch) {

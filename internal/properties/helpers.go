@@ -90,3 +90,42 @@ func abbreviate(b []byte, limit int) string {
 	}
 	return s
 }
+
+// splitUnit finds the first of units that keep keeps only in part: has are
+// its positions kept, lacks those not.
+func splitUnit(units [][2]int, keep func(i int) bool) (u [2]int, has, lacks []int, ok bool) {
+	for _, u := range units {
+		has, lacks = nil, nil
+		for i := u[0]; i < u[1]; i++ {
+			if keep(i) {
+				has = append(has, i)
+			} else {
+				lacks = append(lacks, i)
+			}
+		}
+		if len(has) > 0 && len(lacks) > 0 {
+			return u, has, lacks, true
+		}
+	}
+	return [2]int{}, nil, nil, false
+}
+
+// namedList is one of the message lists a trim returns, with its name.
+type namedList struct {
+	name string
+	msgs []json.RawMessage
+}
+
+// trimLists are the two lists of a trim: trimmed, then evicted.
+func trimLists(res protocol.WindowTrimResult) []namedList {
+	return []namedList{{"trimmed", res.Trimmed}, {"evicted", res.Evicted}}
+}
+
+// nonNil is s, or an empty list for nil: a list is sent as [], never as
+// null.
+func nonNil[E any](s []E) []E {
+	if s == nil {
+		return []E{}
+	}
+	return s
+}

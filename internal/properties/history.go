@@ -12,88 +12,6 @@ import (
 	"github.com/convspec/convspec/conformance/target"
 )
 
-func historyProperties() []Property {
-	return []Property{
-		{
-			ID:         "prop/history-classify",
-			Clauses:    []string{"CLS-1", "UNIT-1"},
-			Capability: protocol.CapHistory,
-			Doc:        "history.classify gives every message its class and splits the conversation into the units it was built from",
-			Check:      checkClassify,
-		},
-		{
-			ID:         "prop/prune-matches-rules",
-			Clauses:    []string{"PRUNE-1", "PRUNE-2", "PRUNE-3"},
-			Capability: protocol.CapHistory,
-			Doc:        "history.prune removes exactly the user prompts of each run but the last, runs ended only by assistant messages, and lists their positions",
-			Check:      checkPruneMatchesRules,
-		},
-		{
-			ID:         "prop/prune-only-prompts",
-			Clauses:    []string{"PRUNE-3"},
-			Capability: protocol.CapHistory,
-			Doc:        "pruning returns a subsequence of the input that keeps every message that is not a user prompt, and lists what it removed",
-			Check:      checkPruneOnlyPrompts,
-		},
-		{
-			ID:         "prop/prune-no-adjacent-prompts",
-			Clauses:    []string{"PRUNE-1"},
-			Capability: protocol.CapHistory,
-			Doc:        "a pruned history holds no two user prompts without an assistant message between them",
-			Check:      checkPruneNoAdjacentPrompts,
-		},
-		{
-			ID:         "prop/prune-keeps-tool-structure",
-			Clauses:    []string{"UNIT-3", "PRUNE-2"},
-			Capability: protocol.CapHistory,
-			Doc:        "pruning well-formed history in either provider format keeps every tool-call unit whole and every system message: no result without its call, no call without its results",
-			Check:      checkPruneKeepsToolStructure,
-		},
-		{
-			ID:         "prop/prune-idempotent",
-			Clauses:    []string{"PRUNE-4"},
-			Capability: protocol.CapHistory,
-			Doc:        "pruning a pruned history removes nothing",
-			Check:      checkPruneIdempotent,
-		},
-		{
-			ID:         "prop/prune-pure-and-deterministic",
-			Clauses:    []string{"MSG-3"},
-			Capability: protocol.CapHistory,
-			Doc:        "pruning the same input twice, with another prune between, gives the same result",
-			Check:      checkPrunePure,
-		},
-		{
-			ID:         "prop/build-well-formed",
-			Clauses:    []string{"BUILD-5", "UNIT-3", "BUILD-3"},
-			Capability: protocol.CapHistory,
-			Doc:        "what build sends is a subsequence of the input with units whole, no two prompts without an assistant between, and the system prompt first",
-			Check:      checkBuildWellFormed,
-		},
-		{
-			ID:         "prop/build-bound",
-			Clauses:    []string{"BUILD-4"},
-			Capability: protocol.CapHistory,
-			Doc:        "build sends the leading system messages and at most max_messages others, or exactly the last unit when it alone is longer",
-			Check:      checkBuildBound,
-		},
-		{
-			ID:         "prop/build-matches-rules",
-			Clauses:    []string{"BUILD-1", "BUILD-2", "BUILD-3", "BUILD-4"},
-			Capability: protocol.CapHistory,
-			Doc:        "on well-formed history build prunes, then keeps the system prompt and the suffix that starts at the earliest user prompt, else unit, that fits",
-			Check:      checkBuildMatchesRules,
-		},
-		{
-			ID:         "prop/build-repairs",
-			Clauses:    []string{"BUILD-2"},
-			Capability: protocol.CapHistory,
-			Doc:        "build drops every message of each broken tool structure, warns once per structure with its code and positions, and otherwise follows the rules",
-			Check:      checkBuildRepairs,
-		},
-	}
-}
-
 // Generators
 
 // historyLen draws a history length, mostly short enough to read.
@@ -144,7 +62,7 @@ func (s *session) invoke(method string, params, result any) {
 	if err != nil {
 		s.callFailed(method, err)
 	}
-	if err := protocol.DecodeResult(raw, result); err != nil {
+	if err := target.DecodeResult(method, raw, result); err != nil {
 		s.fail(s.clause, "%s answered with a result that is not protocol v1: %v", method, err)
 	}
 }
@@ -158,9 +76,7 @@ func (s *session) classify(in []msg) protocol.HistoryClassifyResult {
 
 func (s *session) prune(msgs []json.RawMessage) protocol.HistoryPruneResult {
 	s.t.Helper()
-	if msgs == nil {
-		msgs = []json.RawMessage{}
-	}
+	msgs = nonNil(msgs)
 	var r protocol.HistoryPruneResult
 	s.invoke(protocol.MethodHistoryPrune, protocol.HistoryPruneParams{Messages: msgs}, &r)
 	return r

@@ -64,6 +64,17 @@ var kills = []kill{
 	{"prop/loop-requests-valid-and-bounded", "loop-evicts-first-message", []string{"LOOP-6", "LOOP-2"}},
 	{"prop/loop-requests-valid-and-bounded", "loop-approaching-at-80", []string{"LOOP-5"}},
 	{"prop/loop-requests-valid-and-bounded", "loop-hands-on-untrimmed-state", []string{"LOOP-3"}},
+	{"prop/trimmer-subsequence", "trimmer-duplicates-system", []string{"ANY-1"}},
+	{"prop/trimmer-subsequence", "trimmer-reverses-kept", []string{"ANY-1"}},
+	{"prop/trimmer-subsequence", "trimmer-rebuilds-messages", []string{"ANY-1"}},
+	{"prop/trimmer-units-whole", "trimmer-splits-pair-at-cut", []string{"ANY-2"}},
+	{"prop/trimmer-keeps-system", "trimmer-drops-system", []string{"ANY-3"}},
+	{"prop/trimmer-keeps-last-prompt", "trimmer-forgets-current-exchange", []string{"ANY-4"}},
+	{"prop/trimmer-keeps-last-unit", "trimmer-empty-when-last-too-big", []string{"ANY-5"}},
+	{"prop/trimmer-bound", "trimmer-bound-off-by-one", []string{"ANY-6"}},
+	{"prop/trimmer-fits", "trimmer-always-evicts", []string{"ANY-7"}},
+	{"prop/trimmer-idempotent", "trimmer-always-evicts", []string{"ANY-8"}},
+	{"prop/trimmer-total", "trimmer-crashes-on-empty", []string{"ANY-9"}},
 
 	// The differential properties and the exact token vectors.
 	{"prop/diff-window-trim", "cap-off-by-one", []string{"WIN-4", "WIN-5"}},

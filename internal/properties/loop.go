@@ -13,18 +13,6 @@ import (
 	"github.com/convspec/convspec/internal/jsoncmp"
 )
 
-func loopProperties() []Property {
-	return []Property{
-		{
-			ID:         "prop/loop-requests-valid-and-bounded",
-			Clauses:    []string{"LOOP-6", "LOOP-7", "LOOP-1", "LOOP-2", "LOOP-3", "LOOP-5"},
-			Capability: protocol.CapLoop,
-			Doc:        "over random runs (both formats, parallel calls or one per message, caps, preserve settings, summaries that succeed, fail or come back empty) every request is valid for its provider, starts with the run's first message and ends with the message appended last, and stays within max_messages; every iteration's metrics count its state and warn above 80% of the cap",
-			Check:      checkLoop,
-		},
-	}
-}
-
 // loopCase is a generated run and the configuration it is sent with.
 type loopCase struct {
 	plan        agentrun.Plan
@@ -121,7 +109,7 @@ func checkLoop(t *rapid.T, tg target.Target) {
 		s.callFailed(protocol.MethodLoopRun, err)
 	}
 	var res protocol.LoopRunResult
-	if err := protocol.DecodeResult(raw, &res); err != nil {
+	if err := target.DecodeResult(protocol.MethodLoopRun, raw, &res); err != nil {
 		s.fail("LOOP-1", "loop.run answered with a result that is not protocol v1: %v", err)
 	}
 

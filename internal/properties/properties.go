@@ -4,8 +4,6 @@
 package properties
 
 import (
-	"slices"
-
 	"pgregory.net/rapid"
 
 	"github.com/convspec/convspec/conformance/target"
@@ -32,9 +30,4 @@ type Property struct {
 	// Examples are fixed cases run before the random checks (in a stable
 	// order), so that a bug at a boundary never depends on the seed.
 	Examples []Example
-}
-
-// All lists every property, in a stable order.
-func All() []Property {
-	return slices.Concat(windowProperties(), historyProperties(), summarizeProperties(), budgetProperties(), loopProperties(), diffWindowProperties(), diffHistoryProperties(), diffBudgetProperties(), diffConfigProperties(), exactVectorProperties())
 }

@@ -142,9 +142,7 @@ func (s *session) trim(w window, in []msg) protocol.WindowTrimResult {
 
 func (s *session) trimRaw(w window, msgs []json.RawMessage) protocol.WindowTrimResult {
 	s.t.Helper()
-	if msgs == nil {
-		msgs = []json.RawMessage{}
-	}
+	msgs = nonNil(msgs)
 	s.record(protocol.MethodWindowTrim, protocol.WindowTrimParams{Window: w.handle, Messages: msgs})
 	res, err := target.Trim(s.ctx, s.tg, w.handle, msgs)
 	if err != nil {

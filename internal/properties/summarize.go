@@ -34,25 +34,6 @@ const (
 
 var summaryCodes = []string{codeSummaryFailed, codeSummaryEmpty, codeSummarySkipped}
 
-func summarizeProperties() []Property {
-	return []Property{
-		{
-			ID:         "prop/summarize-state-machine",
-			Clauses:    []string{"SUM-1", "SUM-2", "SUM-3", "SUM-4", "SUM-5", "SUM-6", "SUM-7", "SUM-8"},
-			Capability: protocol.CapSummarize,
-			Doc:        "over random appends and trims with a summarizer that replies, fails, answers blank or is absent, every trim calls it exactly when the rate limit says, with the exact prompt, and returns the array the clauses give",
-			Check:      checkSummarizeMachine,
-		},
-		{
-			ID:         "prop/summarize-prompt",
-			Clauses:    []string{"SUM-1", "SUM-9"},
-			Capability: protocol.CapSummarize,
-			Doc:        "window.summarize makes one call with max_tokens 1024 and SUM-1's exact prompt, and returns the reply trimmed, or summarizer_failed for an error or a blank reply",
-			Check:      checkSummarizePrompt,
-		},
-	}
-}
-
 // White space is Unicode's White_Space property (spec section 6a, D-31):
 // not U+FEFF, not U+001C–U+001F, which some languages' trims remove.
 
@@ -145,7 +126,7 @@ func checkSummarizePrompt(t *rapid.T, tg target.Target) {
 	raw, err := tg.Call(s.ctx, protocol.MethodWindowSummarize, params)
 	var res protocol.WindowSummarizeResult
 	if err == nil {
-		if derr := protocol.DecodeResult(raw, &res); derr != nil {
+		if derr := target.DecodeResult(protocol.MethodWindowSummarize, raw, &res); derr != nil {
 			s.fail("SUM-9", "window.summarize answered with a result that is not protocol v1: %v", derr)
 		}
 	}

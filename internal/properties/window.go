@@ -7,130 +7,12 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/jsoncmp"
 )
 
 // codePreserveExceedsMax is the warning of CFG-6 and WIN-3.
 const codePreserveExceedsMax = "preserve_exceeds_max"
-
-func windowProperties() []Property {
-	return []Property{
-		{
-			ID:         "prop/window-matches-plan",
-			Clauses:    []string{"WIN-1", "WIN-2", "WIN-3", "WIN-4", "WIN-5", "WIN-9"},
-			Capability: protocol.CapWindow,
-			Doc:        "trimmed and evicted are exactly the head, kept middle and tail the clauses give, cut between units, in input order",
-			Check:      checkMatchesPlan,
-		},
-		{
-			ID:         "prop/window-head-and-tail-kept",
-			Clauses:    []string{"WIN-2", "WIN-9"},
-			Capability: protocol.CapWindow,
-			Doc:        "a trim keeps the first min(h, n) and the last min(t, n − |head|) messages, grown to whole units, and evicts none of them",
-			Check:      checkHeadAndTail,
-		},
-		{
-			ID:         "prop/window-bound",
-			Clauses:    []string{"WIN-6"},
-			Capability: protocol.CapWindow,
-			Doc:        "trimmed holds at most max_messages messages, or exactly the head and tail (grown to whole units) when they fill the cap",
-			Check:      checkBound,
-		},
-		{
-			ID:         "prop/window-order-no-duplicates",
-			Clauses:    []string{"WIN-5"},
-			Capability: protocol.CapWindow,
-			Doc:        "trimmed and evicted each hold input messages in input order, none twice",
-			Check:      checkOrder,
-		},
-		{
-			ID:         "prop/window-partition",
-			Clauses:    []string{"WIN-5"},
-			Capability: protocol.CapWindow,
-			Doc:        "every input message is in exactly one of trimmed and evicted",
-			Check:      checkPartition,
-		},
-		{
-			ID:         "prop/window-idempotent",
-			Clauses:    []string{"WIN-7"},
-			Capability: protocol.CapWindow,
-			Doc:        "trimming is deterministic, and trimming a trimmed conversation again changes nothing",
-			Check:      checkIdempotent,
-		},
-		{
-			ID:         "prop/window-under-cap-identity",
-			Clauses:    []string{"WIN-1", "CFG-5", "WIN-8"},
-			Capability: protocol.CapWindow,
-			Doc:        "with n <= max_messages, or max_messages 0, the input comes back unchanged, nothing evicted, no warning",
-			Check:      checkUnderCap,
-		},
-		{
-			ID:         "prop/window-cuts-by-position",
-			Clauses:    []string{"WIN-5"},
-			Capability: protocol.CapWindow,
-			Doc:        "identical messages are distinct messages: the window cuts by position, not by content",
-			Check:      checkCutsByPosition,
-		},
-		{
-			ID:         "prop/window-round-trip",
-			Clauses:    []string{"MSG-2"},
-			Capability: protocol.CapWindow,
-			Doc:        "every returned message is JSON-equal to the input message it stands for, unknown members included",
-			Check:      checkRoundTrip,
-		},
-		{
-			ID:         "prop/window-metrics",
-			Clauses:    []string{"MET-1"},
-			Capability: protocol.CapWindow,
-			Doc:        "metrics count the input, trimmed and evicted, and estimate the tokens of trimmed",
-			Check:      checkMetrics,
-		},
-		{
-			ID:         "prop/window-estimate",
-			Clauses:    []string{"EST-1", "EST-2", "EST-3", "EST-4", "EST-5"},
-			Capability: protocol.CapWindow,
-			Doc:        "window.estimate is ceil(C / 4), C the UTF-16 length of string content or of the JSON.stringify form of other content",
-			Check:      checkEstimate,
-		},
-		{
-			ID:         "prop/window-warning",
-			Clauses:    []string{"WIN-3", "WIN-8"},
-			Capability: protocol.CapWindow,
-			Doc:        "a trim warns preserve_exceeds_max exactly when n > max_messages > 0 and |head| + |tail| >= max_messages",
-			Check:      checkTrimWarning,
-		},
-		{
-			ID:         "prop/window-units-whole",
-			Clauses:    []string{"UNIT-3", "WIN-9"},
-			Capability: protocol.CapWindow,
-			Doc:        "trimmed holds every tool-call unit of the input whole or not at all, each call with all its results right after it",
-			Check:      checkUnitsWhole,
-		},
-		{
-			ID:         "prop/window-refuses-broken-tools",
-			Clauses:    []string{"UNIT-2"},
-			Capability: protocol.CapWindow,
-			Doc:        "window.trim refuses a conversation with one broken tool structure with invalid_message naming the code and a position",
-			Check:      checkRefusesBrokenTools,
-		},
-		{
-			ID:         "prop/window-create-warning",
-			Clauses:    []string{"CFG-6"},
-			Capability: protocol.CapWindow,
-			Doc:        "window.create warns preserve_exceeds_max once exactly when max_messages > 0 and h + t >= max_messages",
-			Check:      checkCreateWarning,
-		},
-		{
-			ID:         "prop/window-effective-config",
-			Clauses:    []string{"CFG-1", "CFG-2", "CFG-3"},
-			Capability: protocol.CapWindow,
-			Doc:        "window.create returns the config sent with every absent or null member at its default",
-			Check:      checkEffectiveConfig,
-		},
-	}
-}
 
 func checkMatchesPlan(t *rapid.T, tg target.Target) {
 	s, w, in := start(t, tg, "WIN-5", maxGen, anyLength)
@@ -219,10 +101,7 @@ func checkBound(t *rapid.T, tg target.Target) {
 func checkOrder(t *rapid.T, tg target.Target) {
 	s, w, in := start(t, tg, "WIN-5", maxGen, overCap)
 	res := s.trim(w, in)
-	for _, list := range []struct {
-		name string
-		msgs []json.RawMessage
-	}{{"trimmed", res.Trimmed}, {"evicted", res.Evicted}} {
+	for _, list := range trimLists(res) {
 		seen := map[int]int{}
 		prev := -1
 		for i, m := range list.msgs {
@@ -252,10 +131,7 @@ func checkPartition(t *rapid.T, tg target.Target) {
 	s, w, in := start(t, tg, "WIN-5", maxGen, anyLength)
 	res := s.trim(w, in)
 	where := make([][]string, len(in))
-	for _, list := range []struct {
-		name string
-		msgs []json.RawMessage
-	}{{"trimmed", res.Trimmed}, {"evicted", res.Evicted}} {
+	for _, list := range trimLists(res) {
 		for i, m := range list.msgs {
 			tr := trace(m, in)
 			if tr.at < 0 {

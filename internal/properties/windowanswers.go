@@ -1,7 +1,6 @@
 package properties
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -20,10 +19,7 @@ import (
 func checkRoundTrip(t *rapid.T, tg target.Target) {
 	s, w, in := start(t, tg, "MSG-2", maxGen, anyLength)
 	res := s.trim(w, in)
-	for _, list := range []struct {
-		name string
-		msgs []json.RawMessage
-	}{{"trimmed", res.Trimmed}, {"evicted", res.Evicted}} {
+	for _, list := range trimLists(res) {
 		for i, m := range list.msgs {
 			tr := trace(m, in)
 			switch {

@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/convspec/convspec/conformance/protocol"
+	"github.com/convspec/convspec/conformance/result"
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/inprocess"
 	"github.com/convspec/convspec/internal/runner"
@@ -34,7 +35,7 @@ import (
 // implementations of different reach run the same cases.
 type counting struct {
 	target.Target
-	requests     atomic.Int64
+	requests     *atomic.Int64
 	capabilities []string
 }
 
@@ -58,14 +59,19 @@ func (c *counting) SendLine(ctx context.Context, line []byte) ([]byte, error) {
 
 // benchSuite runs the whole suite b.N times against tg and reports the
 // requests per second; every case must pass or be not applicable.
-func benchSuite(b *testing.B, tg target.Target, capabilities []string) {
-	c := &counting{Target: tg, capabilities: capabilities}
+func benchSuite(b *testing.B, capabilities []string, targets ...target.Target) {
+	var counter atomic.Int64
+	workers := make([]target.Target, len(targets))
+	for i, tg := range targets {
+		workers[i] = &counting{Target: tg, capabilities: capabilities, requests: &counter}
+	}
 	var elapsed time.Duration
 	cases := 0
 	b.ResetTimer()
 	for range b.N {
 		start := time.Now()
-		results, err := runner.Run(context.Background(), c, runner.Options{Seed: 1, Checks: 100})
+		sum, err := runner.RunWorkers(context.Background(), workers, runner.Options{Seed: 1, Checks: 100})
+		results := sum.Results
 		elapsed += time.Since(start)
 		if err != nil {
 			b.Fatal(err)
@@ -75,13 +81,13 @@ func benchSuite(b *testing.B, tg target.Target, capabilities []string) {
 			if r.Outcome.IsFailure() {
 				b.Fatalf("%s: %s: %s", r.ID, r.Outcome, r.Detail)
 			}
-			if r.Outcome == runner.Passed {
+			if r.Outcome == result.Passed {
 				cases++
 			}
 		}
 	}
 	b.StopTimer()
-	n := c.requests.Load()
+	n := counter.Load()
 	b.ReportMetric(float64(n)/elapsed.Seconds(), "req/s")
 	b.ReportMetric(float64(n)/float64(b.N), "requests/op")
 	b.ReportMetric(float64(cases), "cases-passed/op")
@@ -145,20 +151,31 @@ func BenchmarkSuite(b *testing.B) {
 	window := []string{protocol.CapWindow}
 	for _, bc := range []struct {
 		name         string
-		start        func(*testing.B) target.Target
+		start        func(*testing.B) []target.Target
 		capabilities []string
 	}{
-		{"all/in-process", inProcess, nil},
-		{"all/wire", wire, nil},
-		{"window/in-process", inProcess, window},
-		{"window/wire", wire, window},
-		{"window/typescript", typescript, window},
-		{"window/python", python, window},
+		{"all/in-process", once(inProcess), nil},
+		{"all/wire", once(wire), nil},
+		{"all/in-process/parallel-2", twice(inProcess), nil},
+		{"all/wire/parallel-2", twice(wire), nil},
+		{"window/in-process", once(inProcess), window},
+		{"window/wire", once(wire), window},
+		{"window/typescript", once(typescript), window},
+		{"window/python", once(python), window},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
-			benchSuite(b, bc.start(b), bc.capabilities)
+			benchSuite(b, bc.capabilities, bc.start(b)...)
 		})
 	}
+}
+
+// once and twice start one or two workers (conform -parallel 1 and 2).
+func once(start func(*testing.B) target.Target) func(*testing.B) []target.Target {
+	return func(b *testing.B) []target.Target { return []target.Target{start(b)} }
+}
+
+func twice(start func(*testing.B) target.Target) func(*testing.B) []target.Target {
+	return func(b *testing.B) []target.Target { return []target.Target{start(b), start(b)} }
 }
 
 // BenchmarkCall isolates the transport: one window.trim of 50 messages

@@ -8,7 +8,10 @@ import (
 
 	"github.com/cucumber/godog"
 
+	messages "github.com/cucumber/messages/go/v21"
+
 	"github.com/convspec/convspec/conformance/protocol"
+	"github.com/convspec/convspec/conformance/result"
 	"github.com/convspec/convspec/features"
 	"github.com/convspec/convspec/internal/properties"
 	"github.com/convspec/convspec/internal/trace"
@@ -20,8 +23,8 @@ var clauseTag = regexp.MustCompile(`^@([A-Z]+-[0-9]+)$`)
 // ID is "<first clause>/<name as kebab-case>" (see Slug). The ID changes
 // only when the scenario is renamed or its first clause tag changes; a
 // property's ID is "prop/<name>" and never changes.
-func ScenarioCase(name, uri string, tags []string) (Case, error) {
-	c := Case{Kind: Scenario, Name: name, Source: uri}
+func ScenarioCase(name, uri string, tags []string) (result.Case, error) {
+	c := result.Case{Kind: result.Scenario, Name: name, Source: uri}
 	for _, t := range tags {
 		if m := clauseTag.FindStringSubmatch(t); m != nil {
 			if !slices.Contains(c.Clauses, m[1]) {
@@ -29,18 +32,18 @@ func ScenarioCase(name, uri string, tags []string) (Case, error) {
 			}
 			continue
 		}
-		if cp := strings.TrimPrefix(t, "@"); slices.Contains(protocol.Capabilities(), cp) {
+		if cp := strings.TrimPrefix(t, "@"); slices.Contains(protocol.Capabilities(), cp) || protocol.IsGuaranteeCapability(cp) {
 			c.Capability = cp
 			continue
 		}
-		return Case{}, fmt.Errorf("%s: scenario %q has tag %s, which is neither a clause ID nor a capability", uri, name, t)
+		return result.Case{}, fmt.Errorf("%s: scenario %q has tag %s, which is neither a clause ID nor a capability", uri, name, t)
 	}
 	if len(c.Clauses) == 0 {
-		return Case{}, fmt.Errorf("%s: scenario %q is not tagged with any clause ID", uri, name)
+		return result.Case{}, fmt.Errorf("%s: scenario %q is not tagged with any clause ID", uri, name)
 	}
 	slug := Slug(name)
 	if slug == "" {
-		return Case{}, fmt.Errorf("%s: scenario %q has no letter or digit to derive its ID from", uri, name)
+		return result.Case{}, fmt.Errorf("%s: scenario %q has no letter or digit to derive its ID from", uri, name)
 	}
 	c.ID = c.Clauses[0] + "/" + slug
 	return c, nil
@@ -82,7 +85,7 @@ func Slug(name string) string {
 func isAlnum(r rune) bool { return r >= 'a' && r <= 'z' || r >= '0' && r <= '9' }
 
 // Cases lists every scenario and property without running anything.
-func Cases(opts Options) ([]Case, error) {
+func Cases(opts Options) ([]result.Case, error) {
 	return listCases(opts)
 }
 
@@ -95,12 +98,12 @@ func TraceCases(opts Options) ([]trace.Case, error) {
 	}
 	out := make([]trace.Case, len(all))
 	for i, c := range all {
-		out[i] = trace.Case{ID: c.ID, Clauses: c.Clauses, Property: c.Kind == Property}
+		out[i] = trace.Case{ID: c.ID, Clauses: c.Clauses, Property: c.Kind == result.Property}
 	}
 	return out, nil
 }
 
-func listCases(opts Options) ([]Case, error) {
+func listCases(opts Options) ([]result.Case, error) {
 	if opts.Features == nil {
 		opts.Features = features.FS
 	}
@@ -112,15 +115,11 @@ func listCases(opts Options) ([]Case, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading features: %w", err)
 	}
-	var out []Case
+	var out []result.Case
 	seen := map[string]string{}
 	for _, f := range feats {
 		for _, p := range f.Pickles {
-			tags := make([]string, len(p.Tags))
-			for i, t := range p.Tags {
-				tags[i] = t.Name
-			}
-			c, err := ScenarioCase(p.Name, p.Uri, tags)
+			c, err := ScenarioCase(p.Name, p.Uri, tagNames(p.Tags))
 			if err != nil {
 				return nil, err
 			}
@@ -142,6 +141,15 @@ func listCases(opts Options) ([]Case, error) {
 	return out, nil
 }
 
-func propertyCase(p properties.Property) Case {
-	return Case{ID: p.ID, Kind: Property, Name: p.Doc, Clauses: p.Clauses, Capability: p.Capability}
+// tagNames are the names of a scenario's tags as godog compiled them.
+func tagNames(tags []*messages.PickleTag) []string {
+	names := make([]string, len(tags))
+	for i, t := range tags {
+		names[i] = t.Name
+	}
+	return names
+}
+
+func propertyCase(p properties.Property) result.Case {
+	return result.Case{ID: p.ID, Kind: result.Property, Name: p.Doc, Clauses: p.Clauses, Capability: p.Capability}
 }

@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"sync"
 	"time"
 
 	"github.com/cucumber/godog"
 
 	"github.com/convspec/convspec/conformance/protocol"
+	"github.com/convspec/convspec/conformance/result"
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/steps"
 )
@@ -33,11 +35,7 @@ func scenarioPaths(opts Options) ([]string, error) {
 	seen := map[string]bool{}
 	for _, f := range feats {
 		for _, p := range f.Pickles {
-			tags := make([]string, len(p.Tags))
-			for i, t := range p.Tags {
-				tags[i] = t.Name
-			}
-			c, err := ScenarioCase(p.Name, p.Uri, tags)
+			c, err := ScenarioCase(p.Name, p.Uri, tagNames(p.Tags))
 			if err != nil {
 				return nil, err
 			}
@@ -59,12 +57,14 @@ func scenarioPaths(opts Options) ([]string, error) {
 // selected by line.
 var lineSuffix = regexp.MustCompile(`:[0-9]+$`)
 
-func runScenarios(g *guard, opts Options) ([]Result, error) {
-	info := g.Info()
+func runScenarios(p *pool, opts Options) ([]result.Result, error) {
+	info := p.info
 	var (
-		results  []Result
+		mu       sync.Mutex // guards results and setupErr: scenarios run on every worker at once
+		results  []result.Result
 		setupErr error
 	)
+	add := func(r result.Result) { mu.Lock(); results = append(results, r); mu.Unlock() }
 	paths, err := scenarioPaths(opts)
 	if err != nil || paths == nil {
 		return nil, err
@@ -72,33 +72,35 @@ func runScenarios(g *guard, opts Options) ([]Result, error) {
 	suite := godog.TestSuite{
 		Name: "convspec",
 		ScenarioInitializer: func(sc *godog.ScenarioContext) {
-			steps.Register(sc, g.target())
+			worker, tg := p.stepTarget()
+			steps.Register(sc, tg)
 			var (
-				current     Case
+				g           *guard // the worker this scenario borrowed; nil when it does not run
+				current     result.Case
 				stepSkipped bool
 				started     time.Time
 			)
-			sc.Before(func(ctx context.Context, p *godog.Scenario) (context.Context, error) {
-				tags := make([]string, len(p.Tags))
-				for i, t := range p.Tags {
-					tags[i] = t.Name
-				}
-				c, err := ScenarioCase(p.Name, lineSuffix.ReplaceAllString(p.Uri, ""), tags)
+			sc.Before(func(ctx context.Context, sn *godog.Scenario) (context.Context, error) {
+				c, err := ScenarioCase(sn.Name, lineSuffix.ReplaceAllString(sn.Uri, ""), tagNames(sn.Tags))
 				switch {
 				case err != nil:
+					mu.Lock()
 					setupErr = err
+					mu.Unlock()
 					return ctx, godog.ErrSkip
 				case !opts.selected(c.ID):
 					return ctx, godog.ErrSkip
-				case g.ctx.Err() != nil:
+				case p.ctx.Err() != nil:
 					return ctx, godog.ErrSkip
 				case c.Capability != "" && !info.Has(c.Capability):
-					results = append(results, Result{Case: c, Outcome: NotApplicable, Detail: "capability " + c.Capability + " not declared"})
+					add(result.Result{Case: c, Outcome: result.NotApplicable, Detail: "capability " + c.Capability + " not declared"})
 					return ctx, godog.ErrSkip
-				case g.limitReached:
-					results = append(results, notRun(c))
+				case p.limitReached.Load():
+					add(notRun(c))
 					return ctx, godog.ErrSkip
 				}
+				g = p.acquire()
+				worker.set(g)
 				current, stepSkipped, started = c, false, time.Now()
 				g.begin()
 				return ctx, nil
@@ -109,25 +111,27 @@ func runScenarios(g *guard, opts Options) ([]Result, error) {
 				}
 				return ctx, nil // the hook's own error: none
 			})
-			sc.After(func(ctx context.Context, p *godog.Scenario, err error) (context.Context, error) {
-				var r Result
+			sc.After(func(ctx context.Context, sn *godog.Scenario, err error) (context.Context, error) {
+				if g == nil {
+					return ctx, nil // not selected, not applicable or not run: already accounted for
+				}
+				var r result.Result
 				switch {
-				case current.ID == "":
-					// not selected, not applicable or not run: already accounted for
-				case g.ctx.Err() != nil:
+				case p.ctx.Err() != nil:
 					// interrupted: the outcome is the cancellation's, not the implementation's
 				case g.limited && (g.failure == nil || errors.Is(err, target.ErrRestartLimit)):
 					r = notRun(current)
 				case stepSkipped && err == nil:
-					r = Result{Case: current, Outcome: NotApplicable, Detail: "the target cannot run a step of this scenario (raw protocol lines)"}
+					r = result.Result{Case: current, Outcome: result.NotApplicable, Detail: "the target cannot run a step of this scenario (raw protocol lines)"}
 				default:
 					r = g.settle(classify(current, err))
 				}
+				p.release(g)
+				g, current = nil, result.Case{}
 				if r.ID != "" {
 					r.Duration = time.Since(started)
-					results = append(results, r)
+					add(r)
 				}
-				current = Case{}
 				return ctx, nil
 			})
 		},
@@ -137,9 +141,9 @@ func runScenarios(g *guard, opts Options) ([]Result, error) {
 			FS:             opts.Features,
 			Paths:          paths,
 			Strict:         true,
-			Concurrency:    1, // the results slice and the target are shared
+			Concurrency:    p.size(), // a scenario runs on the worker it borrowed
 			NoColors:       true,
-			DefaultContext: g.ctx,
+			DefaultContext: p.ctx,
 		},
 	}
 	suite.Run()
@@ -150,8 +154,8 @@ func runScenarios(g *guard, opts Options) ([]Result, error) {
 }
 
 // classify turns a scenario's error into an outcome.
-func classify(c Case, err error) Result {
-	r := Result{Case: c, Outcome: Passed}
+func classify(c result.Case, err error) result.Result {
+	r := result.Result{Case: c, Outcome: result.Passed}
 	if err == nil {
 		return r
 	}
@@ -160,13 +164,13 @@ func classify(c Case, err error) Result {
 	var pe *protocol.Error
 	switch {
 	case errors.As(err, &f):
-		r.Outcome = Outcome(f.Outcome)
+		r.Outcome = result.Outcome(f.Outcome)
 	case errors.As(err, &pe) && pe.Kind() == protocol.KindUnsupported:
-		r.Outcome = Unsupported
+		r.Outcome = result.Unsupported
 	case errors.Is(err, godog.ErrSkip):
-		r.Outcome = NotApplicable
+		r.Outcome = result.NotApplicable
 	default:
-		r.Outcome = Failed
+		r.Outcome = result.Failed
 	}
 	return r
 }

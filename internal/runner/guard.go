@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/convspec/convspec/conformance/protocol"
+	"github.com/convspec/convspec/conformance/result"
 	"github.com/convspec/convspec/conformance/target"
 )
 
@@ -27,8 +28,9 @@ type guard struct {
 	// implementation answered in the current case: a case that does not
 	// pass after it is reported unsupported, not failed.
 	unsupported *protocol.Error
-	// limitReached is set once any case hit the restart limit.
-	limitReached bool
+	// pool is the run's pool of workers, told when the restart limit is
+	// reached; nil for a guard outside a run.
+	pool *pool
 }
 
 // lineGuard is a guard over a target that can send raw lines.
@@ -83,7 +85,10 @@ func (g *guard) watch(err error) error {
 	)
 	switch {
 	case errors.Is(err, target.ErrRestartLimit):
-		g.limited, g.limitReached = true, true
+		g.limited = true
+		if g.pool != nil {
+			g.pool.limitReached.Store(true)
+		}
 	case errors.As(err, &f):
 		g.failure = f
 	case errors.As(err, &pe) && pe.Kind() == protocol.KindUnsupported:
@@ -95,18 +100,18 @@ func (g *guard) watch(err error) error {
 // settle finishes the result of a case that did not pass: a transport
 // failure decides the outcome and adds the last lines of stderr (once);
 // otherwise an unsupported answer makes the case unsupported.
-func (g *guard) settle(r Result) Result {
-	if r.Outcome == Passed || r.Outcome == NotApplicable {
+func (g *guard) settle(r result.Result) result.Result {
+	if r.Outcome == result.Passed || r.Outcome == result.NotApplicable {
 		return r
 	}
 	switch {
 	case g.failure != nil:
-		r.Outcome = Outcome(g.failure.Outcome)
+		r.Outcome = result.Outcome(g.failure.Outcome)
 		if tail := g.failure.StderrTail; tail != "" && !strings.Contains(r.Detail, stderrHeading) {
 			r.Detail = strings.TrimRight(r.Detail, "\n") + "\n" + stderrHeading + "\n" + indentTail(tail)
 		}
-	case g.unsupported != nil && r.Outcome == Failed:
-		r.Outcome = Unsupported
+	case g.unsupported != nil && r.Outcome == result.Failed:
+		r.Outcome = result.Unsupported
 		if !strings.Contains(r.Detail, g.unsupported.Error()) {
 			r.Detail = strings.TrimRight(r.Detail, "\n") + "\nthe implementation answered: " + g.unsupported.Error()
 		}
@@ -126,7 +131,7 @@ func indentTail(s string) string {
 }
 
 // notRun is the result of a case the restart limit kept from running.
-func notRun(c Case) Result {
-	return Result{Case: c, Outcome: Crash, NotRun: true,
-		Detail: NotRunDetail + " before this case: the implementation failed more often than -max-restarts allows"}
+func notRun(c result.Case) result.Result {
+	return result.Result{Case: c, Outcome: result.Crash, NotRun: true,
+		Detail: result.NotRunDetail + " before this case: the implementation failed more often than -max-restarts allows"}
 }

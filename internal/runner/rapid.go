@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"cmp"
 	"flag"
 	"fmt"
 	"regexp"
@@ -12,42 +13,77 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/convspec/convspec/conformance/result"
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/properties"
 )
 
-func runProperties(g *guard, opts Options) ([]Result, error) {
-	info := g.Info()
-	var out []Result
-	for _, p := range opts.Properties {
-		c := propertyCase(p)
-		switch {
-		case !opts.selected(c.ID), g.ctx.Err() != nil:
-			continue
-		case !info.Has(p.Capability):
-			out = append(out, Result{Case: c, Outcome: NotApplicable, Detail: "capability " + p.Capability + " not declared"})
-			continue
-		case g.limitReached:
-			out = append(out, notRun(c))
-			continue
-		}
-		g.begin()
-		started := time.Now()
-		r, err := runProperty(c, p, g, opts)
-		switch {
-		case err != nil:
-			return nil, err
-		case g.ctx.Err() != nil:
-			continue // interrupted: the outcome is the cancellation's
-		case g.limited && g.failure == nil:
-			r = notRun(c)
-		case g.limited:
-			r.Detail += "\n(the restart limit was reached during this property)"
-		}
-		r.Duration = time.Since(started)
-		out = append(out, r)
+func runProperties(p *pool, opts Options) ([]result.Result, error) {
+	info := p.info
+	out := make([]result.Result, len(opts.Properties))
+	ran := make([]bool, len(opts.Properties))
+	// rapid reads its knobs from the process-wide flag set: they are set
+	// once for the whole phase, and every worker's checks read the same.
+	rapidMu.Lock()
+	defer rapidMu.Unlock()
+	if err := prepareRapid(opts); err != nil {
+		return nil, err
 	}
-	return out, nil
+	var (
+		wg       sync.WaitGroup
+		errMu    sync.Mutex
+		firstErr error
+	)
+	for i, prop := range opts.Properties {
+		c := propertyCase(prop)
+		switch {
+		case !opts.selected(c.ID), p.ctx.Err() != nil:
+			continue
+		case !info.Has(prop.Capability):
+			out[i], ran[i] = result.Result{Case: c, Outcome: result.NotApplicable, Detail: "capability " + prop.Capability + " not declared"}, true
+			continue
+		}
+		g := p.acquire()
+		if p.limitReached.Load() {
+			p.release(g)
+			out[i], ran[i] = notRun(c), true
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer p.release(g)
+			g.begin()
+			started := time.Now()
+			r, err := runProperty(c, prop, g, opts)
+			switch {
+			case err != nil:
+				errMu.Lock()
+				firstErr = cmp.Or(firstErr, err)
+				errMu.Unlock()
+				return
+			case p.ctx.Err() != nil:
+				return // interrupted: the outcome is the cancellation's
+			case g.limited && g.failure == nil:
+				r = notRun(c)
+			case g.limited:
+				r.Detail += "\n(the restart limit was reached during this property)"
+			}
+			r.Duration = time.Since(started)
+			out[i], ran[i] = r, true
+		}()
+	}
+	wg.Wait()
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	var results []result.Result
+	for i, r := range out {
+		if ran[i] {
+			results = append(results, r)
+		}
+	}
+	return results, nil
 }
 
 var (
@@ -85,18 +121,15 @@ func prepareRapid(opts Options) error {
 	return nil
 }
 
-func runProperty(c Case, p properties.Property, g *guard, opts Options) (Result, error) {
-	rapidMu.Lock()
-	defer rapidMu.Unlock()
-	if err := prepareRapid(opts); err != nil {
-		return Result{}, err
-	}
+// runProperty checks one property on one worker; the caller holds rapidMu
+// and has prepared rapid.
+func runProperty(c result.Case, p properties.Property, g *guard, opts Options) (result.Result, error) {
 	tg := g.target()
 	if r, failed := runExamples(c, p, g, tg); failed {
 		return r, nil
 	}
 	if p.Check == nil { // examples only
-		return Result{Case: c, Outcome: Passed, Seed: opts.Seed}, nil
+		return result.Result{Case: c, Outcome: result.Passed, Seed: opts.Seed}, nil
 	}
 	tb := &propertyTB{name: c.ID}
 	func() {
@@ -108,11 +141,11 @@ func runProperty(c Case, p properties.Property, g *guard, opts Options) (Result,
 		}()
 		rapid.Check(tb, func(t *rapid.T) { p.Check(t, tg) })
 	}()
-	r := Result{Case: c, Outcome: Passed, Seed: opts.Seed}
+	r := result.Result{Case: c, Outcome: result.Passed, Seed: opts.Seed}
 	if !tb.failed {
 		return r, nil
 	}
-	r.Outcome = Failed
+	r.Outcome = result.Failed
 	r.Detail = strings.TrimSpace(tb.out.String())
 	if m := seedRe.FindStringSubmatch(r.Detail); m != nil {
 		r.Seed, _ = strconv.ParseUint(m[1], 10, 64)
@@ -126,7 +159,7 @@ func runProperty(c Case, p properties.Property, g *guard, opts Options) (Result,
 // runExamples runs a property's fixed examples, in order, before its
 // random checks; the first that fails is the property's result (no seed:
 // an example is the same in every run).
-func runExamples(c Case, p properties.Property, g *guard, tg target.Target) (Result, bool) {
+func runExamples(c result.Case, p properties.Property, g *guard, tg target.Target) (result.Result, bool) {
 	for _, ex := range p.Examples {
 		tb := &propertyTB{name: c.ID + "/" + ex.Name}
 		func() {
@@ -139,11 +172,11 @@ func runExamples(c Case, p properties.Property, g *guard, tg target.Target) (Res
 			ex.Run(tb, tg)
 		}()
 		if tb.failed {
-			r := Result{Case: c, Outcome: Failed, Detail: fmt.Sprintf("edge example %q:\n%s", ex.Name, strings.TrimSpace(tb.out.String()))}
+			r := result.Result{Case: c, Outcome: result.Failed, Detail: fmt.Sprintf("edge example %q:\n%s", ex.Name, strings.TrimSpace(tb.out.String()))}
 			return g.settle(r), true
 		}
 	}
-	return Result{}, false
+	return result.Result{}, false
 }
 
 // trimRapidOutput drops the "Failed test output:" section rapid appends to a

@@ -8,11 +8,30 @@ import (
 	"io/fs"
 	"math/rand/v2"
 	"regexp"
+	"slices"
 
+	"github.com/convspec/convspec/conformance/result"
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/features"
 	"github.com/convspec/convspec/internal/properties"
 )
+
+// Summary is a whole run.
+type Summary struct {
+	// Results holds every selected case that completed, in order: the
+	// scenarios, then the properties.
+	Results []result.Result
+	// Seed is the seed the properties ran with (Options.Seed, or the one
+	// picked at random).
+	Seed uint64
+	// Interrupted says that the context was cancelled before every
+	// selected case had completed; Results holds those that had.
+	Interrupted bool
+	// RestartLimit says that the implementation failed more often than its
+	// restart limit allows; the cases after that point are in Results as
+	// NotRun.
+	RestartLimit bool
+}
 
 // Options select and tune a run.
 type Options struct {
@@ -43,7 +62,7 @@ func (o Options) selected(id string) bool {
 
 // Run executes every selected case against tg, scenarios first, and
 // returns the results of those that completed (see RunAll).
-func Run(ctx context.Context, tg target.Target, opts Options) ([]Result, error) {
+func Run(ctx context.Context, tg target.Target, opts Options) ([]result.Result, error) {
 	sum, err := RunAll(ctx, tg, opts)
 	return sum.Results, err
 }
@@ -55,6 +74,15 @@ func Run(ctx context.Context, tg target.Target, opts Options) ([]Result, error) 
 // than its restart limit allows (Summary.RestartLimit; every case not yet
 // run is reported NotRun).
 func RunAll(ctx context.Context, tg target.Target, opts Options) (Summary, error) {
+	return RunWorkers(ctx, []target.Target{tg}, opts)
+}
+
+// RunWorkers is RunAll on several targets of one implementation at once
+// (`conform -parallel N`: one process each, with restarts of its own).
+// Each case runs whole on one worker; the results come back in the order
+// of a sequential run, so that the report is the same whatever the number
+// of workers.
+func RunWorkers(ctx context.Context, targets []target.Target, opts Options) (Summary, error) {
 	if opts.Features == nil {
 		opts.Features = features.FS
 	}
@@ -64,26 +92,46 @@ func RunAll(ctx context.Context, tg target.Target, opts Options) (Summary, error
 	if opts.Seed == 0 {
 		opts.Seed = DefaultSeed
 	}
-	g := newGuard(ctx, tg)
+	p := newPool(ctx, targets)
 	sum := Summary{Seed: opts.Seed}
-	results, err := runScenarios(g, opts)
+	results, err := runScenarios(p, opts)
 	if err != nil {
 		return sum, err
 	}
-	props, err := runProperties(g, opts)
+	props, err := runProperties(p, opts)
 	if err != nil {
 		return sum, err
 	}
-	sum.Results = append(results, props...)
+	results = append(results, props...)
+	if err := inCaseOrder(results, opts); err != nil {
+		return sum, err
+	}
+	sum.Results = results
 	sum.Interrupted = ctx.Err() != nil
-	sum.RestartLimit = g.limitReached
+	sum.RestartLimit = p.limitReached.Load()
 	return sum, nil
 }
 
-// DefaultSeed is the properties' seed when none is given: a run is
-// deterministic unless asked otherwise (`conform -seed random`), so that an
-// unchanged implementation never flips a CI gate.
-const DefaultSeed uint64 = 1
+// inCaseOrder sorts results as Cases lists them: scenarios in feature
+// order, then properties.
+func inCaseOrder(results []result.Result, opts Options) error {
+	cases, err := listCases(opts)
+	if err != nil {
+		return err
+	}
+	index := make(map[string]int, len(cases))
+	for i, c := range cases {
+		if _, dup := index[c.ID]; !dup {
+			index[c.ID] = i
+		}
+	}
+	slices.SortStableFunc(results, func(a, b result.Result) int { return index[a.ID] - index[b.ID] })
+	return nil
+}
+
+// DefaultSeed is the properties' seed when none is given (see
+// result.DefaultSeed).
+const DefaultSeed = result.DefaultSeed
 
 // NewSeed picks a random seed below 2^53, so that it survives a trip
 // through a JSON number in any language.

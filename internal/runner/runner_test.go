@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/convspec/convspec/conformance/result"
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/inprocess"
 	"github.com/convspec/convspec/internal/mutants"
@@ -42,9 +43,9 @@ func runAsSubtests(t *testing.T, tg target.Target) {
 	for _, r := range results {
 		t.Run(r.ID, func(t *testing.T) {
 			switch {
-			case r.Outcome == runner.NotApplicable:
+			case r.Outcome == result.NotApplicable:
 				t.Skipf("not applicable: %s", r.Detail)
-			case r.Outcome != runner.Passed:
+			case r.Outcome != result.Passed:
 				t.Errorf("%s %v: %s", r.Outcome, r.Clauses, r.Detail)
 			}
 		})
@@ -153,7 +154,7 @@ func TestSelection(t *testing.T) {
 		var got []string
 		for _, r := range results {
 			got = append(got, r.ID)
-			if r.Outcome != runner.Passed {
+			if r.Outcome != result.Passed {
 				t.Errorf("%s: %s: %s", r.ID, r.Outcome, r.Detail)
 			}
 			if r.Source != sources[r.ID] {
@@ -183,11 +184,11 @@ func TestCaseIDsAreStable(t *testing.T) {
 		}
 		seen[c.ID] = true
 		switch c.Kind {
-		case runner.Scenario:
+		case result.Scenario:
 			if !scenarioID.MatchString(c.ID) || !strings.HasPrefix(c.ID, c.Clauses[0]+"/") || c.ID != c.Clauses[0]+"/"+runner.Slug(c.Name) {
 				t.Errorf("scenario %q (%s): ID %s is not its first clause and the slug of its name", c.Name, c.Source, c.ID)
 			}
-		case runner.Property:
+		case result.Property:
 			if !propertyID.MatchString(c.ID) {
 				t.Errorf("property ID %s is not prop/NAME", c.ID)
 			}
@@ -213,7 +214,7 @@ func TestPropertyDetail(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(results) != 1 || results[0].Outcome != runner.Failed {
+	if len(results) != 1 || results[0].Outcome != result.Failed {
 		t.Fatalf("results: %+v", results)
 	}
 	r := results[0]

@@ -85,12 +85,9 @@ func (h *Handler) budgetCount(params json.RawMessage) (any, error) {
 		return nil, err
 	}
 	var p protocol.BudgetCountParams
-	if err := decodeParams(params, &p, "messages"); err != nil {
-		return nil, err
-	}
-	msgs, err := message.FromRaw(p.Messages)
+	msgs, err := decodeWithMessages(params, &p, &p.Messages, "messages")
 	if err != nil {
-		return nil, asProtocolError(err)
+		return nil, err
 	}
 	return countTokens(b, msgs), nil
 }
@@ -184,12 +181,9 @@ func (h *Handler) budgetCompress(ctx context.Context, params json.RawMessage) (a
 		return nil, err
 	}
 	var p protocol.BudgetCompressParams
-	if err := decodeParams(params, &p, "messages", "summarizer"); err != nil {
-		return nil, err
-	}
-	msgs, err := message.FromRaw(p.Messages)
+	msgs, err := decodeWithMessages(params, &p, &p.Messages, "messages", "summarizer")
 	if err != nil {
-		return nil, asProtocolError(err)
+		return nil, err
 	}
 	s, err := budgetScripted(p.Summarizer)
 	if err != nil {

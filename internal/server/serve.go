@@ -11,11 +11,19 @@ import (
 	"github.com/convspec/convspec/conformance/protocol"
 )
 
+// Responder answers one request: a result to encode, or an error (a
+// *protocol.Error keeps its kind; any other error is an internal_error).
+// *Handler is one; the Go adapter kit's dispatcher is another, so that both
+// share one framing.
+type Responder interface {
+	Handle(ctx context.Context, method string, params json.RawMessage) (any, error)
+}
+
 // Serve answers newline-delimited JSON-RPC requests read from r, one
 // response line each on w, until r ends or a shutdown request has been
 // answered (spec/protocol.md, "Lifecycle"). Malformed input gets an error
 // response, never a crash.
-func Serve(ctx context.Context, h *Handler, r io.Reader, w io.Writer) error {
+func Serve(ctx context.Context, h Responder, r io.Reader, w io.Writer) error {
 	in := bufio.NewReaderSize(r, 1<<16)
 	out := bufio.NewWriter(w)
 	for {
@@ -52,7 +60,7 @@ func writeLine(out *bufio.Writer, resp *protocol.Response) error {
 }
 
 // answer handles one line; it returns nil for a notification.
-func answer(ctx context.Context, h *Handler, line []byte) (resp *protocol.Response, shutdown bool) {
+func answer(ctx context.Context, h Responder, line []byte) (resp *protocol.Response, shutdown bool) {
 	null := json.RawMessage("null")
 	var req protocol.Request
 	if err := json.Unmarshal(line, &req); err != nil {
@@ -111,7 +119,7 @@ func marshal(v any) ([]byte, error) {
 // AnswerLine answers one raw request line as Serve would, returning the
 // response line (without newline), or nil for a notification. It lets the
 // in-process target send lines that are not valid requests.
-func AnswerLine(ctx context.Context, h *Handler, line []byte) []byte {
+func AnswerLine(ctx context.Context, h Responder, line []byte) []byte {
 	resp, _ := answer(ctx, h, line)
 	if resp == nil {
 		return nil

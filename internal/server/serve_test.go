@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 
@@ -77,5 +78,18 @@ func TestServeStopsAtShutdownAndEOF(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), `"result":{"tokens":0}`) {
 		t.Fatalf("a last line without newline was not answered: %q", out.String())
+	}
+}
+
+// TestEveryMethodIsServed: the reference answers every method of protocol
+// v1 with something other than method_not_found.
+func TestEveryMethodIsServed(t *testing.T) {
+	h := server.NewHandler(server.Reference{})
+	for _, m := range protocol.Methods() {
+		_, err := h.Handle(context.Background(), m, nil)
+		var pe *protocol.Error
+		if errors.As(err, &pe) && pe.Kind() == protocol.KindMethodNotFound {
+			t.Errorf("%s: %v", m, err)
+		}
 	}
 }

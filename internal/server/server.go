@@ -65,7 +65,13 @@ func (Reference) Summarize(ctx context.Context, msgs []message.Message, s window
 
 // NewWindow implements Engine.
 func (Reference) NewWindow(config json.RawMessage) (Window, window.Config, []window.Warning, error) {
-	cfg, err := window.ParseConfig(config)
+	return NewWindowFrom(window.ParseConfig(config))
+}
+
+// NewWindowFrom is the reference's window for a parsed configuration, or
+// the error of parsing it: NewWindow, for an engine that parses the
+// configuration its own way.
+func NewWindowFrom(cfg window.Config, err error) (Window, window.Config, []window.Warning, error) {
 	if err != nil {
 		return nil, window.Config{}, nil, err
 	}
@@ -108,14 +114,45 @@ const Version = "0.1.0"
 type Handler struct {
 	engine Engine
 
+	methods map[string]method
+
 	mu      sync.Mutex
 	windows map[string]Window
 	nextID  int
 }
 
+// method answers one method's params.
+type method func(ctx context.Context, params json.RawMessage) (any, error)
+
+// withoutContext is a method that does not call back into the caller.
+func withoutContext(f func(params json.RawMessage) (any, error)) method {
+	return func(_ context.Context, params json.RawMessage) (any, error) { return f(params) }
+}
+
 // NewHandler serves engine.
 func NewHandler(engine Engine) *Handler {
-	return &Handler{engine: engine, windows: map[string]Window{}}
+	h := &Handler{engine: engine, windows: map[string]Window{}}
+	h.methods = map[string]method{
+		protocol.MethodInitialize:      withoutContext(h.initialize),
+		protocol.MethodShutdown:        func(context.Context, json.RawMessage) (any, error) { return nil, nil },
+		protocol.MethodWindowCreate:    withoutContext(h.windowCreate),
+		protocol.MethodWindowTrim:      h.windowTrim,
+		protocol.MethodWindowEstimate:  withoutContext(h.windowEstimate),
+		protocol.MethodWindowSummarize: h.windowSummarize,
+		protocol.MethodTokensEncode:    withoutContext(h.tokensEncode),
+		protocol.MethodBudgetCount:     withoutContext(h.budgetCount),
+		protocol.MethodBudgetCheck:     withoutContext(h.budgetCheck),
+		protocol.MethodBudgetPrune:     withoutContext(h.budgetPrune),
+		protocol.MethodBudgetCompress:  h.budgetCompress,
+		protocol.MethodBudgetPrepare:   h.budgetPrepare,
+		protocol.MethodHistoryClassify: withoutContext(h.historyClassify),
+		protocol.MethodHistoryPrune:    withoutContext(h.historyPrune),
+		protocol.MethodHistoryBuild:    withoutContext(h.historyBuild),
+		protocol.MethodConfigResolve:   withoutContext(h.configResolve),
+		protocol.MethodLoopRun:         h.loopRun,
+		protocol.MethodTrimmerTrim:     withoutContext(h.trimmerTrim),
+	}
+	return h
 }
 
 // Handle answers one request; the error, when not nil, is a *protocol.Error.
@@ -127,44 +164,11 @@ func (h *Handler) Handle(ctx context.Context, method string, params json.RawMess
 			result, err = nil, protocol.NewError(protocol.KindInternalError, "panic in %s: %v\n%s", method, p, debug.Stack())
 		}
 	}()
-	switch method {
-	case protocol.MethodInitialize:
-		return h.initialize(params)
-	case protocol.MethodShutdown:
-		return nil, nil
-	case protocol.MethodWindowCreate:
-		return h.windowCreate(params)
-	case protocol.MethodWindowTrim:
-		return h.windowTrim(ctx, params)
-	case protocol.MethodWindowEstimate:
-		return h.windowEstimate(params)
-	case protocol.MethodWindowSummarize:
-		return h.windowSummarize(ctx, params)
-	case protocol.MethodTokensEncode:
-		return h.tokensEncode(params)
-	case protocol.MethodBudgetCount:
-		return h.budgetCount(params)
-	case protocol.MethodBudgetCheck:
-		return h.budgetCheck(params)
-	case protocol.MethodBudgetPrune:
-		return h.budgetPrune(params)
-	case protocol.MethodBudgetCompress:
-		return h.budgetCompress(ctx, params)
-	case protocol.MethodBudgetPrepare:
-		return h.budgetPrepare(ctx, params)
-	case protocol.MethodHistoryClassify:
-		return h.historyClassify(params)
-	case protocol.MethodHistoryPrune:
-		return h.historyPrune(params)
-	case protocol.MethodHistoryBuild:
-		return h.historyBuild(params)
-	case protocol.MethodConfigResolve:
-		return h.configResolve(params)
-	case protocol.MethodLoopRun:
-		return h.loopRun(ctx, params)
-	default:
+	handle, ok := h.methods[method]
+	if !ok {
 		return nil, protocol.NewError(protocol.KindMethodNotFound, "unknown method %q", method)
 	}
+	return handle(ctx, params)
 }
 
 func (h *Handler) initialize(params json.RawMessage) (any, error) {
@@ -179,6 +183,7 @@ func (h *Handler) initialize(params json.RawMessage) (any, error) {
 		Protocol:       protocol.Version,
 		Implementation: protocol.Implementation{Name: h.engine.Name(), Version: Version},
 		Capabilities:   h.engine.Capabilities(),
+		Trimmers:       h.trimmerDecls(),
 	}, nil
 }
 
@@ -246,12 +251,9 @@ func (h *Handler) windowTrim(ctx context.Context, params json.RawMessage) (any, 
 
 func (h *Handler) windowSummarize(ctx context.Context, params json.RawMessage) (any, error) {
 	var p protocol.WindowSummarizeParams
-	if err := decodeParams(params, &p, "messages", "summarizer"); err != nil {
-		return nil, err
-	}
-	msgs, err := message.FromRaw(p.Messages)
+	msgs, err := decodeWithMessages(params, &p, &p.Messages, "messages", "summarizer")
 	if err != nil {
-		return nil, asProtocolError(err)
+		return nil, err
 	}
 	s, err := scripted(p.Summarizer, true)
 	if err != nil {
@@ -266,24 +268,18 @@ func (h *Handler) windowSummarize(ctx context.Context, params json.RawMessage) (
 
 func (h *Handler) windowEstimate(params json.RawMessage) (any, error) {
 	var p protocol.WindowEstimateParams
-	if err := decodeParams(params, &p, "messages"); err != nil {
-		return nil, err
-	}
-	msgs, err := message.FromRaw(p.Messages)
+	msgs, err := decodeWithMessages(params, &p, &p.Messages, "messages")
 	if err != nil {
-		return nil, asProtocolError(err)
+		return nil, err
 	}
 	return protocol.WindowEstimateResult{Tokens: h.engine.EstimateTokens(msgs)}, nil
 }
 
 func (h *Handler) historyClassify(params json.RawMessage) (any, error) {
 	var p protocol.HistoryClassifyParams
-	if err := decodeParams(params, &p, "messages"); err != nil {
-		return nil, err
-	}
-	msgs, err := message.FromRaw(p.Messages)
+	msgs, err := decodeWithMessages(params, &p, &p.Messages, "messages")
 	if err != nil {
-		return nil, asProtocolError(err)
+		return nil, err
 	}
 	classes, units, err := h.engine.Classify(msgs)
 	if err != nil {
@@ -301,12 +297,9 @@ func (h *Handler) historyClassify(params json.RawMessage) (any, error) {
 
 func (h *Handler) historyPrune(params json.RawMessage) (any, error) {
 	var p protocol.HistoryPruneParams
-	if err := decodeParams(params, &p, "messages"); err != nil {
-		return nil, err
-	}
-	msgs, err := message.FromRaw(p.Messages)
+	msgs, err := decodeWithMessages(params, &p, &p.Messages, "messages")
 	if err != nil {
-		return nil, asProtocolError(err)
+		return nil, err
 	}
 	kept, removed := h.engine.Prune(msgs)
 	if removed == nil {
@@ -363,6 +356,19 @@ func decodeParams(params json.RawMessage, v any, requiredMembers ...string) erro
 		return protocol.NewError(protocol.KindInvalidParams, "params: %v", err)
 	}
 	return nil
+}
+
+// decodeWithMessages is decodeParams for params with a list of messages,
+// which it then parses (MSG-1) into the engine's messages.
+func decodeWithMessages(params json.RawMessage, v any, list *[]json.RawMessage, requiredMembers ...string) ([]message.Message, error) {
+	if err := decodeParams(params, v, requiredMembers...); err != nil {
+		return nil, err
+	}
+	msgs, err := message.FromRaw(*list)
+	if err != nil {
+		return nil, asProtocolError(err)
+	}
+	return msgs, nil
 }
 
 func jsonTypeName(goType string) string {

@@ -46,7 +46,24 @@ var (
 	errorDataRe             = regexp.MustCompile(`^the error data has tokenCount (\d+), limit (\d+) and model "([^"]+)"$`)
 )
 
-func registerBudget(sc *godog.ScenarioContext, w *world) {
+// budgetSteps are the steps of the capability budget, with the state
+// they keep in a scenario.
+type budgetSteps struct {
+	*world
+
+	limits         map[string]int
+	encodeRes      *protocol.TokensEncodeResult
+	countRes       *protocol.BudgetCountResult
+	checkRes       *protocol.BudgetCheckResult
+	budgetPruneRes *protocol.BudgetPruneResult
+	budgetMessages []json.RawMessage
+	budgetCalls    []protocol.BudgetSummarizerCall
+	events         []protocol.Event
+	prepared       bool
+}
+
+func registerBudget(sc *godog.ScenarioContext, world *world) {
+	w := &budgetSteps{world: world}
 	sc.Given(budgetConversationRe, w.budgetConversation)
 	sc.Given(syntheticConversationRe, w.syntheticConversation)
 	sc.Given(extraLimitRe, w.extraLimit)
@@ -86,7 +103,7 @@ func budgetMessage(role string, n int) (json.RawMessage, error) {
 	return json.Marshal(map[string]string{"role": role, "content": strings.Repeat(" the", n-1)})
 }
 
-func (w *world) budgetConversation(list string) error {
+func (w *budgetSteps) budgetConversation(list string) error {
 	w.input = nil
 	for _, item := range strings.Split(list, ",") {
 		m := budgetItem.FindStringSubmatch(strings.TrimSpace(item))
@@ -103,7 +120,7 @@ func (w *world) budgetConversation(list string) error {
 	return nil
 }
 
-func (w *world) syntheticConversation(turns, perMessage int) error {
+func (w *budgetSteps) syntheticConversation(turns, perMessage int) error {
 	sys, err := budgetMessage("system", perMessage)
 	if err != nil {
 		return err
@@ -121,7 +138,7 @@ func (w *world) syntheticConversation(turns, perMessage int) error {
 	return nil
 }
 
-func (w *world) extraLimit(model string, n int) error {
+func (w *budgetSteps) extraLimit(model string, n int) error {
 	if w.limits == nil {
 		w.limits = map[string]int{}
 	}
@@ -129,46 +146,26 @@ func (w *world) extraLimit(model string, n int) error {
 	return nil
 }
 
-func (w *world) encode(text string) error {
-	var r protocol.TokensEncodeResult
-	ok, err := w.callHistory(protocol.MethodTokensEncode, protocol.TokensEncodeParams{Text: unquote(text)}, &r)
-	if ok {
-		w.encodeRes = &r
-	}
-	return err
+func (w *budgetSteps) encode(text string) error {
+	return callInto(w.world, protocol.MethodTokensEncode, protocol.TokensEncodeParams{Text: unquote(text)}, &w.encodeRes)
 }
 
-func (w *world) countTokens() error {
-	var r protocol.BudgetCountResult
-	ok, err := w.callHistory(protocol.MethodBudgetCount, protocol.BudgetCountParams{Messages: w.nonNilInput()}, &r)
-	if ok {
-		w.countRes = &r
-	}
-	return err
+func (w *budgetSteps) countTokens() error {
+	return callInto(w.world, protocol.MethodBudgetCount, protocol.BudgetCountParams{Messages: w.nonNilInput()}, &w.countRes)
 }
 
-func (w *world) check(model string) error {
-	var r protocol.BudgetCheckResult
-	ok, err := w.callHistory(protocol.MethodBudgetCheck, protocol.BudgetCheckParams{Messages: w.nonNilInput(), Model: model, Limits: w.limits}, &r)
-	if ok {
-		w.checkRes = &r
-	}
-	return err
+func (w *budgetSteps) check(model string) error {
+	return callInto(w.world, protocol.MethodBudgetCheck, protocol.BudgetCheckParams{Messages: w.nonNilInput(), Model: model, Limits: w.limits}, &w.checkRes)
 }
 
-func (w *world) budgetPruneDefault(model string) error { return w.budgetPruneRaw(model, nil) }
+func (w *budgetSteps) budgetPruneDefault(model string) error { return w.budgetPruneRaw(model, nil) }
 
-func (w *world) budgetPrune(model, ratio string) error {
+func (w *budgetSteps) budgetPrune(model, ratio string) error {
 	return w.budgetPruneRaw(model, json.RawMessage(ratio))
 }
 
-func (w *world) budgetPruneRaw(model string, ratio json.RawMessage) error {
-	var r protocol.BudgetPruneResult
-	ok, err := w.callHistory(protocol.MethodBudgetPrune, protocol.BudgetPruneParams{Messages: w.nonNilInput(), Model: model, Limits: w.limits, TargetRatio: ratio}, &r)
-	if ok {
-		w.budgetPruneRes = &r
-	}
-	return err
+func (w *budgetSteps) budgetPruneRaw(model string, ratio json.RawMessage) error {
+	return callInto(w.world, protocol.MethodBudgetPrune, protocol.BudgetPruneParams{Messages: w.nonNilInput(), Model: model, Limits: w.limits, TargetRatio: ratio}, &w.budgetPruneRes)
 }
 
 func script(how, text string) *protocol.SummarizerScript {
@@ -179,18 +176,18 @@ func script(how, text string) *protocol.SummarizerScript {
 	return &protocol.SummarizerScript{Error: &t}
 }
 
-func (w *world) compress(how, text string) error {
+func (w *budgetSteps) compress(how, text string) error {
 	var r protocol.BudgetCompressResult
-	ok, err := w.callHistory(protocol.MethodBudgetCompress, protocol.BudgetCompressParams{Messages: w.nonNilInput(), Summarizer: script(how, text)}, &r)
+	ok, err := w.callMethod(protocol.MethodBudgetCompress, protocol.BudgetCompressParams{Messages: w.nonNilInput(), Summarizer: script(how, text)}, &r)
 	if ok {
 		w.budgetMessages, w.budgetCalls = r.Messages, r.SummarizerCalls
 	}
 	return err
 }
 
-func (w *world) prepare(model, how, text string) error {
+func (w *budgetSteps) prepare(model, how, text string) error {
 	var r protocol.BudgetPrepareResult
-	ok, err := w.callHistory(protocol.MethodBudgetPrepare, protocol.BudgetPrepareParams{Messages: w.nonNilInput(), Model: model, Limits: w.limits, Summarizer: script(how, text)}, &r)
+	ok, err := w.callMethod(protocol.MethodBudgetPrepare, protocol.BudgetPrepareParams{Messages: w.nonNilInput(), Model: model, Limits: w.limits, Summarizer: script(how, text)}, &r)
 	if ok {
 		w.budgetMessages, w.budgetCalls, w.events = r.Messages, r.SummarizerCalls, r.Events
 		w.prepared = true
@@ -207,7 +204,7 @@ func ints(list string) []int {
 	return out
 }
 
-func (w *world) tokenIDs(list string) error {
+func (w *budgetSteps) tokenIDs(list string) error {
 	if err := w.needResult(w.encodeRes != nil, "encoded"); err != nil {
 		return err
 	}
@@ -220,7 +217,7 @@ func (w *world) tokenIDs(list string) error {
 	return nil
 }
 
-func (w *world) countIs(n int) error {
+func (w *budgetSteps) countIs(n int) error {
 	if err := w.needResult(w.countRes != nil, "counted"); err != nil {
 		return err
 	}
@@ -230,7 +227,7 @@ func (w *world) countIs(n int) error {
 	return nil
 }
 
-func (w *world) perMessage(list string) error {
+func (w *budgetSteps) perMessage(list string) error {
 	if err := w.needResult(w.countRes != nil, "counted"); err != nil {
 		return err
 	}
@@ -240,7 +237,7 @@ func (w *world) perMessage(list string) error {
 	return nil
 }
 
-func (w *world) limitIs(n int) error {
+func (w *budgetSteps) limitIs(n int) error {
 	if err := w.needResult(w.checkRes != nil, "checked"); err != nil {
 		return err
 	}
@@ -250,7 +247,7 @@ func (w *world) limitIs(n int) error {
 	return nil
 }
 
-func (w *world) approaching(not string) error {
+func (w *budgetSteps) approaching(not string) error {
 	if err := w.needResult(w.checkRes != nil, "checked"); err != nil {
 		return err
 	}
@@ -260,7 +257,7 @@ func (w *world) approaching(not string) error {
 	return nil
 }
 
-func (w *world) atLimit(not string) error {
+func (w *budgetSteps) atLimit(not string) error {
 	if err := w.needResult(w.checkRes != nil, "checked"); err != nil {
 		return err
 	}
@@ -270,18 +267,14 @@ func (w *world) atLimit(not string) error {
 	return nil
 }
 
-func (w *world) budgetKeeps(list string) error {
+func (w *budgetSteps) budgetKeeps(list string) error {
 	if err := w.needResult(w.budgetPruneRes != nil, "pruned"); err != nil {
 		return err
 	}
-	want, err := parseList(list, len(w.input))
-	if err != nil {
-		return err
-	}
-	return w.compareList("pruned conversation", w.budgetPruneRes.Messages, w.input, want)
+	return w.compareInput("pruned conversation", w.budgetPruneRes.Messages, list)
 }
 
-func (w *world) budgetRemoved(list string) error {
+func (w *budgetSteps) budgetRemoved(list string) error {
 	if err := w.needResult(w.budgetPruneRes != nil, "pruned"); err != nil {
 		return err
 	}
@@ -290,7 +283,7 @@ func (w *world) budgetRemoved(list string) error {
 
 // keptBelow recounts the kept conversation with the implementation's own
 // check and compares with the limit.
-func (w *world) keptBelow(percent int, model string) error {
+func (w *budgetSteps) keptBelow(percent int, model string) error {
 	if err := w.needResult(w.budgetPruneRes != nil, "pruned"); err != nil {
 		return err
 	}
@@ -313,7 +306,7 @@ func (w *world) keptBelow(percent int, model string) error {
 	return nil
 }
 
-func (w *world) resultIs(doc *godog.DocString) error {
+func (w *budgetSteps) resultIs(doc *godog.DocString) error {
 	if w.err != nil {
 		return w.failf("the request failed: %v", w.err)
 	}
@@ -324,32 +317,24 @@ func (w *world) resultIs(doc *godog.DocString) error {
 	return nil
 }
 
-func (w *world) preparedIs(list string) error {
+func (w *budgetSteps) preparedIs(list string) error {
 	if err := w.needResult(w.prepared, "prepared"); err != nil {
 		return err
 	}
-	want, err := parseList(list, len(w.input))
-	if err != nil {
-		return err
-	}
-	return w.compareList("prepared conversation", w.budgetMessages, w.input, want)
+	return w.compareInput("prepared conversation", w.budgetMessages, list)
 }
 
-func (w *world) summaryFnGiven(list string) error {
+func (w *budgetSteps) summaryFnGiven(list string) error {
 	if w.err != nil && len(w.budgetCalls) == 0 {
 		return w.failf("the request failed: %v", w.err)
 	}
 	if len(w.budgetCalls) != 1 {
 		return w.failf("summaryFn should have been called once, it was called %d times", len(w.budgetCalls))
 	}
-	want, err := parseList(list, len(w.input))
-	if err != nil {
-		return err
-	}
-	return w.compareList("summaryFn's messages", w.budgetCalls[0].Messages, w.input, want)
+	return w.compareInput("summaryFn's messages", w.budgetCalls[0].Messages, list)
 }
 
-func (w *world) summaryFnCalls(n int) error {
+func (w *budgetSteps) summaryFnCalls(n int) error {
 	var pe *protocol.Error
 	if errors.As(w.err, &pe) && pe.Data != nil && pe.Kind() == protocol.KindWindowExhausted {
 		if pe.Data.SummarizerCalls == nil || *pe.Data.SummarizerCalls != n {
@@ -364,7 +349,7 @@ func (w *world) summaryFnCalls(n int) error {
 	return nil
 }
 
-func (w *world) eventsAre(doc *godog.DocString) error {
+func (w *budgetSteps) eventsAre(doc *godog.DocString) error {
 	if err := w.needResult(w.prepared, "prepared"); err != nil {
 		return err
 	}
@@ -375,7 +360,7 @@ func (w *world) eventsAre(doc *godog.DocString) error {
 	return nil
 }
 
-func (w *world) noEvents() error {
+func (w *budgetSteps) noEvents() error {
 	if err := w.needResult(w.prepared, "prepared"); err != nil {
 		return err
 	}
@@ -386,7 +371,7 @@ func (w *world) noEvents() error {
 	return nil
 }
 
-func (w *world) errorData(tokens, limit int, model string) error {
+func (w *budgetSteps) errorData(tokens, limit int, model string) error {
 	var pe *protocol.Error
 	if !errors.As(w.err, &pe) || pe.Data == nil {
 		return w.failf("wanted an error with data, got %v", w.err)

@@ -21,7 +21,7 @@ func (w *world) configFile(format string, doc *godog.DocString) error {
 
 func (w *world) resolveConfig() error {
 	var r protocol.ConfigResolveResult
-	ok, err := w.callHistory(protocol.MethodConfigResolve, protocol.ConfigResolveParams{Config: w.loop.source}, &r)
+	ok, err := w.callMethod(protocol.MethodConfigResolve, protocol.ConfigResolveParams{Config: w.loop.source}, &r)
 	if ok {
 		w.loop.resolveRes, w.warnings = &r, r.Warnings
 	}

@@ -1,9 +1,7 @@
 package steps
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -12,7 +10,6 @@ import (
 	"github.com/cucumber/godog"
 
 	"github.com/convspec/convspec/conformance/protocol"
-	"github.com/convspec/convspec/conformance/target"
 )
 
 // The step patterns of registerHistory, compiled once: godog uses a
@@ -35,7 +32,18 @@ var (
 	buildNoWarningsRe     = regexp.MustCompile(`^the build raises no warnings$`)
 )
 
-func registerHistory(sc *godog.ScenarioContext, w *world) {
+// historySteps are the steps of the capability history, with the state
+// they keep in a scenario.
+type historySteps struct {
+	*world
+
+	classifyRes *protocol.HistoryClassifyResult
+	pruneRes    *protocol.HistoryPruneResult
+	buildRes    *protocol.HistoryBuildResult
+}
+
+func registerHistory(sc *godog.ScenarioContext, world *world) {
+	w := &historySteps{world: world}
 	sc.Given(notatedConversationRe, w.notatedConversation)
 	sc.When(classifyRe, w.classify)
 	sc.When(pruneRe, w.prune)
@@ -57,7 +65,7 @@ var notationItem = regexp.MustCompile(`^(system|user|assistant|call|result)(?:\(
 // notatedConversation expands the scenario notation (features/README.md)
 // into messages of one provider format. Contents are unique per position so
 // that every returned message can be identified.
-func (w *world) notatedConversation(format, list string) error {
+func (w *historySteps) notatedConversation(format, list string) error {
 	anthropic := format == "Anthropic"
 	var msgs []json.RawMessage
 	for i, item := range strings.Split(list, ",") {
@@ -117,42 +125,15 @@ func (w *world) notatedConversation(format, list string) error {
 	return nil
 }
 
-// call runs a history method; a protocol error is kept for Then steps.
-func (w *world) callHistory(method string, params, result any) (bool, error) {
-	raw, err := w.tg.Call(context.Background(), method, params)
-	if err != nil {
-		var f *target.Failure
-		if errors.As(err, &f) {
-			return false, w.need(err)
-		}
-		w.err = err
-		return false, nil
-	}
-	if err := protocol.DecodeResult(raw, result); err != nil {
-		return false, w.need(&target.Failure{Outcome: target.ProtocolError, Method: method, Detail: err.Error()})
-	}
-	return true, nil
+func (w *historySteps) classify() error {
+	return callInto(w.world, protocol.MethodHistoryClassify, protocol.HistoryClassifyParams{Messages: w.nonNilInput()}, &w.classifyRes)
 }
 
-func (w *world) classify() error {
-	var r protocol.HistoryClassifyResult
-	ok, err := w.callHistory(protocol.MethodHistoryClassify, protocol.HistoryClassifyParams{Messages: w.nonNilInput()}, &r)
-	if ok {
-		w.classifyRes = &r
-	}
-	return err
+func (w *historySteps) prune() error {
+	return callInto(w.world, protocol.MethodHistoryPrune, protocol.HistoryPruneParams{Messages: w.nonNilInput()}, &w.pruneRes)
 }
 
-func (w *world) prune() error {
-	var r protocol.HistoryPruneResult
-	ok, err := w.callHistory(protocol.MethodHistoryPrune, protocol.HistoryPruneParams{Messages: w.nonNilInput()}, &r)
-	if ok {
-		w.pruneRes = &r
-	}
-	return err
-}
-
-func (w *world) pruneAgain() error {
+func (w *historySteps) pruneAgain() error {
 	if err := w.needResult(w.pruneRes != nil, "pruned"); err != nil {
 		return err
 	}
@@ -160,37 +141,15 @@ func (w *world) pruneAgain() error {
 	return w.prune()
 }
 
-func (w *world) build(max int) error {
+func (w *historySteps) build(max int) error {
 	return w.buildRaw(strconv.Itoa(max))
 }
 
-func (w *world) buildRaw(max string) error {
-	var r protocol.HistoryBuildResult
-	ok, err := w.callHistory(protocol.MethodHistoryBuild, protocol.HistoryBuildParams{Messages: w.nonNilInput(), MaxMessages: json.RawMessage(max)}, &r)
-	if ok {
-		w.buildRes = &r
-	}
-	return err
+func (w *historySteps) buildRaw(max string) error {
+	return callInto(w.world, protocol.MethodHistoryBuild, protocol.HistoryBuildParams{Messages: w.nonNilInput(), MaxMessages: json.RawMessage(max)}, &w.buildRes)
 }
 
-func (w *world) nonNilInput() []json.RawMessage {
-	if w.input == nil {
-		return []json.RawMessage{}
-	}
-	return w.input
-}
-
-func (w *world) needResult(ok bool, what string) error {
-	if w.err != nil {
-		return w.failf("the request failed: %v", w.err)
-	}
-	if !ok {
-		return fmt.Errorf("scenario error: nothing was %s", what)
-	}
-	return nil
-}
-
-func (w *world) classesAre(list string) error {
+func (w *historySteps) classesAre(list string) error {
 	if err := w.needResult(w.classifyRes != nil, "classified"); err != nil {
 		return err
 	}
@@ -210,7 +169,7 @@ func (w *world) classesAre(list string) error {
 }
 
 // unitsAre reads "1; 2-4; 5" as units of 1-based positions.
-func (w *world) unitsAre(list string) error {
+func (w *historySteps) unitsAre(list string) error {
 	if err := w.needResult(w.classifyRes != nil, "classified"); err != nil {
 		return err
 	}
@@ -228,60 +187,35 @@ func (w *world) unitsAre(list string) error {
 	return nil
 }
 
-func (w *world) prunedIs(list string) error {
+func (w *historySteps) prunedIs(list string) error {
 	if err := w.needResult(w.pruneRes != nil, "pruned"); err != nil {
 		return err
 	}
-	want, err := parseList(list, len(w.input))
-	if err != nil {
-		return err
-	}
-	return w.compareList("pruned history", w.pruneRes.Messages, w.input, want)
+	return w.compareInput("pruned history", w.pruneRes.Messages, list)
 }
 
-func (w *world) prunedIsInput() error {
+func (w *historySteps) prunedIsInput() error {
 	if err := w.needResult(w.pruneRes != nil, "pruned"); err != nil {
 		return err
 	}
 	return w.compareList("pruned history", w.pruneRes.Messages, w.input, allIndexes(len(w.input)))
 }
 
-func (w *world) removedAre(list string) error {
+func (w *historySteps) removedAre(list string) error {
 	if err := w.needResult(w.pruneRes != nil, "pruned"); err != nil {
 		return err
 	}
 	return w.removedPositions(w.pruneRes.Removed, list)
 }
 
-// removedPositions compares the 0-based input positions an operation
-// removed with a scenario's 1-based list.
-func (w *world) removedPositions(removed []int, list string) error {
-	want, err := parseList(list, len(w.input))
-	if err != nil {
-		return err
-	}
-	got := make([]int, len(removed))
-	for i, r := range removed {
-		got[i] = r + 1
-	}
-	if fmt.Sprint(got) != fmt.Sprint(want) {
-		return w.failf("removed positions (1-based) differ:\n  wanted %v\n  got    %v", want, got)
-	}
-	return nil
-}
-
-func (w *world) builtIs(list string) error {
+func (w *historySteps) builtIs(list string) error {
 	if err := w.needResult(w.buildRes != nil, "built"); err != nil {
 		return err
 	}
-	want, err := parseList(list, len(w.input))
-	if err != nil {
-		return err
-	}
-	return w.compareList("built history", w.buildRes.Messages, w.input, want)
+	return w.compareInput("built history", w.buildRes.Messages, list)
 }
 
-func (w *world) buildWarns(code, list string) error {
+func (w *historySteps) buildWarns(code, list string) error {
 	if err := w.needResult(w.buildRes != nil, "built"); err != nil {
 		return err
 	}
@@ -291,10 +225,7 @@ func (w *world) buildWarns(code, list string) error {
 	}
 	var seen []string
 	for _, r := range w.buildRes.Warnings {
-		got := make([]int, len(r.Indexes))
-		for i, x := range r.Indexes {
-			got[i] = x + 1
-		}
+		got := oneBased(r.Indexes)
 		if r.Code == code && fmt.Sprint(got) == fmt.Sprint(want) {
 			return nil
 		}
@@ -303,7 +234,7 @@ func (w *world) buildWarns(code, list string) error {
 	return w.failf("wanted a warning %q about messages %v (1-based); got %v", code, want, seen)
 }
 
-func (w *world) buildNoWarnings() error {
+func (w *historySteps) buildNoWarnings() error {
 	if err := w.needResult(w.buildRes != nil, "built"); err != nil {
 		return err
 	}

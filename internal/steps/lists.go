@@ -13,6 +13,16 @@ import (
 // Lists of message positions in steps, and how a returned message is
 // named in a failure.
 
+// compareInput checks got against the input messages at the 1-based
+// positions list names (see parseList).
+func (w *world) compareInput(what string, got []json.RawMessage, list string) error {
+	want, err := parseList(list, len(w.input))
+	if err != nil {
+		return err
+	}
+	return w.compareList(what, got, w.input, want)
+}
+
 // compareList checks got against the input messages at the 1-based
 // positions want, and reports the first difference by index, role and
 // which input message it was.

@@ -141,14 +141,9 @@ func (w *world) executeRun() error {
 	if initial == nil {
 		initial = []json.RawMessage{}
 	}
-	var r protocol.LoopRunResult
-	ok, err := w.callHistory(protocol.MethodLoopRun, protocol.LoopRunParams{
+	return callInto(w, protocol.MethodLoopRun, protocol.LoopRunParams{
 		Config: w.loop.source, Initial: initial, Iterations: w.loop.iterations, Summarizers: w.loop.summarizers,
-	}, &r)
-	if ok {
-		w.loop.runRes = &r
-	}
-	return err
+	}, &w.loop.runRes)
 }
 
 func (w *world) needRun() error { return w.needResult(w.loop.runRes != nil, "run") }

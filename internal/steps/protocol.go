@@ -19,12 +19,7 @@ import (
 
 func (w *world) sendRequest(method string, doc *godog.DocString) error {
 	_, err := w.tg.Call(context.Background(), method, json.RawMessage(doc.Content))
-	var f *target.Failure
-	if errors.As(err, &f) {
-		return w.need(err)
-	}
-	w.err = err
-	return nil
+	return w.keepError(err)
 }
 
 func (w *world) sendLine(quoted string) error {

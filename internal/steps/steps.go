@@ -62,6 +62,7 @@ func Register(sc *godog.ScenarioContext, tg target.Target) {
 	registerSummarize(sc, w)
 	registerBudget(sc, w)
 	registerLoop(sc, w)
+	registerTrimmer(sc, w)
 
 	sc.Given(createWindowDefaultRe, w.createWindowDefault)
 	sc.Given(createWindowDocRe, w.createWindowDoc)
@@ -97,7 +98,9 @@ func Register(sc *godog.ScenarioContext, tg target.Target) {
 	sc.Then(sameAgainRe, w.sameAgain)
 }
 
-// world is one scenario's state.
+// world is the state the steps of every capability share in one
+// scenario; each capability keeps the rest of its state in its own steps
+// (budgetSteps, historySteps, summarizeSteps), registered per scenario.
 type world struct {
 	tg *recorder
 
@@ -113,23 +116,6 @@ type world struct {
 
 	labels    map[string]json.RawMessage // mK → message, and "summary"
 	nextLabel int
-	summaries int
-
-	summarizeRes *protocol.WindowSummarizeResult
-
-	limits         map[string]int
-	encodeRes      *protocol.TokensEncodeResult
-	countRes       *protocol.BudgetCountResult
-	checkRes       *protocol.BudgetCheckResult
-	budgetPruneRes *protocol.BudgetPruneResult
-	budgetMessages []json.RawMessage
-	budgetCalls    []protocol.BudgetSummarizerCall
-	events         []protocol.Event
-	prepared       bool
-
-	classifyRes *protocol.HistoryClassifyResult
-	pruneRes    *protocol.HistoryPruneResult
-	buildRes    *protocol.HistoryBuildResult
 
 	loop loopWorld
 }
@@ -178,6 +164,17 @@ func (w *world) failf(format string, args ...any) error {
 
 // need turns a target error into a step error: the implementation did not
 // do what the step asked.
+// keepError keeps an error the implementation answered for the Then steps
+// (nil clears it); a transport failure ends the scenario (see need).
+func (w *world) keepError(err error) error {
+	var f *target.Failure
+	if errors.As(err, &f) {
+		return w.need(err)
+	}
+	w.err = err
+	return nil
+}
+
 func (w *world) need(err error) error {
 	if err == nil {
 		return nil
@@ -187,4 +184,67 @@ func (w *world) need(err error) error {
 		return fmt.Errorf("%w%s", err, w.tg.exchange())
 	}
 	return w.failf("the request failed: %v", err)
+}
+
+// callInto runs method and, when it answered, keeps its result in *dst.
+func callInto[R any](w *world, method string, params any, dst **R) error {
+	var r R
+	ok, err := w.callMethod(method, params, &r)
+	if ok {
+		*dst = &r
+	}
+	return err
+}
+
+// oneBased turns 0-based positions into the 1-based ones scenarios write.
+func oneBased(idx []int) []int {
+	out := make([]int, len(idx))
+	for i, x := range idx {
+		out[i] = x + 1
+	}
+	return out
+}
+
+// callMethod runs a method; an error the implementation answered is kept
+// for the Then steps.
+func (w *world) callMethod(method string, params, result any) (bool, error) {
+	raw, err := w.tg.Call(context.Background(), method, params)
+	if err != nil {
+		return false, w.keepError(err)
+	}
+	if err := target.DecodeResult(method, raw, result); err != nil {
+		return false, w.need(&target.Failure{Outcome: target.ProtocolError, Method: method, Detail: err.Error()})
+	}
+	return true, nil
+}
+
+func (w *world) needResult(ok bool, what string) error {
+	if w.err != nil {
+		return w.failf("the request failed: %v", w.err)
+	}
+	if !ok {
+		return fmt.Errorf("scenario error: nothing was %s", what)
+	}
+	return nil
+}
+
+func (w *world) nonNilInput() []json.RawMessage {
+	if w.input == nil {
+		return []json.RawMessage{}
+	}
+	return w.input
+}
+
+// removedPositions compares the 0-based input positions an operation
+// removed with a scenario's 1-based list.
+func (w *world) removedPositions(removed []int, list string) error {
+	want, err := parseList(list, len(w.input))
+	if err != nil {
+		return err
+	}
+	got := oneBased(removed)
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		return w.failf("removed positions (1-based) differ:\n  wanted %v\n  got    %v", want, got)
+	}
+	return nil
 }

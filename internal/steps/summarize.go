@@ -40,7 +40,17 @@ var (
 	directSummaryIsRe   = regexp.MustCompile(`^the summary is ` + quoted + `$`)
 )
 
-func registerSummarize(sc *godog.ScenarioContext, w *world) {
+// summarizeSteps are the steps of the capability window.summarize, with
+// the state they keep in a scenario.
+type summarizeSteps struct {
+	*world
+
+	summaries    int
+	summarizeRes *protocol.WindowSummarizeResult
+}
+
+func registerSummarize(sc *godog.ScenarioContext, world *world) {
+	w := &summarizeSteps{world: world}
 	sc.When(trimReplyingRe, w.trimReplying)
 	sc.When(trimFailingRe, w.trimFailing)
 	sc.When(trimSlowRe, w.trimSlow)
@@ -65,7 +75,7 @@ func unquote(s string) string {
 	return u
 }
 
-func (w *world) trimScript(s protocol.SummarizerScript) error {
+func (w *summarizeSteps) trimScript(s protocol.SummarizerScript) error {
 	if err := w.trimScripted(w.input, &s); err != nil {
 		return err
 	}
@@ -78,24 +88,24 @@ func (w *world) trimScript(s protocol.SummarizerScript) error {
 	return nil
 }
 
-func (w *world) trimReplying(reply string) error {
+func (w *summarizeSteps) trimReplying(reply string) error {
 	r := unquote(reply)
 	return w.trimScript(protocol.SummarizerScript{Reply: &r})
 }
 
-func (w *world) trimFailing(msg string) error {
+func (w *summarizeSteps) trimFailing(msg string) error {
 	e := unquote(msg)
 	return w.trimScript(protocol.SummarizerScript{Error: &e})
 }
 
-func (w *world) trimSlow(delay, timeout int) error {
+func (w *summarizeSteps) trimSlow(delay, timeout int) error {
 	r := "too late"
 	return w.trimScript(protocol.SummarizerScript{Reply: &r, DelayMS: delay, TimeoutMS: timeout})
 }
 
 // appendMessages continues the conversation after a trim with new
 // labelled messages.
-func (w *world) appendMessages(n int) error {
+func (w *summarizeSteps) appendMessages(n int) error {
 	if err := w.needTrim(); err != nil {
 		return err
 	}
@@ -108,21 +118,16 @@ func (w *world) appendMessages(n int) error {
 	return nil
 }
 
-func (w *world) summarizeDirect(how, text string) error {
+func (w *summarizeSteps) summarizeDirect(how, text string) error {
 	t := unquote(text)
 	script := protocol.SummarizerScript{Reply: &t}
 	if how != "replies" {
 		script = protocol.SummarizerScript{Error: &t}
 	}
-	var r protocol.WindowSummarizeResult
-	ok, err := w.callHistory(protocol.MethodWindowSummarize, protocol.WindowSummarizeParams{Messages: w.nonNilInput(), Summarizer: &script}, &r)
-	if ok {
-		w.summarizeRes = &r
-	}
-	return err
+	return callInto(w.world, protocol.MethodWindowSummarize, protocol.WindowSummarizeParams{Messages: w.nonNilInput(), Summarizer: &script}, &w.summarizeRes)
 }
 
-func (w *world) calls() ([]protocol.SummarizerCall, error) {
+func (w *summarizeSteps) calls() ([]protocol.SummarizerCall, error) {
 	switch {
 	case w.summarizeRes != nil:
 		return w.summarizeRes.SummarizerCalls, nil
@@ -132,7 +137,7 @@ func (w *world) calls() ([]protocol.SummarizerCall, error) {
 	return nil, w.needTrim()
 }
 
-func (w *world) notCalled() error {
+func (w *summarizeSteps) notCalled() error {
 	calls, err := w.calls()
 	if err != nil {
 		return err
@@ -143,7 +148,7 @@ func (w *world) notCalled() error {
 	return nil
 }
 
-func (w *world) calledOnce(maxTokens int) error {
+func (w *summarizeSteps) calledOnce(maxTokens int) error {
 	calls, err := w.calls()
 	if err != nil {
 		return err
@@ -190,7 +195,7 @@ func expandLabels(list string) ([]string, error) {
 
 // promptCovers builds the prompt SUM-1 prescribes for the labelled
 // messages (string content renders as "[role] content") and compares.
-func (w *world) promptCovers(list string) error {
+func (w *summarizeSteps) promptCovers(list string) error {
 	calls, err := w.calls()
 	if err != nil {
 		return err
@@ -221,7 +226,7 @@ func (w *world) promptCovers(list string) error {
 	return w.comparePrompt(calls[0].Prompt, want)
 }
 
-func (w *world) promptIs(doc *godog.DocString) error {
+func (w *summarizeSteps) promptIs(doc *godog.DocString) error {
 	calls, err := w.calls()
 	if err != nil {
 		return err
@@ -233,7 +238,7 @@ func (w *world) promptIs(doc *godog.DocString) error {
 }
 
 // comparePrompt points at the first differing line.
-func (w *world) comparePrompt(got, want string) error {
+func (w *summarizeSteps) comparePrompt(got, want string) error {
 	if got == want {
 		return nil
 	}
@@ -261,7 +266,7 @@ func indentText(s string) string {
 	return strings.Join(lines, "\n")
 }
 
-func (w *world) trimmedReads(list string) error {
+func (w *summarizeSteps) trimmedReads(list string) error {
 	if err := w.needTrim(); err != nil {
 		return err
 	}
@@ -291,7 +296,7 @@ func (w *world) trimmedReads(list string) error {
 	return nil
 }
 
-func (w *world) summaryIs(doc *godog.DocString) error {
+func (w *summarizeSteps) summaryIs(doc *godog.DocString) error {
 	if err := w.needTrim(); err != nil {
 		return err
 	}
@@ -309,7 +314,7 @@ func (w *world) summaryIs(doc *godog.DocString) error {
 	return w.failf("the summary message is not in the trimmed conversation")
 }
 
-func (w *world) noSummary() error {
+func (w *summarizeSteps) noSummary() error {
 	if err := w.needTrim(); err != nil {
 		return err
 	}
@@ -319,7 +324,7 @@ func (w *world) noSummary() error {
 	return nil
 }
 
-func (w *world) noMessageContains(text string) error {
+func (w *summarizeSteps) noMessageContains(text string) error {
 	if err := w.needTrim(); err != nil {
 		return err
 	}
@@ -335,7 +340,7 @@ func (w *world) noMessageContains(text string) error {
 	return nil
 }
 
-func (w *world) directSummaryIs(text string) error {
+func (w *summarizeSteps) directSummaryIs(text string) error {
 	if w.err != nil {
 		return w.failf("the request failed: %v", w.err)
 	}

@@ -18,10 +18,14 @@ import (
 // Steps of the capability window: creating windows, trimming, estimating,
 // and what a trim answers.
 
-func (w *world) createWindow(config json.RawMessage) error {
+// createWindow creates the scenario's window; any error ends the scenario.
+func (w *world) createWindow(config json.RawMessage) error { return w.create(config, w.need) }
+
+// create creates the scenario's window, handing an error to onErr.
+func (w *world) create(config json.RawMessage, onErr func(error) error) error {
 	res, err := target.CreateWindow(context.Background(), w.tg, config)
 	if err != nil {
-		return w.need(err)
+		return onErr(err)
 	}
 	w.window, w.createRes, w.warnings = res.Window, &res, res.Warnings
 	return nil
@@ -37,19 +41,9 @@ func (w *world) createWindowNumbers(max, first, last int) error {
 	return w.createWindow(json.RawMessage(fmt.Sprintf(`{"max_messages":%d,"preserve_first_n":%d,"preserve_last_n":%d}`, max, first, last)))
 }
 
-func (w *world) tryCreate(config json.RawMessage) error {
-	res, err := target.CreateWindow(context.Background(), w.tg, config)
-	if err != nil {
-		var f *target.Failure
-		if errors.As(err, &f) {
-			return w.need(err)
-		}
-		w.err = err
-		return nil
-	}
-	w.window, w.createRes, w.warnings = res.Window, &res, res.Warnings
-	return nil
-}
+// tryCreate creates the scenario's window; an error the implementation
+// answered is kept for the Then steps.
+func (w *world) tryCreate(config json.RawMessage) error { return w.create(config, w.keepError) }
 
 func (w *world) tryCreateWindow(doc *godog.DocString) error {
 	return w.tryCreate(json.RawMessage(doc.Content))
@@ -105,12 +99,7 @@ func (w *world) trimScripted(msgs []json.RawMessage, script *protocol.Summarizer
 	}
 	res, err := target.TrimWith(context.Background(), w.tg, w.window, msgs, script)
 	if err != nil {
-		var f *target.Failure
-		if errors.As(err, &f) {
-			return w.need(err)
-		}
-		w.err = err
-		return nil
+		return w.keepError(err)
 	}
 	w.trimRes, w.warnings = &res, res.Warnings
 	return nil
@@ -130,12 +119,7 @@ func (w *world) trimAgain() error {
 func (w *world) estimate() error {
 	n, err := target.Estimate(context.Background(), w.tg, w.input)
 	if err != nil {
-		var f *target.Failure
-		if errors.As(err, &f) {
-			return w.need(err)
-		}
-		w.err = err
-		return nil
+		return w.keepError(err)
 	}
 	w.estimateRes = &n
 	return nil
@@ -162,22 +146,14 @@ func (w *world) trimmedIs(list string) error {
 	if err := w.needTrim(); err != nil {
 		return err
 	}
-	want, err := parseList(list, len(w.input))
-	if err != nil {
-		return err
-	}
-	return w.compareList("trimmed", w.trimRes.Trimmed, w.input, want)
+	return w.compareInput("trimmed", w.trimRes.Trimmed, list)
 }
 
 func (w *world) evictedIs(list string) error {
 	if err := w.needTrim(); err != nil {
 		return err
 	}
-	want, err := parseList(list, len(w.input))
-	if err != nil {
-		return err
-	}
-	return w.compareList("evicted", w.trimRes.Evicted, w.input, want)
+	return w.compareInput("evicted", w.trimRes.Evicted, list)
 }
 
 func (w *world) nothingEvicted() error {

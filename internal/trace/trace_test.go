@@ -1,9 +1,11 @@
 package trace
 
 import (
-	"slices"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/convspec/convspec/spec"
 )
@@ -39,24 +41,13 @@ func TestBuildTrace(t *testing.T) {
 MSG-3 (D-8), CONF-4 – CONF-6 (D-27).
 `
 	tr := Build("t.md", doc, clauses, cases)
-	if len(tr.Items) != 6 {
-		t.Fatalf("%d items, want 6", len(tr.Items))
-	}
-	if got := strings.Join(tr.Items[0].Clauses, ","); got != "WIN-1,WIN-2,WIN-3" {
-		t.Errorf("the range expands to %s", got)
-	}
-	if tr.Items[0].Document != "000 — The window" || tr.Items[0].Line != 7 {
-		t.Errorf("000-R1 is in %q on line %d", tr.Items[0].Document, tr.Items[0].Line)
-	}
-	if !tr.Items[4].GoAPI {
-		t.Error("000-R7 is met by the Go API")
-	}
-	if got := tr.Properties["EST-1"]; !slices.Equal(got, []string{"prop/est"}) {
-		t.Errorf("EST-1's properties: %q", got)
-	}
-	if got := tr.Scenarios["WIN-2"]; !slices.Equal(got, []string{"WIN-1/a"}) {
-		t.Errorf("WIN-2's scenarios: %q", got)
-	}
+	require.Len(t, tr.Items, 6)
+	assert.Equal(t, []string{"WIN-1", "WIN-2", "WIN-3"}, tr.Items[0].Clauses, "the range expands")
+	assert.Equal(t, "000 — The window", tr.Items[0].Document)
+	assert.Equal(t, 7, tr.Items[0].Line)
+	assert.True(t, tr.Items[4].GoAPI, "000-R7 is met by the Go API")
+	assert.Equal(t, []string{"prop/est"}, tr.Properties["EST-1"])
+	assert.Equal(t, []string{"WIN-1/a"}, tr.Scenarios["WIN-2"])
 	want := []string{
 		"case MSG-3/c names clause NOPE-1, which SPEC.md does not define",
 		"t.md:9: 000-R3 maps to no clause",
@@ -65,26 +56,14 @@ MSG-3 (D-8), CONF-4 – CONF-6 (D-27).
 		"t.md:12: 000-R8 is checked by no scenario or property",
 		"clause SUM-1 (prompt) has no scenario or property",
 	}
-	if !slices.Equal(tr.Gaps, want) {
-		t.Errorf("gaps:\n%s\nwant:\n%s", strings.Join(tr.Gaps, "\n"), strings.Join(want, "\n"))
-	}
-	notes := strings.Join(tr.Notes, "\n")
-	for _, want := range []string{
+	assert.Equal(t, want, tr.Gaps)
+	assert.ElementsMatch(t, []string{
 		"clause EST-1 (est) is checked by properties only: prop/est",
-		"clause SUM-1 (prompt) is named by no document item",
-	} {
-		if !strings.Contains(notes, want) {
-			t.Errorf("notes lack %q:\n%s", want, notes)
-		}
-	}
+		"clause SUM-1 (prompt) is named by no document item and not listed as introduced by the spec itself",
+	}, tr.Notes)
 	// MSG-3 and the whole range CONF-4 – CONF-6 are listed as introduced by
 	// the spec itself; only SUM-1 comes from nowhere.
-	if !slices.Equal(tr.Untraced, []string{"SUM-1"}) {
-		t.Errorf("untraced clauses %q, want [SUM-1]:\n%s", tr.Untraced, notes)
-	}
-	if len(tr.Notes) != 2 {
-		t.Errorf("%d notes, want 2:\n%s", len(tr.Notes), notes)
-	}
+	assert.Equal(t, []string{"SUM-1"}, tr.Untraced)
 }
 
 func TestCaseGaps(t *testing.T) {
@@ -97,14 +76,10 @@ func TestCaseGaps(t *testing.T) {
 		"case WIN-1/a names clause WIN-7, which SPEC.md does not define",
 		"clause WIN-2 (two) has no scenario or property",
 	}
-	if got := CaseGaps(clauses, cases); !slices.Equal(got, want) {
-		t.Errorf("CaseGaps = %q, want %q", got, want)
-	}
+	assert.Equal(t, want, CaseGaps(clauses, cases))
 	cases = append(cases, Case{ID: "WIN-2/b", Clauses: []string{"WIN-2"}})
 	cases[0].Clauses = cases[0].Clauses[:1]
-	if got := CaseGaps(clauses, cases); len(got) != 0 {
-		t.Errorf("CaseGaps = %q, want none", got)
-	}
+	assert.Empty(t, CaseGaps(clauses, cases))
 }
 
 func TestExpandClauses(t *testing.T) {
@@ -118,8 +93,6 @@ func TestExpandClauses(t *testing.T) {
 		"— (Go API: `reference/x`)":    "",
 		"WIN-1, WIN-1":                 "WIN-1",
 	} {
-		if got := strings.Join(expandClauses(cell, clauses), ","); got != want {
-			t.Errorf("expandClauses(%q) = %s, want %s", cell, got, want)
-		}
+		assert.Equal(t, want, strings.Join(expandClauses(cell, clauses), ","), "expandClauses(%q)", cell)
 	}
 }

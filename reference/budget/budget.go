@@ -194,7 +194,7 @@ type Summarizer interface {
 	Summarize(ctx context.Context, msgs []message.Message) (string, error)
 }
 
-// Compress is summarizeAndCompress (CMP-1–CMP-3): [first message if it is
+// Compress is summarizeAndCompress (CMP-1, CMP-2): [first message if it is
 // a system message, summary (assistant), last user prompt], with one call to
 // s for the messages in between.
 func Compress(ctx context.Context, msgs []message.Message, s Summarizer) ([]message.Message, error) {

@@ -105,7 +105,74 @@ func measure(b *testing.B, tokens int, f func()) {
 	}
 	b.ReportMetric(float64(tokens)*float64(b.N)/b.Elapsed().Seconds(), "tokens/s")
 	if cpu1, ok1 := processCPU(); ok0 && ok1 {
-		b.ReportMetric(float64(cpu1-cpu0)/1e6/float64(b.N), "cpu-ms/op")
+		cpu := cpu1 - cpu0
+		b.ReportMetric(float64(cpu)/1e6/float64(b.N), "cpu-ms/op")
+		b.ReportMetric(float64(tokens)*float64(b.N)/1e6/cpu.Seconds(), "Mtok/cpu-s")
+	}
+}
+
+// mixedCorpusSize is the size of the text of BenchmarkCountMixed.
+const mixedCorpusSize = 4 << 20
+
+// BenchmarkCountMixed counts mixedCorpus (prose, Go source, JSON, CJK,
+// emoji, numbers, white space) of 4 MiB, about a million tokens, and
+// reports Mtok/cpu-s, millions of tokens per CPU-second, the figure of
+// BENCHMARKS.md: compare runs with benchstat.
+func BenchmarkCountMixed(b *testing.B) {
+	text := mixedCorpus(1, mixedCorpusSize)
+	n := Count(text)
+	b.SetBytes(int64(len(text)))
+	measure(b, n, func() { Count(text) })
+}
+
+// BenchmarkCountLong counts texts that are one long run of a kind, from a
+// thousand to a million bytes, so that the growth per tenfold input can be
+// read (BENCHMARKS.md):
+//
+//   - run=letters: a word of random ASCII letters of both cases (the
+//     xorshift recipe of the golden cases), one piece that merge cuts;
+//   - run=spaces: spaces then a letter, one piece of white space that
+//     merge cannot cut (a run of one byte: mergeLong's heap does it all);
+//   - run=newlines: random spaces and newlines then a letter, one piece up
+//     to the last newline (alternative 5 of the pattern);
+//   - run=digits: random digits, a piece every three.
+//
+// At every size the texts of one kind hold a megabyte in all: a million
+// bytes is one text, a thousand bytes is a thousand different texts, one
+// per run in turn. Counting one small text over and over would keep its
+// few hundred vocabulary entries in the CPU cache, which a megabyte of
+// varied text does not, and the growth would then measure the cache, not
+// the algorithm.
+func BenchmarkCountLong(b *testing.B) {
+	runs := []struct {
+		name string
+		make func(n int, seed uint32) string
+	}{
+		{"letters", func(n int, seed uint32) string { return xorshiftString(asciiLetters, n, seed) }},
+		{"spaces", func(n int, seed uint32) string {
+			return strings.Repeat(" ", n-1) + xorshiftString(asciiLetters, 1, seed)
+		}},
+		{"newlines", func(n int, seed uint32) string { return xorshiftString(" \n", n-1, seed) + "x" }},
+		{"digits", func(n int, seed uint32) string { return xorshiftString("0123456789", n, seed) }},
+	}
+	const total = 1_000_000
+	for _, r := range runs {
+		for _, size := range []int{1_000, 10_000, 100_000, 1_000_000} {
+			texts := make([]string, total/size)
+			tokens := 0
+			for i := range texts {
+				texts[i] = r.make(size, uint32(i+1))
+				tokens += Count(texts[i])
+			}
+			b.Run(fmt.Sprintf("run=%s/bytes=%d", r.name, size), func(b *testing.B) {
+				b.SetBytes(int64(size))
+				i := 0
+				measure(b, tokens/len(texts), func() {
+					Count(texts[i%len(texts)])
+					i++
+				})
+			})
+		}
 	}
 }
 
@@ -130,5 +197,69 @@ func BenchmarkMergeThreshold(b *testing.B) {
 				dst = tb.mergeLong(&m, pieces[i%len(pieces)], dst[:0])
 			}
 		})
+	}
+}
+
+// BenchmarkMergeQueue times mergeLong with its pairs in a heap and in
+// buckets (pairQueue) around bucketPiece, the length where mergeLong
+// switches, on random white space (a part that merge cannot cut) and on
+// random letters (which merge would cut, and mergeLong here does not).
+func BenchmarkMergeQueue(b *testing.B) {
+	tb := cl100k()
+	for _, text := range []struct{ name, alphabet string }{{"space", " \n"}, {"letters", asciiLetters}} {
+		for _, size := range []int{256, 1024, 4096, 16384, 65536} {
+			piece := xorshiftString(text.alphabet, size, 3)
+			var m mergeState
+			var dst []int
+			for _, buckets := range []bool{false, true} {
+				b.Run(fmt.Sprintf("text=%s/bytes=%d/buckets=%v", text.name, size, buckets), func(b *testing.B) {
+					b.SetBytes(int64(size))
+					for b.Loop() {
+						dst = tb.mergeLongWith(&m, piece, dst[:0], buckets)
+					}
+				})
+			}
+		}
+	}
+}
+
+// BenchmarkPretokenize splits a quarter of a megabyte of mixedCorpus into
+// pieces with pieceEnd and with the regexp it replaces, and reports the
+// CPU time per piece.
+func BenchmarkPretokenize(b *testing.B) {
+	text := mixedCorpus(2, 256<<10)
+	pieces := len(scannerPieces(text))
+	tb := cl100k()
+	b.Run("impl=scanner", func(b *testing.B) {
+		b.SetBytes(int64(len(text)))
+		measurePieces(b, pieces, func() {
+			for start := 0; start < len(text); {
+				start = tb.pieceEnd(text, start)
+			}
+		})
+	})
+	b.Run("impl=regexp2", func(b *testing.B) {
+		b.SetBytes(int64(len(text)))
+		re := oracleRegexp()
+		measurePieces(b, pieces, func() {
+			m, err := re.FindRunesMatch([]rune(text))
+			for ; m != nil && err == nil; m, err = re.FindNextMatch(m) {
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+		})
+	})
+}
+
+// measurePieces runs f in the benchmark loop and reports the CPU time per
+// piece, cpu-ns/piece.
+func measurePieces(b *testing.B, pieces int, f func()) {
+	cpu0, ok0 := processCPU()
+	for b.Loop() {
+		f()
+	}
+	if cpu1, ok1 := processCPU(); ok0 && ok1 {
+		b.ReportMetric(float64(cpu1-cpu0)/float64(b.N)/float64(pieces), "cpu-ns/piece")
 	}
 }

@@ -38,10 +38,10 @@ const noRank = math.MaxUint32
 type mergeState struct {
 	parts []part // mergeShort
 
-	next, prev []uint32 // mergeLong: the list of parts
-	rank       []uint32 // mergeLong: rank of the pair starting at a part
-	id         []uint32 // mergeLong: token of a part
-	heap       []uint64 // mergeLong: candidate pairs, rank<<32 | start
+	next, prev []uint32  // mergeLong: the list of parts
+	rank       []uint32  // mergeLong: rank of the pair starting at a part
+	id         []uint32  // mergeLong: token of a part
+	queue      pairQueue // mergeLong: the candidate pairs
 }
 
 // part is a part of mergeShort: where it starts in the piece, the token it
@@ -54,17 +54,40 @@ type part struct {
 
 // merge appends the tokens of piece, which is not itself a token, to dst.
 func (t *tables) merge(m *mergeState, piece string, dst []int) []int {
+	t.mergeEach(m, piece, nil, func(ids []int) { dst = append(dst, ids...) })
+	return dst
+}
+
+// emitBatch is how many ids mergeEach gathers before it hands them on.
+const emitBatch = 1024
+
+// mergeEach hands the tokens of piece, which is not itself a token, to
+// emit, in order, in one or more slices of buf's array (grown if need be,
+// and returned for reuse). Handing them on part by part, once a thousand
+// have gathered, keeps buf small: a megabyte word has 657,519 tokens, and
+// gathering them all cost 26 MB of allocations per Count and put the
+// growth of run=letters (BenchmarkCountLong) at x13 per tenfold.
+func (t *tables) mergeEach(m *mergeState, piece string, buf []int, emit func(ids []int)) []int {
 	if len(piece) <= shortPiece {
-		return t.mergeShort(m, piece, dst)
+		buf = t.mergeShort(m, piece, buf[:0])
+		emit(buf)
+		return buf
 	}
+	buf = buf[:0]
 	start := 0
 	for p := 1; p < len(piece); p++ {
 		if !t.isInner(piece[p-1], piece[p]) { // no token spans p: cut
-			dst = t.mergePart(m, piece[start:p], dst)
+			buf = t.mergePart(m, piece[start:p], buf)
 			start = p
+			if len(buf) >= emitBatch {
+				emit(buf)
+				buf = buf[:0]
+			}
 		}
 	}
-	return t.mergePart(m, piece[start:], dst)
+	buf = t.mergePart(m, piece[start:], buf)
+	emit(buf)
+	return buf
 }
 
 // mergePart appends the tokens of a part of a piece, without cutting it.
@@ -153,13 +176,20 @@ func (t *tables) mergeShort(m *mergeState, piece string, dst []int) []int {
 // hence a different byte string, hence a different rank, and a part merged
 // away gets noRank, so a stale entry never passes for a current one.
 func (t *tables) mergeLong(m *mergeState, piece string, dst []int) []int {
+	return t.mergeLongWith(m, piece, dst, len(piece) > bucketPiece)
+}
+
+// mergeLongWith is mergeLong with its queue of pairs in buckets or not
+// (pairQueue), which the tests choose.
+func (t *tables) mergeLongWith(m *mergeState, piece string, dst []int, buckets bool) []int {
 	n := len(piece)
 	next := grow(m.next, n)
 	prev := grow(m.prev, n)
 	rank := grow(m.rank, n)
 	id := grow(m.id, n)
 	m.next, m.prev, m.rank, m.id = next, prev, rank, id
-	h := m.heap[:0]
+	q := &m.queue
+	q.reset(buckets)
 	for i := range n {
 		next[i] = uint32(i + 1)
 		prev[i] = uint32(i - 1) // wraps for i = 0, never read
@@ -168,15 +198,16 @@ func (t *tables) mergeLong(m *mergeState, piece string, dst []int) []int {
 		if i+1 < n {
 			if r := t.pairRank[int(piece[i])<<8|int(piece[i+1])]; r != noRank {
 				rank[i] = r
-				h = append(h, uint64(r)<<32|uint64(i))
+				q.add(r, uint32(i))
 			}
 		}
 	}
-	heapify(h)
-	for len(h) > 0 {
-		top := h[0]
-		h = pop(h)
-		r, i := uint32(top>>32), uint32(top)
+	q.ready()
+	for {
+		r, i, ok := q.pop()
+		if !ok {
+			break
+		}
 		if rank[i] != r {
 			continue // stale
 		}
@@ -191,18 +222,17 @@ func (t *tables) mergeLong(m *mergeState, piece string, dst []int) []int {
 			prev[end] = i
 			if r := t.rankOf(piece, int(i), int(next[end])); r != noRank {
 				rank[i] = r
-				h = push(h, uint64(r)<<32|uint64(i))
+				q.push(r, i)
 			}
 		}
 		if i > 0 {
 			p := prev[i]
 			rank[p] = t.rankOf(piece, int(p), int(end))
 			if rank[p] != noRank {
-				h = push(h, uint64(rank[p])<<32|uint64(p))
+				q.push(rank[p], p)
 			}
 		}
 	}
-	m.heap = h
 	for i := uint32(0); i < uint32(n); i = next[i] {
 		dst = append(dst, int(id[i]))
 	}

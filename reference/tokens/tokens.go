@@ -29,7 +29,6 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"github.com/dlclark/regexp2"
 	"github.com/tiktoken-go/tokenizer/codec"
 )
 
@@ -72,8 +71,9 @@ type tables struct {
 	// maxTokenLen is the length in bytes of the longest token; no longer
 	// byte string has a rank, so it is not looked up.
 	maxTokenLen int
-	// split is the pre-tokenization pattern (see pattern).
-	split *regexp2.Regexp
+	// class is the class of every code point in the pre-tokenization
+	// pattern, for pieceEnd.
+	class *classTable
 }
 
 var cl100k = sync.OnceValue(loadTables)
@@ -84,7 +84,7 @@ func loadTables() *tables {
 	c := codec.NewCl100kBase()
 	t := &tables{
 		ranks: make(map[string]int, vocabularySize),
-		split: regexp2.MustCompile(pattern, regexp2.None),
+		class: newClassTable(),
 	}
 	for id := range vocabularySize {
 		b, err := c.Decode([]uint{uint(id)})
@@ -118,9 +118,9 @@ func loadTables() *tables {
 	return t
 }
 
-// encode splits text with the pre-tokenization pattern, merges each piece
-// and hands the ids of each piece to emit, in order. The slice passed to
-// emit is reused: emit must not keep it.
+// encode splits text into the pieces of the pre-tokenization pattern,
+// merges each piece and hands the ids to emit, in order, a piece's in one
+// slice or more. The slice passed to emit is reused: emit must not keep it.
 func encode(text string, emit func(ids []int)) {
 	if text == "" {
 		return
@@ -132,31 +132,17 @@ func encode(text string, emit func(ids []int)) {
 		text = string([]rune(text)) // each invalid byte becomes U+FFFD
 	}
 	t := cl100k()
-	runes := []rune(text)
 	var m mergeState
 	var buf []int
-	// The pattern matches rune positions; pos and bytePos walk the text in
-	// step with them, since matches come in increasing order.
-	pos, bytePos := 0, 0
-	match, err := t.split.FindRunesMatch(runes)
-	for ; match != nil && err == nil; match, err = t.split.FindNextMatch(match) {
-		for ; pos < match.Index; pos++ {
-			bytePos += utf8.RuneLen(runes[pos])
-		}
-		start := bytePos
-		for end := match.Index + match.Length; pos < end; pos++ {
-			bytePos += utf8.RuneLen(runes[pos])
-		}
-		piece := text[start:bytePos]
+	for start := 0; start < len(text); {
+		end := t.pieceEnd(text, start)
+		piece := text[start:end]
+		start = end
 		if id, ok := t.ranks[piece]; ok {
 			buf = append(buf[:0], id)
+			emit(buf)
 		} else {
-			buf = t.merge(&m, piece, buf[:0])
+			buf = t.mergeEach(&m, piece, buf, emit)
 		}
-		emit(buf)
-	}
-	if err != nil {
-		// Only a match timeout makes regexp2 fail, and the pattern has none.
-		panic(fmt.Sprintf("tokens: splitting the text: %v", err))
 	}
 }

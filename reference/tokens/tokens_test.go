@@ -192,8 +192,10 @@ func TestMergeMatchesV070(t *testing.T) {
 				if got := tb.mergeShort(&m, piece, nil); !slices.Equal(got, want) {
 					t.Fatalf("mergeShort(%q)\n  got:  %v\n  want: %v (v0.7.0)\n  %s", piece, got, want, firstDifference(got, want))
 				}
-				if got := tb.mergeLong(&m, piece, nil); !slices.Equal(got, want) {
-					t.Fatalf("mergeLong(%q)\n  got:  %v\n  want: %v (v0.7.0)\n  %s", piece, got, want, firstDifference(got, want))
+				for _, buckets := range []bool{false, true} {
+					if got := tb.mergeLongWith(&m, piece, nil, buckets); !slices.Equal(got, want) {
+						t.Fatalf("mergeLong(%q) with buckets %v\n  got:  %v\n  want: %v (v0.7.0)\n  %s", piece, buckets, got, want, firstDifference(got, want))
+					}
 				}
 				if got := tb.merge(&m, piece, nil); !slices.Equal(got, want) {
 					t.Fatalf("merge(%q)\n  got:  %v\n  want: %v (v0.7.0)\n  %s", piece, got, want, firstDifference(got, want))
@@ -220,12 +222,16 @@ func TestMergeLongMatchesV070OnLongPieces(t *testing.T) {
 		"bytes":             randomBytes(rng, 3000, 256),
 		"punctuation":       randomFrom(rng, 3000, "!\"#$%&()*+,-./:;<=>?@[\\]^_`{|}~"),
 		"2-letter alphabet": randomFrom(rng, 3000, "xy"),
+		"spaces":            strings.Repeat(" ", 3001),
+		"white space":       randomFrom(rng, 3000, " \n\t"),
 	}
 	var m mergeState
 	for name, piece := range pieces {
 		want := v070Merge(vocabulary, piece)
-		if got := tb.mergeLong(&m, piece, nil); !slices.Equal(got, want) {
-			t.Errorf("%s: mergeLong differs from v0.7.0's merge on %d bytes\n  %s", name, len(piece), firstDifference(got, want))
+		for _, buckets := range []bool{false, true} {
+			if got := tb.mergeLongWith(&m, piece, nil, buckets); !slices.Equal(got, want) {
+				t.Errorf("%s: mergeLong with buckets %v differs from v0.7.0's merge on %d bytes\n  %s", name, buckets, len(piece), firstDifference(got, want))
+			}
 		}
 		if got := tb.merge(&m, piece, nil); !slices.Equal(got, want) {
 			t.Errorf("%s: merge differs from v0.7.0's merge on %d bytes\n  %s", name, len(piece), firstDifference(got, want))

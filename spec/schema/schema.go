@@ -1,21 +1,21 @@
-// Package schema publishes the JSON Schemas (draft 2020-12) of what
-// conform writes for machines — the JSON report and the baseline file — and
-// checks a document against them structurally: type, required, properties,
-// additionalProperties, items, enum, const, minimum, minLength and local
-// $ref, the keywords the schemas use. It is no general validator: a schema
-// keyword it does not know is reported, never ignored.
+// Package schema publishes the JSON Schemas (draft 2020-12) of what crosses
+// the suite's boundaries — the results of protocol v1's methods, the JSON
+// report and the baseline file — and checks documents against them with a
+// maintained validator (github.com/santhosh-tekuri/jsonschema/v6).
 package schema
 
 import (
 	"bytes"
 	_ "embed"
-	"encoding/json"
+	"errors"
 	"fmt"
-	"math"
-	"reflect"
-	"slices"
-	"sort"
 	"strings"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
 )
 
 // Report is report.schema.json, the schema of `conform -json`.
@@ -28,221 +28,167 @@ var Report []byte
 //go:embed baseline.schema.json
 var Baseline []byte
 
+// Protocol is protocol.schema.json: the result of every method of protocol
+// v1 under $defs by method name, and the shapes they share.
+//
+//go:embed protocol.schema.json
+var Protocol []byte
+
+const protocolURL = "protocol.schema.json"
+
 // Validate checks the JSON document doc against the schema and returns
-// every violation, each naming where it is ($.cases[3].outcome).
+// every violation, each naming where it is ($.cases[3].outcome). The error
+// is for a schema or a document that cannot be read at all.
 func Validate(schemaJSON, doc []byte) ([]error, error) {
-	root, err := decode(schemaJSON)
+	sch, err := compile(schemaJSON, "schema.json", "")
 	if err != nil {
-		return nil, fmt.Errorf("schema: %w", err)
+		return nil, err
 	}
-	m, ok := root.(map[string]any)
-	if !ok || m["$schema"] != "https://json-schema.org/draft/2020-12/schema" {
-		return nil, fmt.Errorf("schema: not a draft 2020-12 schema")
-	}
-	v, err := decode(doc)
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(doc))
 	if err != nil {
 		return nil, fmt.Errorf("document: %w", err)
 	}
-	return ValidateValue(m, v), nil
+	return violations(sch.Validate(v), "$"), nil
 }
 
-// ValidateValue checks a decoded document (numbers as json.Number) against
-// a decoded schema.
-func ValidateValue(root map[string]any, v any) []error {
-	s := &schema{root: root}
-	var errs []error
-	s.check(root, v, "$", &errs)
-	return errs
-}
+// protocolResults compiles the schema of each method's result once; the
+// schemas are read-only afterwards.
+var protocolResults = sync.OnceValues(func() (map[string]*jsonschema.Schema, error) {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(Protocol))
+	if err != nil {
+		return nil, fmt.Errorf("protocol.schema.json: %w", err)
+	}
+	defs, _ := doc.(map[string]any)["$defs"].(map[string]any)
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource(protocolURL, doc); err != nil {
+		return nil, fmt.Errorf("protocol.schema.json: %w", err)
+	}
+	out := map[string]*jsonschema.Schema{}
+	for name := range defs {
+		if !isMethod(name) {
+			continue
+		}
+		sch, err := c.Compile(protocolURL + "#/$defs/" + name)
+		if err != nil {
+			return nil, fmt.Errorf("protocol.schema.json: %s: %w", name, err)
+		}
+		out[name] = sch
+	}
+	return out, nil
+})
 
-func decode(data []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
+// isMethod tells a method's definition ("window.trim", "initialize") from a
+// shared shape ("Metrics"): method names are lower case.
+func isMethod(def string) bool { return def != "" && def[0] >= 'a' && def[0] <= 'z' }
+
+// Methods lists the methods protocol.schema.json has a result schema for.
+func Methods() ([]string, error) {
+	results, err := protocolResults()
+	if err != nil {
 		return nil, err
 	}
-	if dec.More() {
-		return nil, fmt.Errorf("more than one JSON value")
+	out := make([]string, 0, len(results))
+	for m := range results {
+		out = append(out, m)
 	}
-	return v, nil
+	return out, nil
 }
 
-type schema struct {
-	root map[string]any
+// ErrNoSchema is returned by Result for a method protocol.schema.json does
+// not know.
+var ErrNoSchema = errors.New("no result schema")
+
+// Result checks raw, the result of method, against protocol.schema.json.
+// The error names the first violation by its path from "result"
+// ("result.metrics.evictedMessages is missing"); a member that is null
+// where the schema wants a value counts as missing.
+func Result(method string, raw []byte) error {
+	results, err := protocolResults()
+	if err != nil {
+		return err
+	}
+	sch, ok := results[method]
+	if !ok {
+		return fmt.Errorf("%w for method %q", ErrNoSchema, method)
+	}
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		return fmt.Errorf("result is not JSON: %w", err)
+	}
+	if errs := violations(sch.Validate(v), "result"); len(errs) > 0 {
+		return errs[0]
+	}
+	return nil
 }
 
-// annotations are the keywords that constrain nothing.
-var annotations = []string{"$schema", "$id", "title", "description", "format", "$defs"}
+func compile(schemaJSON []byte, url, ref string) (*jsonschema.Schema, error) {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schemaJSON))
+	if err != nil {
+		return nil, fmt.Errorf("schema: %w", err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource(url, doc); err != nil {
+		return nil, fmt.Errorf("schema: %w", err)
+	}
+	sch, err := c.Compile(url + ref)
+	if err != nil {
+		return nil, fmt.Errorf("schema: %w", err)
+	}
+	return sch, nil
+}
 
-func (s *schema) check(sc map[string]any, v any, at string, errs *[]error) {
-	fail := func(format string, args ...any) {
-		*errs = append(*errs, fmt.Errorf("%s: %s", at, fmt.Sprintf(format, args...)))
+var printer = message.NewPrinter(language.English)
+
+// violations flattens a validation error into its leaves, each named by
+// where it is in the document, root being the document's own name.
+func violations(err error, root string) []error {
+	var ve *jsonschema.ValidationError
+	if err == nil {
+		return nil
 	}
-	keys := make([]string, 0, len(sc))
-	for k := range sc {
-		keys = append(keys, k)
+	if !errors.As(err, &ve) {
+		return []error{err}
 	}
-	sort.Strings(keys)
-	obj, isObj := v.(map[string]any)
-	for _, k := range keys {
-		kv := sc[k]
-		switch k {
-		case "$ref":
-			ref := kv.(string)
-			name, ok := strings.CutPrefix(ref, "#/$defs/")
-			def, found := s.root["$defs"].(map[string]any)[name].(map[string]any)
-			if !ok || !found {
-				fail("unresolvable $ref %q", ref)
-				continue
+	var out []error
+	var walk func(e *jsonschema.ValidationError)
+	walk = func(e *jsonschema.ValidationError) {
+		if len(e.Causes) > 0 {
+			for _, c := range e.Causes {
+				walk(c)
 			}
-			s.check(def, v, at, errs)
-		case "type":
-			var types []string
-			switch tv := kv.(type) {
-			case string:
-				types = []string{tv}
-			case []any:
-				for _, x := range tv {
-					types = append(types, x.(string))
-				}
+			return
+		}
+		at := path(root, e.InstanceLocation)
+		switch k := e.ErrorKind.(type) {
+		case *kind.Required:
+			for _, m := range k.Missing {
+				out = append(out, fmt.Errorf("%s is missing", path(at, []string{m})))
 			}
-			if !slices.ContainsFunc(types, func(ty string) bool { return hasType(v, ty) }) {
-				fail("want type %v, got %s", types, typeName(v))
-			}
-		case "required":
-			if !isObj {
-				continue
-			}
-			for _, r := range kv.([]any) {
-				if _, ok := obj[r.(string)]; !ok {
-					fail("missing required member %q", r)
-				}
-			}
-		case "properties":
-			if !isObj {
-				continue
-			}
-			for name, sub := range kv.(map[string]any) {
-				if mv, ok := obj[name]; ok {
-					s.check(sub.(map[string]any), mv, at+"."+name, errs)
-				}
-			}
-		case "additionalProperties":
-			if !isObj {
-				continue
-			}
-			props, _ := sc["properties"].(map[string]any)
-			for name, mv := range obj {
-				if _, ok := props[name]; ok {
-					continue
-				}
-				switch ap := kv.(type) {
-				case bool:
-					if !ap {
-						fail("member %q is not in the schema", name)
-					}
-				case map[string]any:
-					s.check(ap, mv, at+"."+name, errs)
-				}
-			}
-		case "items":
-			if arr, ok := v.([]any); ok {
-				for i, item := range arr {
-					s.check(kv.(map[string]any), item, fmt.Sprintf("%s[%d]", at, i), errs)
-				}
-			}
-		case "enum":
-			if !slices.ContainsFunc(kv.([]any), func(e any) bool { return jsonEqual(e, v) }) {
-				fail("%v is not one of %v", v, kv)
-			}
-		case "const":
-			if !jsonEqual(kv, v) {
-				fail("%v is not %v", v, kv)
-			}
-		case "minimum":
-			if n, ok := v.(json.Number); ok {
-				x, _ := n.Float64()
-				m, _ := kv.(json.Number).Float64()
-				if x < m {
-					fail("%v is below the minimum %v", n, m)
-				}
-			}
-		case "minLength":
-			if str, ok := v.(string); ok {
-				m, _ := kv.(json.Number).Int64()
-				if int64(len([]rune(str))) < m {
-					fail("%q is shorter than %d", str, m)
-				}
+		case *kind.Type:
+			if k.Got == "null" && len(e.InstanceLocation) > 0 {
+				out = append(out, fmt.Errorf("%s is missing", at))
+			} else {
+				out = append(out, fmt.Errorf("%s must be %s, got %s", at, strings.Join(k.Want, " or "), k.Got))
 			}
 		default:
-			if !slices.Contains(annotations, k) {
-				fail("the schema uses the keyword %q, which this check does not know", k)
-			}
+			out = append(out, fmt.Errorf("%s: %s", at, e.ErrorKind.LocalizedString(printer)))
 		}
 	}
+	walk(ve)
+	return out
 }
 
-func hasType(v any, ty string) bool {
-	switch ty {
-	case "object":
-		_, ok := v.(map[string]any)
-		return ok
-	case "array":
-		_, ok := v.([]any)
-		return ok
-	case "string":
-		_, ok := v.(string)
-		return ok
-	case "boolean":
-		_, ok := v.(bool)
-		return ok
-	case "null":
-		return v == nil
-	case "number":
-		_, ok := v.(json.Number)
-		return ok
-	case "integer":
-		n, ok := v.(json.Number)
-		if !ok {
-			return false
+// path appends a JSON location to root: members as .name, array positions
+// as [i].
+func path(root string, loc []string) string {
+	var b strings.Builder
+	b.WriteString(root)
+	for _, tok := range loc {
+		if tok != "" && strings.Trim(tok, "0123456789") == "" {
+			fmt.Fprintf(&b, "[%s]", tok)
+		} else {
+			b.WriteString("." + tok)
 		}
-		if _, err := n.Int64(); err == nil {
-			return true
-		}
-		f, err := n.Float64()
-		return err == nil && f == math.Trunc(f) && !strings.ContainsAny(n.String(), ".eE") // a uint64 beyond int64
 	}
-	return false
-}
-
-func typeName(v any) string {
-	switch v.(type) {
-	case map[string]any:
-		return "object"
-	case []any:
-		return "array"
-	case string:
-		return "string"
-	case bool:
-		return "boolean"
-	case nil:
-		return "null"
-	case json.Number:
-		return "number"
-	}
-	return fmt.Sprintf("%T", v)
-}
-
-func jsonEqual(a, b any) bool {
-	if an, ok := a.(json.Number); ok {
-		bn, ok := b.(json.Number)
-		if !ok {
-			return false
-		}
-		x, _ := an.Float64()
-		y, _ := bn.Float64()
-		return x == y
-	}
-	return reflect.DeepEqual(a, b)
+	return b.String()
 }

@@ -1,81 +1,69 @@
 package schema
 
 import (
-	"bytes"
-	"encoding/json"
-	"fmt"
-	"slices"
-	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
-
-// known are the keywords check understands; anything else in a published
-// schema would be silently unchecked.
-var known = append([]string{"$ref", "type", "required", "properties", "additionalProperties", "items", "enum", "const", "minimum", "minLength"}, annotations...)
-
-// TestSchemasUseOnlyCheckedKeywords walks both schemas: every keyword of
-// every subschema is one Validate checks (or an annotation), and every
-// $ref resolves.
-func TestSchemasUseOnlyCheckedKeywords(t *testing.T) {
-	for name, data := range map[string][]byte{"report": Report, "baseline": Baseline} {
-		var root map[string]any
-		dec := json.NewDecoder(bytes.NewReader(data))
-		dec.UseNumber()
-		if err := dec.Decode(&root); err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		var walk func(sc map[string]any, at string)
-		walk = func(sc map[string]any, at string) {
-			for k, v := range sc {
-				if !slices.Contains(known, k) {
-					t.Errorf("%s %s: keyword %q is not checked", name, at, k)
-				}
-				switch k {
-				case "properties", "$defs":
-					for p, sub := range v.(map[string]any) {
-						walk(sub.(map[string]any), at+"/"+k+"/"+p)
-					}
-				case "items":
-					walk(v.(map[string]any), at+"/items")
-				case "additionalProperties":
-					if sub, ok := v.(map[string]any); ok {
-						walk(sub, at+"/additionalProperties")
-					}
-				case "$ref":
-					def := strings.TrimPrefix(v.(string), "#/$defs/")
-					if _, ok := root["$defs"].(map[string]any)[def]; !ok {
-						t.Errorf("%s %s: $ref %v does not resolve", name, at, v)
-					}
-				}
-			}
-		}
-		walk(root, "#")
-	}
-}
 
 func TestValidate(t *testing.T) {
 	for _, tc := range []struct {
+		name string
 		doc  string
 		errs []string
 	}{
-		{`{"version":1,"implementation":"x","entries":[{"id":"A/b","reason":"r"}]}`, nil},
-		{`{"version":2,"implementation":"x","entries":[]}`, []string{"$.version: 2 is not 1"}},
-		{`{"implementation":"x","entries":[]}`, []string{`$: missing required member "version"`}},
-		{`{"version":1,"implementation":"x","entries":[{"id":"","reason":"r","x":1}]}`, []string{`$.entries[0].id: "" is shorter than 1`, `$.entries[0]: member "x" is not in the schema`}},
-		{`{"version":1,"implementation":7,"entries":{}}`, []string{"$.entries: want type [array], got object", "$.implementation: want type [string], got number"}},
+		{"valid", `{"version":1,"implementation":"x","entries":[{"id":"A/b","reason":"r"}]}`, nil},
+		{"wrong const", `{"version":2,"implementation":"x","entries":[]}`, []string{"$.version: value must be 1"}},
+		{"missing member", `{"implementation":"x","entries":[]}`, []string{"$.version is missing"}},
+		{"short string and unknown member", `{"version":1,"implementation":"x","entries":[{"id":"","reason":"r","x":1}]}`,
+			[]string{"$.entries[0]: additional properties 'x' not allowed", "$.entries[0].id: minLength: got 0, want 1"}},
+		{"wrong types", `{"version":1,"implementation":7,"entries":{}}`,
+			[]string{"$.entries must be array, got object", "$.implementation must be string, got number"}},
 	} {
-		errs, err := Validate(Baseline, []byte(tc.doc))
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := make([]string, len(errs))
-		for i, e := range errs {
-			got[i] = e.Error()
-		}
-		slices.Sort(got)
-		slices.Sort(tc.errs)
-		if fmt.Sprint(got) != fmt.Sprint(tc.errs) {
-			t.Errorf("%s:\ngot  %q\nwant %q", tc.doc, got, tc.errs)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			errs, err := Validate(Baseline, []byte(tc.doc))
+			require.NoError(t, err)
+			got := make([]string, len(errs))
+			for i, e := range errs {
+				got[i] = e.Error()
+			}
+			assert.ElementsMatch(t, tc.errs, got)
+		})
+	}
+}
+
+func TestValidateUnreadable(t *testing.T) {
+	_, err := Validate([]byte(`{"type": 7}`), []byte(`{}`))
+	assert.ErrorContains(t, err, "schema")
+	_, err = Validate(Baseline, []byte(`{"version":`))
+	assert.ErrorContains(t, err, "document")
+}
+
+func TestResult(t *testing.T) {
+	const trim = `"trimmed":[],"evicted":[],"warnings":[]`
+	for _, tc := range []struct {
+		name, method, raw, err string
+	}{
+		{"valid", "window.trim", `{` + trim + `,"metrics":{"totalMessages":1,"preservedMessages":1,"evictedMessages":0,"estimatedTokens":2}}`, ""},
+		{"a missing member", "window.trim", `{` + trim + `}`, "result.metrics is missing"},
+		{"a null member is missing", "window.trim", `{` + trim + `,"metrics":null}`, "result.metrics is missing"},
+		{"a missing nested member", "window.trim", `{` + trim + `,"metrics":{"totalMessages":1,"preservedMessages":1,"estimatedTokens":2}}`, "result.metrics.evictedMessages is missing"},
+		{"a wrong type", "window.estimate", `{"tokens":"7"}`, "result.tokens must be integer, got string"},
+		{"not an object", "window.estimate", `[1]`, "result must be object, got array"},
+		{"null", "window.estimate", `null`, "result must be object, got null"},
+		{"a member of an array element", "loop.run", `{"config":{"max_messages":1,"summarize_on_trim":false,"preserve_first_n":1,"preserve_last_n":0},"requests":[],"summarizer_calls":[],"iterations":[{"state":[],"events":[]}]}`, "result.iterations[0].metrics is missing"},
+		{"shutdown answers null", "shutdown", `null`, ""},
+		{"an unknown method", "window.unknown", `{}`, "no result schema"},
+		{"not JSON", "window.estimate", `{`, "not JSON"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := Result(tc.method, []byte(tc.raw))
+			if tc.err == "" {
+				assert.NoError(t, err)
+				return
+			}
+			assert.ErrorContains(t, err, tc.err)
+		})
 	}
 }

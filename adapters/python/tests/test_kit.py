@@ -1,0 +1,138 @@
+"""Unit tests of the parts of convspec_kit the conformance runs of the toys
+reach only by chance. Run by adapters_test.go: python3 -m unittest."""
+
+import io
+import json
+import os
+import sys
+import unittest
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+import convspec_kit as kit  # noqa: E402
+
+
+def exchange(requests, **handlers):
+    """Serves the requests (JSON values, or raw bytes for a line) and returns the responses, parsed."""
+    lines = b"".join(r if isinstance(r, bytes) else json.dumps(r).encode() + b"\n" for r in requests)
+    out = io.BytesIO()
+    kit.serve(name="t", version="0", stdin=io.BytesIO(lines), stdout=out, **handlers)
+    return [json.loads(line) for line in out.getvalue().splitlines()]
+
+
+def req(id_, method, params=None):
+    r = {"jsonrpc": "2.0", "id": id_, "method": method}
+    if params is not None:
+        r["params"] = params
+    return r
+
+
+class Restore(unittest.TestCase):
+    def test_maps_rebuilt_messages_to_the_given_ones_in_order(self):
+        given = [{"role": "system", "content": "be brief", "name": "s"}, {"role": "user", "content": "hi", "id": 1},
+                 {"role": "user", "content": "hi", "id": 2}, {"role": "assistant", "content": "yo"}]
+        summary = {"role": "assistant", "content": "summary"}
+        got = kit.restore([{"role": "system", "content": "be brief"}, {"role": "user", "content": "hi", "id": 2}, summary], given)
+        self.assertIs(got[0], given[0])
+        self.assertIs(got[1], given[2])  # not the first "hi": its id differs
+        self.assertIs(got[2], summary)
+
+    def test_prefers_a_json_equal_message_but_never_at_the_cost_of_matching_the_rest(self):
+        a, b = {"role": "user", "content": "x", "name": ""}, {"role": "user", "content": "x"}
+        self.assertIs(kit.restore([dict(b)], [a, b])[0], b)  # B's copy is B, though it is part of A too
+        given = [a, dict(a), b]
+        got = kit.restore([dict(b), dict(a), dict(b)], given)  # a peeled copy of the first, then the others
+        self.assertEqual([id(m) for m in got], [id(m) for m in given])
+
+    def test_a_changed_or_added_member_stands_for_nothing(self):
+        self.assertTrue(kit.part_of({"role": "u", "n": 1}, {"role": "u", "n": 1.0, "x": 2}))
+        self.assertFalse(kit.part_of({"role": "u", "n": 2}, {"role": "u", "n": 1}))
+        self.assertFalse(kit.part_of({"role": "u", "y": 1}, {"role": "u"}))
+
+
+class Numbers(unittest.TestCase):
+    def test_messages_go_back_as_received_whatever_the_library_sees(self):
+        seen = []
+
+        def trim(window, messages, _s):
+            seen.append(messages[0]["content"])
+            return {"trimmed": [dict(messages[0])], "evicted": [], "metrics": {}}
+
+        window = {"create": lambda c, s: {"window": 0, "config": {}},
+                  "trim": lambda w, m, s: {**trim(w, m, s), "trimmed": kit.restore(trim(w, m, s)["trimmed"], m)},
+                  "estimate": lambda m: 0}
+        line = b'{"jsonrpc":"2.0","id":2,"method":"window.trim","params":{"window":"w1","messages":[{"role":"u","content":[1e400,1.0,' \
+               + b"1" * 5000 + b"]}]}}\n"
+        out = io.BytesIO()
+        kit.serve(name="t", version="0", window=window, stdout=out,
+                  stdin=io.BytesIO(json.dumps(req(1, "window.create")).encode() + b"\n" + line))
+        self.assertIn(b'"trimmed":[{"role":"u","content":[1e400,1.0,' + b"1" * 5000 + b"]}]", out.getvalue())
+        self.assertEqual(seen[0][:2], [float("inf"), 1.0])  # plain Python numbers for the library
+        self.assertIsInstance(seen[0][2], float)
+
+
+class Protocol(unittest.TestCase):
+    def test_handshake_declares_the_capabilities_of_the_handlers_given(self):
+        window = {"create": None, "trim": None, "estimate": None}
+        with self.assertRaisesRegex(TypeError, "window: no handler create, trim, estimate"):
+            exchange([], window=window)
+        [r] = exchange([req(1, "initialize", {"protocol": 1, "suite": "convspec"})],
+                       history={"classify": len, "prune": len, "build": len})
+        self.assertEqual(r["result"]["capabilities"], ["history"])
+
+    def test_errors(self):
+        class LibraryError(Exception):
+            kind = "invalid_config"
+            path = "execution.x"
+
+        def classify(messages):
+            raise LibraryError("execution.x: bad")
+
+        rs = exchange([b"{not json\n", req(2, "nope"), req(3, "history.classify", {"messages": [{"content": 1}]}),
+                       req(4, "history.classify", {"messages": []}), req(5, "history.prune", {"messages": []})],
+                      history={"classify": classify, "prune": lambda m: 1 / 0, "build": len})
+        self.assertEqual([r["error"]["code"] for r in rs], [-32700, -32601, -32002, -32001, -32603])
+        self.assertEqual(rs[2]["error"]["message"], 'messages[0]: "role" is missing')
+        self.assertEqual(rs[3]["error"]["data"], {"kind": "invalid_config", "path": "execution.x"})
+        self.assertIn("ZeroDivisionError", rs[4]["error"]["message"])
+
+    def test_a_summarizer_fixed_at_construction_without_a_script_is_unsupported(self):
+        def trim(window, messages, _s):
+            try:
+                window("summarize: " + messages[0]["content"])
+            except Exception:  # noqa: BLE001 - a library that swallows its summarizer's failure
+                pass
+            return {"trimmed": messages, "evicted": [], "metrics": {}}
+
+        window = {"create": lambda c, s: {"window": s.text, "config": {}}, "trim": trim, "estimate": len,
+                  "summarize": lambda m, s: s.text("x")}
+        m = {"messages": [{"role": "user", "content": "hi"}], "window": "w1"}
+        rs = exchange([req(1, "window.create"), req(2, "window.trim", m),
+                       req(3, "window.trim", {**m, "summarizer": {"reply": "ok"}})], window=window)
+        self.assertEqual(rs[1]["error"]["data"]["kind"], "unsupported")
+        self.assertEqual(rs[2]["result"]["summarizer_calls"], [{"prompt": "summarize: hi", "max_tokens": 1024}])
+
+
+class Summarizer(unittest.TestCase):
+    def test_records_calls_repeats_the_last_script_and_times_out(self):
+        s = kit.Summarizer([kit._Script({"reply": "one"}, "s[0]"), kit._Script({"error": "down"}, "s[1]")])
+        self.assertEqual(s("p", 7), "one")
+        for text in ("q", "r"):
+            with self.assertRaisesRegex(RuntimeError, "down"):
+                s.text(text)
+        self.assertEqual(s.calls, [{"prompt": "p", "max_tokens": 7}, {"prompt": "q", "max_tokens": 1024},
+                                   {"prompt": "r", "max_tokens": 1024}])
+        slow = kit.Summarizer([kit._Script({"reply": "late", "delay_ms": 50, "timeout_ms": 5}, "s")])
+        with self.assertRaisesRegex(TimeoutError, "within 5 ms"):
+            slow.call("p", 1)
+
+    def test_bad_scripts_are_invalid_params(self):
+        for script in ({}, {"reply": "a", "error": "b"}, {"reply": 1}, {"reply": "a", "delay_ms": 2.5}, {"error": "e", "timeout_ms": -1}):
+            with self.assertRaises(kit.KitError) as e:
+                kit._Script(script, "params.summarizer")
+            self.assertEqual(e.exception.kind, "invalid_params", script)
+
+
+if __name__ == "__main__":
+    unittest.main()

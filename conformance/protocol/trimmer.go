@@ -1,0 +1,135 @@
+package protocol
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// The shapes of the capability trimmer: any history trimmer, whatever its
+// algorithm, checked only on the guarantees it declares (SPEC "Any
+// trimmer", ANY-1..ANY-10; D-35).
+
+// CapTrimmer is the capability of trimmer.trim.
+const CapTrimmer = "trimmer"
+
+// MethodTrimmerTrim trims messages to a limit with a declared trimmer.
+const MethodTrimmerTrim = "trimmer.trim"
+
+// Guarantees a trimmer may claim in its declaration (ANY-1..ANY-9).
+const (
+	GuaranteeSubsequence = "subsequence" // ANY-1
+	GuaranteeUnits       = "units"       // ANY-2
+	GuaranteeSystem      = "system"      // ANY-3
+	GuaranteeLastPrompt  = "last_prompt" // ANY-4
+	GuaranteeLastUnit    = "last_unit"   // ANY-5
+	GuaranteeBound       = "bound"       // ANY-6
+	GuaranteeFits        = "fits"        // ANY-7
+	GuaranteeIdempotent  = "idempotent"  // ANY-8
+	GuaranteeTotal       = "total"       // ANY-9
+)
+
+// Guarantees lists every guarantee, in the order of the spec's clauses.
+func Guarantees() []string {
+	return []string{GuaranteeSubsequence, GuaranteeUnits, GuaranteeSystem, GuaranteeLastPrompt,
+		GuaranteeLastUnit, GuaranteeBound, GuaranteeFits, GuaranteeIdempotent, GuaranteeTotal}
+}
+
+// Bound kinds and token counters of a declaration (ANY-6).
+const (
+	BoundMessages = "messages"
+	BoundTokens   = "tokens"
+	CounterCl100k = "cl100k"
+	CounterChars4 = "chars4"
+)
+
+// Provider formats a trimmer may be limited to.
+const (
+	FormatOpenAI    = "openai"
+	FormatAnthropic = "anthropic"
+)
+
+// GuaranteeCapability is the pseudo-capability a case needs when it checks
+// one guarantee: "trimmer/bound" is declared when capability trimmer is
+// and some declared trimmer claims bound.
+func GuaranteeCapability(guarantee string) string { return CapTrimmer + "/" + guarantee }
+
+// IsGuaranteeCapability reports whether name is "trimmer/<guarantee>".
+func IsGuaranteeCapability(name string) bool {
+	g, ok := strings.CutPrefix(name, CapTrimmer+"/")
+	return ok && slices.Contains(Guarantees(), g)
+}
+
+// TrimmerDecl is one trimmer of the handshake's "trimmers" member.
+type TrimmerDecl struct {
+	Name string `json:"name"`
+	// Bound is "messages" or "tokens"; Counter names the token counter
+	// ("cl100k" or "chars4") when Bound is "tokens".
+	Bound   string `json:"bound"`
+	Counter string `json:"counter,omitempty"`
+	// Formats limits the tool-call formats the trimmer is given; empty
+	// means both.
+	Formats    []string `json:"formats,omitempty"`
+	Guarantees []string `json:"guarantees"`
+}
+
+// Claims reports whether the trimmer claims a guarantee.
+func (d TrimmerDecl) Claims(guarantee string) bool { return slices.Contains(d.Guarantees, guarantee) }
+
+// Accepts reports whether the trimmer takes tool calls of a format.
+func (d TrimmerDecl) Accepts(format string) bool {
+	return len(d.Formats) == 0 || slices.Contains(d.Formats, format)
+}
+
+// CheckTrimmers checks the trimmer declarations of a handshake (ANY-10):
+// with capability trimmer they must be present and valid; without it they
+// are ignored (a protocol-1 handshake has none).
+func CheckTrimmers(capabilities []string, decls []TrimmerDecl) error {
+	if !slices.Contains(capabilities, CapTrimmer) {
+		return nil
+	}
+	if len(decls) == 0 {
+		return fmt.Errorf("capability %q needs a non-empty \"trimmers\" list", CapTrimmer)
+	}
+	seen := map[string]bool{}
+	for i, d := range decls {
+		at := fmt.Sprintf("trimmers[%d]", i)
+		switch {
+		case d.Name == "":
+			return fmt.Errorf("%s.name is missing", at)
+		case seen[d.Name]:
+			return fmt.Errorf("%s.name %q is declared twice", at, d.Name)
+		case d.Bound != BoundMessages && d.Bound != BoundTokens:
+			return fmt.Errorf("%s.bound must be %q or %q, got %q", at, BoundMessages, BoundTokens, d.Bound)
+		case d.Bound == BoundTokens && d.Counter != CounterCl100k && d.Counter != CounterChars4:
+			return fmt.Errorf("%s.counter must be %q or %q for a token bound, got %q", at, CounterCl100k, CounterChars4, d.Counter)
+		case d.Bound == BoundMessages && d.Counter != "":
+			return fmt.Errorf("%s.counter must be absent for a message bound, got %q", at, d.Counter)
+		}
+		seen[d.Name] = true
+		for _, f := range d.Formats {
+			if f != FormatOpenAI && f != FormatAnthropic {
+				return fmt.Errorf("%s.formats: unknown format %q", at, f)
+			}
+		}
+		for _, g := range d.Guarantees {
+			if !slices.Contains(Guarantees(), g) {
+				return fmt.Errorf("%s.guarantees: unknown guarantee %q", at, g)
+			}
+		}
+	}
+	return nil
+}
+
+// TrimmerTrimParams asks a declared trimmer to trim messages to a limit.
+type TrimmerTrimParams struct {
+	Trimmer  string            `json:"trimmer"`
+	Messages []json.RawMessage `json:"messages"`
+	Limit    json.RawMessage   `json:"limit"`
+}
+
+// TrimmerTrimResult is what the trimmer kept.
+type TrimmerTrimResult struct {
+	Messages []json.RawMessage `json:"messages"`
+}

@@ -1,0 +1,91 @@
+package report_test
+
+import (
+	"bytes"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/convspec/convspec/conformance/report"
+	"github.com/convspec/convspec/conformance/result"
+)
+
+// external matches what would make a page fetch something.
+var external = regexp.MustCompile(`(?i)<(script|link|img|iframe)[^>]+(src|href)=`)
+
+func TestHTMLIsSelfContainedAndEscaped(t *testing.T) {
+	for name, run := range sampleRuns() {
+		var buf bytes.Buffer
+		require.NoError(t, report.HTML(&buf, run, report.HTMLOptions{}), name)
+		page := buf.String()
+		require.False(t, external.MatchString(page), "%s: the HTML report loads %q", name, external.FindString(page))
+		require.NotContains(t, page, "<b>&amp ``` fence", "%s: the detail is not escaped", name)
+		require.Contains(t, page, "<title>convspec conformance: "+run.Verdict(), name)
+	}
+}
+
+func TestHTMLFailures(t *testing.T) {
+	run := sampleRuns()["failures"]
+	var buf bytes.Buffer
+	require.NoError(t, report.HTML(&buf, run, report.HTMLOptions{SpecURL: "site/spec.html"}))
+	page := buf.String()
+	for _, want := range []string{
+		`<details class="failure" id="case-WIN-2/a">`,                               // expandable, at its ID
+		`<a href="site/spec.html#WIN-2">WIN-2 — Three zones that never overlap</a>`, // its clause, linked
+		`<div class="lbl">what was sent</div>`,
+		`<button class="copy" type="button" data-copy="repro-case-WIN-2/a">Copy</button>`,
+		`<h2 id="causes">Causes: the failing clauses</h2>`,
+		`<h2 id="capabilities">Verdict by capability</h2>`,
+		`<h2 id="expected">Expected failures (1)</h2>`,
+		`<h2 id="stale">Stale baseline entries (1)</h2>`,
+	} {
+		require.Contains(t, page, want)
+	}
+	// The causes come before the failures.
+	require.Less(t, strings.Index(page, `id="causes"`), strings.Index(page, `id="failures"`))
+	// Without -spec-url a clause links to its heading in SPEC.md on GitHub.
+	buf.Reset()
+	require.NoError(t, report.HTML(&buf, run, report.HTMLOptions{}))
+	require.Contains(t, buf.String(), `href="https://github.com/convspec/convspec/blob/main/spec/SPEC.md#win-2--three-zones-that-never-overlap"`)
+}
+
+func TestHTMLHighlightsWhatDiffers(t *testing.T) {
+	run := &report.Run{Cases: report.Judge([]result.Result{
+		scenario("WIN-4/x", result.Failed, "trimmed differs at index 1\n  got:  trimmed = messages [1 2 3 4]\n  want: trimmed = messages [1 3 4 5]", "WIN-4"),
+	}, nil, false)}
+	var buf bytes.Buffer
+	require.NoError(t, report.HTML(&buf, run, report.HTMLOptions{}))
+	page := buf.String()
+	require.Contains(t, page, `<pre class="got diff-got"><code>trimmed = messages [1 <mark>2</mark> 3 4]</code></pre>`)
+	require.Contains(t, page, `<pre class="want diff-want"><code>trimmed = messages [1 3 4 <mark>5</mark>]</code></pre>`)
+}
+
+func TestMatrix(t *testing.T) {
+	var reports []report.MatrixReport
+	for _, name := range []string{"passed", "failures"} {
+		var buf bytes.Buffer
+		require.NoError(t, report.JSON(&buf, sampleRuns()[name]))
+		reports = append(reports, report.MatrixReport{Name: name + ".json", Data: buf.Bytes()})
+	}
+	var buf bytes.Buffer
+	require.NoError(t, report.Matrix(&buf, reports, report.HTMLOptions{}))
+	page := buf.String()
+	require.False(t, external.MatchString(page), "the matrix loads %q", external.FindString(page))
+	// The same implementation twice: told apart by their files.
+	require.Contains(t, page, `<th class="sortable">my-trimmer 1.2.0 [passed.json]</th>`)
+	// WIN-2 fails in the second report: its cell links to the failure.
+	require.Contains(t, page, `<a href="#f-1-WIN-2/a">✗ 1</a>`)
+	require.Contains(t, page, `<details class="failure" id="f-1-WIN-2/a">`)
+
+	for _, bad := range []struct{ data, want string }{
+		{`{"version": 1}`, "a report of suite \"\" version 1"},
+		{`not json`, "bad.json: not a conform JSON report"},
+		{`{"version": 1, "suite": {"name": "convspec", "protocol": 1}, "extra": true}`, `unknown field "extra"`},
+	} {
+		err := report.Matrix(&bytes.Buffer{}, []report.MatrixReport{{Name: "bad.json", Data: []byte(bad.data)}}, report.HTMLOptions{})
+		require.ErrorContains(t, err, bad.want)
+	}
+	require.ErrorContains(t, report.Matrix(&bytes.Buffer{}, nil, report.HTMLOptions{}), "no report")
+}

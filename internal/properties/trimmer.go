@@ -1,0 +1,208 @@
+package properties
+
+// The invariants every history trimmer must keep, whatever its algorithm
+// (SPEC "Any trimmer", ANY-1 – ANY-9). Each property checks one guarantee
+// on the declared trimmers that claim it; where no trimmer claims it, the
+// property is not applicable.
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"pgregory.net/rapid"
+
+	"github.com/convspec/convspec/conformance/protocol"
+	"github.com/convspec/convspec/conformance/target"
+	"github.com/convspec/convspec/internal/jsoncmp"
+	"github.com/convspec/convspec/reference/message"
+)
+
+func trimmerProperties() []Property {
+	p := func(id, clause, guarantee, doc string, check func(*rapid.T, trimSession, trimCase)) Property {
+		return Property{
+			ID: "prop/" + id, Clauses: []string{clause}, Capability: protocol.GuaranteeCapability(guarantee), Doc: doc,
+			Check: func(t *rapid.T, tg target.Target) {
+				limits := anyLimit
+				if guarantee == protocol.GuaranteeFits {
+					limits = fittingLimit
+				}
+				c := drawTrimCase(t, tg, guarantee, limits)
+				check(t, trimSession{newSession(t, tg, clause)}, c)
+			},
+		}
+	}
+	return []Property{
+		p("trimmer-subsequence", "ANY-1", protocol.GuaranteeSubsequence,
+			"a trimmer's output is a subsequence of its input: order kept, nothing duplicated, invented or altered", checkTrimSubsequence),
+		p("trimmer-units-whole", "ANY-2", protocol.GuaranteeUnits,
+			"a trimmer's output has every tool call with all its results and every result with its call, in both formats", checkTrimUnits),
+		p("trimmer-keeps-system", "ANY-3", protocol.GuaranteeSystem,
+			"a trimmer's output starts with the system messages its input starts with", checkTrimSystem),
+		p("trimmer-keeps-last-prompt", "ANY-4", protocol.GuaranteeLastPrompt,
+			"a trimmer's output holds the latest user prompt of its input", checkTrimLastPrompt),
+		p("trimmer-keeps-last-unit", "ANY-5", protocol.GuaranteeLastUnit,
+			"a trimmer's output ends with the last unit of its input, whole", checkTrimLastUnit),
+		p("trimmer-bound", "ANY-6", protocol.GuaranteeBound,
+			"a trimmer's output counts at most the limit by its declared counter, or is exactly the floor when the floor alone exceeds it", checkTrimBound),
+		p("trimmer-fits", "ANY-7", protocol.GuaranteeFits,
+			"a conversation within the limit comes back unchanged", checkTrimFits),
+		p("trimmer-idempotent", "ANY-8", protocol.GuaranteeIdempotent,
+			"trimming a trimmer's output again with the same limit changes nothing", checkTrimIdempotent),
+		p("trimmer-total", "ANY-9", protocol.GuaranteeTotal,
+			"a trimmer answers every valid conversation and limit, the empty conversation and limit 0 included", checkTrimTotal),
+	}
+}
+
+// first trims the case; ok is false when a trimmer that does not claim
+// total declined it (ANY-9).
+func (s trimSession) first(c trimCase) (out []json.RawMessage, ok bool) {
+	s.t.Helper()
+	out, err := s.trim(c.decl, raws(c.h.msgs), c.limit)
+	return out, !errors.Is(err, errDeclined)
+}
+
+func checkTrimSubsequence(t *rapid.T, s trimSession, c trimCase) {
+	out, ok := s.first(c)
+	if !ok {
+		return
+	}
+	for k, p := range match(c.h.msgs, out) {
+		if p >= 0 {
+			continue
+		}
+		why := "is not an input message: invented or altered"
+		for i, m := range c.h.msgs {
+			if jsoncmp.Equal(m.Raw, out[k]) {
+				why = fmt.Sprintf("is in[%d] again, or out of order: the messages before it already stand for in[%d] or later", i, i)
+				break
+			}
+		}
+		if _, err := message.Parse(out[k]); err != nil {
+			why = "is not a message at all (" + err.Error() + ")"
+		}
+		s.fail("ANY-1", "out[%d] %s\n%s\n%s", k, why, c.describe(), describeOut(out))
+	}
+}
+
+func checkTrimUnits(t *rapid.T, s trimSession, c trimCase) {
+	out, ok := s.first(c)
+	if !ok {
+		return
+	}
+	msgs := messagesIn(out) // what is not a message is ANY-1's to report
+	if _, problems := message.Structure(msgs); len(problems) > 0 {
+		p := problems[0]
+		s.fail("ANY-2", "the output splits a tool-call unit: %s at out[%d] (%s); the provider rejects this request\n%s\n%s",
+			p.Code, p.At, p.Reason, c.describe(), describeOut(out))
+	}
+}
+
+// messagesIn is the elements of out that are messages, in order; the
+// positions of ANY-2's report are theirs.
+func messagesIn(out []json.RawMessage) []message.Message {
+	var msgs []message.Message
+	for _, raw := range out {
+		if m, err := message.Parse(raw); err == nil {
+			msgs = append(msgs, m)
+		}
+	}
+	return msgs
+}
+
+func checkTrimSystem(t *rapid.T, s trimSession, c trimCase) {
+	out, ok := s.first(c)
+	if !ok {
+		return
+	}
+	for i := range leadingSystem(c.h) {
+		if i >= len(out) || !jsoncmp.Equal(out[i], c.h.msgs[i].Raw) {
+			s.fail("ANY-3", "the input starts with %d system message(s), but out[%d] is not in[%d]: the system prompt is dropped or moved\n%s\n%s",
+				leadingSystem(c.h), i, i, c.describe(), describeOut(out))
+		}
+	}
+}
+
+func checkTrimLastPrompt(t *rapid.T, s trimSession, c trimCase) {
+	out, ok := s.first(c)
+	if !ok {
+		return
+	}
+	i := lastPrompt(c.h)
+	if i < 0 {
+		return
+	}
+	for _, o := range out {
+		if jsoncmp.Equal(o, c.h.msgs[i].Raw) {
+			return
+		}
+	}
+	s.fail("ANY-4", "the latest user prompt in[%d] is not in the output\n%s\n%s", i, c.describe(), describeOut(out))
+}
+
+func checkTrimLastUnit(t *rapid.T, s trimSession, c trimCase) {
+	out, ok := s.first(c)
+	if !ok || len(c.h.msgs) == 0 {
+		return
+	}
+	n := len(c.h.msgs)
+	u := c.h.msgs[n-1].Unit[0]
+	want := raws(c.h.msgs[u:])
+	if len(out) < len(want) || !equalLists(out[len(out)-len(want):], want) {
+		s.fail("ANY-5", "the output does not end with the last unit %s\n%s\n%s", positions(rangeIdx(u, n)), c.describe(), describeOut(out))
+	}
+}
+
+func checkTrimBound(t *rapid.T, s trimSession, c trimCase) {
+	out, ok := s.first(c)
+	if !ok {
+		return
+	}
+	fl := floor(c.decl, c.h)
+	var flMsgs []json.RawMessage
+	for _, i := range fl {
+		flMsgs = append(flMsgs, c.h.msgs[i].Raw)
+	}
+	got, need := countOf(c.decl, out), countOf(c.decl, flMsgs)
+	switch {
+	case need <= c.limit && got > c.limit:
+		s.fail("ANY-6", "the output counts %d %s, above the limit %d (the floor, %s, counts %d)\n%s\n%s",
+			got, unit(c.decl), c.limit, positions(fl), need, c.describe(), describeOut(out))
+	case need > c.limit && !equalLists(out, flMsgs):
+		s.fail("ANY-6", "the floor (%s) alone counts %d %s, above the limit %d, so the output must be exactly the floor; it counts %d\n%s\n%s",
+			positions(fl), need, unit(c.decl), c.limit, got, c.describe(), describeOut(out))
+	}
+}
+
+func checkTrimFits(t *rapid.T, s trimSession, c trimCase) {
+	out, ok := s.first(c)
+	if !ok {
+		return
+	}
+	if !equalLists(out, raws(c.h.msgs)) {
+		s.fail("ANY-7", "the input fits the limit, yet the output differs from it (first difference at out[%d])\n%s\n%s",
+			firstDiffRaw(out, raws(c.h.msgs)), c.describe(), describeOut(out))
+	}
+}
+
+func checkTrimIdempotent(t *rapid.T, s trimSession, c trimCase) {
+	out, ok := s.first(c)
+	if !ok {
+		return
+	}
+	if len(messagesIn(out)) < len(out) {
+		return // an output that is not all messages cannot be trimmed again; ANY-1 reports it
+	}
+	again, err := s.trim(c.decl, out, c.limit)
+	if errors.Is(err, errDeclined) {
+		s.fail("ANY-8", "trimming the output again failed: the trimmer refuses its own output\n%s\n%s", c.describe(), describeOut(out))
+	}
+	if !equalLists(again, out) {
+		s.fail("ANY-8", "trimming the output again with limit %d changed it (first difference at out[%d])\n%s\n%s\n%s",
+			c.limit, firstDiffRaw(again, out), c.describe(), describeOut(out), describeList("the second output", again))
+	}
+}
+
+func checkTrimTotal(t *rapid.T, s trimSession, c trimCase) {
+	s.first(c) // trim fails the case under ANY-9 on any error
+}
