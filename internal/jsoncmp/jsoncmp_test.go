@@ -80,6 +80,7 @@ func TestCompare(t *testing.T) {
 		{"loop free text elsewhere is compared", "window.trim", result(`{"iterations":[{"events":[{"code":"summary_failed","message":"x"}]}]}`), result(`{"iterations":[{"events":[{"code":"summary_failed","message":"y"}]}]}`), `result.iterations[0].events[0].message: want "x", got "y"`},
 		{"error kinds", "budget.check", failure("unknown_model", ""), failure("invalid_params", ""), `error.kind: want "unknown_model", got "invalid_params" (some text)`},
 		{"error data", "budget.prepare", failure("context_window_exhausted", `{"tokenCount":5,"limit":4}`), failure("context_window_exhausted", `{"tokenCount":6,"limit":4}`), `error.data.tokenCount: want 5, got 6`},
+		{"error data may say more", "budget.check", failure("unknown_model", ""), failure("unknown_model", `{"model":"x"}`), ""},
 		{"error message free", "budget.check", failure("unknown_model", ""), Response{Error: &protocol.Error{Code: -32003, Message: "other"}}, ""},
 		{"error for result", "budget.check", result(`{"tokens":1}`), failure("unknown_model", ""), `result: want a result {"tokens":1}, got the error "unknown_model: some text"`},
 	} {

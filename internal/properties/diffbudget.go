@@ -29,10 +29,6 @@ var budgetClauses = clauseTable{
 		"error": "PREP-4", "error.kind": "PREP-4"},
 }
 
-// models are the registry's models (LIM-1), one it does not know, and one
-// the request's limits add.
-var models = []string{"gpt-4o", "claude-3.5-sonnet", "gemini-3-pro", "m", "no-such-model", ""}
-
 // refCount is the reference's TOK-3 count of msgs, -1 when it refuses them.
 func refCount(msgs []json.RawMessage) int {
 	ref, err := inprocess.New(server.Reference{})
@@ -77,8 +73,12 @@ func limitAround(t *rapid.T, count int) int {
 
 // drawBudgetParams draws messages, a model and limits for check, prune and
 // prepare: a custom model's limit around a threshold, mostly.
-func drawBudgetParams(t *rapid.T, formats []string, p map[string]any) {
-	msgs := diffConversation(t, formats, rapid.IntRange(1, 10).Draw(t, "n"))
+// One fault at most: a bad model, a bad limit, or a bad message (which of
+// two faults an error names is open); p's target_ratio, when the caller
+// adds one, is valid unless ratio says otherwise.
+func drawBudgetParams(t *rapid.T, formats []string, p map[string]any) (faulty bool) {
+	fault := rapid.SampledFrom([]string{"none", "none", "none", "message", "model", "limit"}).Draw(t, "fault")
+	msgs := drawConversation(t, formats, rapid.IntRange(1, 10).Draw(t, "n"), fault == "message")
 	switch rapid.IntRange(0, 3).Draw(t, "exact at") {
 	case 0:
 		msgs, _ = padTo(msgs, 4) // 80 % of count·5/4 is count
@@ -86,21 +86,25 @@ func drawBudgetParams(t *rapid.T, formats []string, p map[string]any) {
 		msgs, _ = padTo(msgs, 19) // 95 % of count·20/19 is count
 	}
 	p["messages"] = msgs
-	model := rapid.SampledFrom(models).Draw(t, "model")
-	p["model"] = model
-	switch rapid.IntRange(0, 5).Draw(t, "limits") {
-	case 0: // the registry's limits
-	case 1:
-		p["limits"] = map[string]any{"x": 1}
-	case 2:
+	switch fault {
+	case "model":
+		model := rapid.SampledFrom([]string{"no-such-model", ""}).Draw(t, "bad model")
+		p["model"] = model
+		if rapid.Bool().Draw(t, "other limits") {
+			p["limits"] = map[string]any{"x": 1}
+		}
+	case "limit":
+		model := rapid.SampledFrom([]string{"m", "gpt-4o"}).Draw(t, "model")
+		p["model"] = model
 		p["limits"] = map[string]any{model: rapid.SampledFrom([]any{0, -1, 2.5, "100", 9007199254740992}).Draw(t, "bad limit")}
 	default:
-		if model == "" || model == "no-such-model" {
-			model = "m"
-			p["model"] = model
+		model := rapid.SampledFrom([]string{"gpt-4o", "claude-3.5-sonnet", "gemini-3-pro", "m", "m", "m"}).Draw(t, "model")
+		p["model"] = model
+		if model == "m" || rapid.Bool().Draw(t, "override") {
+			p["limits"] = map[string]any{model: limitAround(t, max(refCount(msgs), 1))}
 		}
-		p["limits"] = map[string]any{model: limitAround(t, max(refCount(msgs), 1))}
 	}
+	return fault != "none"
 }
 
 func diffBudgetProperties() []Property {
@@ -141,9 +145,12 @@ func diffBudgetProperties() []Property {
 			[]string{"PRN-1", "PRN-2", "PRN-3", "PRN-4", "PRN-5", "UNIT-3"},
 			func(t *rapid.T, formats []string) []call {
 				p := map[string]any{}
-				drawBudgetParams(t, formats, p)
+				ratios := []string{"0.8", "0.80", "8e-1", "0.5", "1", "1.0", "0.01", "null"}
+				if !drawBudgetParams(t, formats, p) {
+					ratios = append(ratios, "0", "1.5", "-0.1", `"0.8"`) // a fault of its own
+				}
 				if rapid.Bool().Draw(t, "target_ratio given") {
-					p["target_ratio"] = json.RawMessage(rapid.SampledFrom([]string{"0.8", "0.80", "8e-1", "0.5", "1", "1.0", "0.01", "0", "1.5", "-0.1", `"0.8"`, "null"}).Draw(t, "target_ratio"))
+					p["target_ratio"] = json.RawMessage(rapid.SampledFrom(ratios).Draw(t, "target_ratio"))
 				}
 				return []call{{protocol.MethodBudgetPrune, p}}
 			}, thresholdExamples(protocol.MethodBudgetPrune), budgetClauses.of),

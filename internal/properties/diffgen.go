@@ -26,8 +26,15 @@ func providerFormats(info target.Info) []string { return nil }
 // conversations, with rare units inserted between units and, now and then,
 // a malformed structure or an invalid message.
 func diffConversation(t *rapid.T, formats []string, n int) []json.RawMessage {
+	return drawConversation(t, formats, n, true)
+}
+
+// drawConversation is diffConversation; faults false leaves out malformed
+// structures and invalid messages, for a request that has a fault of
+// another kind already: which of two faults an error names is open.
+func drawConversation(t *rapid.T, formats []string, n int, faults bool) []json.RawMessage {
 	o := genOpts{n: n, exact: true, tools: -1, formats: formats, marked: rapid.Bool().Draw(t, "marked")}
-	if rapid.IntRange(0, 7).Draw(t, "defects") == 0 {
+	if faults && rapid.IntRange(0, 7).Draw(t, "defects") == 0 {
 		o.exact, o.defects, o.ambiguous = false, [2]int{1, 1}, true
 	}
 	h := historyGen(o).Draw(t, "conversation")
@@ -47,7 +54,7 @@ func diffConversation(t *rapid.T, formats []string, n int) []json.RawMessage {
 			}
 		}
 	}
-	if len(out) > 0 && rapid.IntRange(0, 11).Draw(t, "invalid message") == 0 {
+	if faults && len(out) > 0 && rapid.IntRange(0, 11).Draw(t, "invalid message") == 0 {
 		out[rapid.IntRange(0, len(out)-1).Draw(t, "invalid at")] = invalidMessage(t)
 	}
 	return out

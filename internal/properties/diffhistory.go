@@ -4,6 +4,7 @@ package properties
 
 import (
 	"encoding/json"
+	"slices"
 
 	"pgregory.net/rapid"
 
@@ -17,8 +18,10 @@ var historyClauses = clauseTable{
 }
 
 // maxSpellings are max_messages of history.build: counts spelled every way
-// JSON allows, and what CFG-3 refuses.
+// JSON allows (the first validMaxes), then what CFG-3 refuses.
 var maxSpellings = []string{"0", "1", "2", "3", "5", "10", "3.0", "3e0", "30E-1", "-0", "-1", "2.5", "null", `"3"`, "true", "9007199254740992"}
+
+const validMaxes = 10
 
 func diffHistoryProperties() []Property {
 	conversation := func(t *rapid.T, formats []string) []json.RawMessage {
@@ -53,10 +56,16 @@ func diffHistoryProperties() []Property {
 			"history.build of any conversation with max_messages spelled every way answers as the reference does",
 			[]string{"BUILD-1", "BUILD-2", "BUILD-3", "BUILD-4", "BUILD-5"},
 			func(t *rapid.T, formats []string) []call {
-				p := map[string]any{"messages": conversation(t, formats)}
+				p := map[string]any{}
+				valid := false
 				if rapid.IntRange(0, 15).Draw(t, "max absent") > 0 {
-					p["max_messages"] = json.RawMessage(rapid.SampledFrom(maxSpellings).Draw(t, "max_messages"))
+					max := rapid.SampledFrom(maxSpellings).Draw(t, "max_messages")
+					p["max_messages"] = json.RawMessage(max)
+					valid = slices.Index(maxSpellings, max) < validMaxes
 				}
+				// One fault at most: which of a bad max_messages and a bad
+				// message an error names is open.
+				p["messages"] = drawConversation(t, formats, rapid.IntRange(0, 14).Draw(t, "n"), valid)
 				return []call{{protocol.MethodHistoryBuild, p}}
 			}, buildExamples(), historyClauses.of),
 	}
