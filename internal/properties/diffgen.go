@@ -66,12 +66,16 @@ func drawConversation(t *rapid.T, formats []string, n int, faults bool) []json.R
 // null, an unknown block type.
 func rareUnit(t *rapid.T, formats []string, k int) []json.RawMessage {
 	id := fmt.Sprintf("rare_%d_%d", k, rapid.IntRange(0, 99).Draw(t, "rare id"))
-	text := func(label string) string { return string(drawStr(t, label).wire(false)) }
+	// Corner texts (every Unicode category, white-space runs,
+	// contractions) reach the counters through these units.
+	text := func(label string) string { return string(mustJSON(cornerTextGen.Draw(t, label))) }
 	openai := formats == nil || slices.Contains(formats, "openai")
 	if openai && (formats == nil || slices.Contains(formats, "anthropic")) {
 		openai = rapid.Bool().Draw(t, "openai")
 	}
-	switch rapid.IntRange(0, 9).Draw(t, "rare unit") {
+	switch rapid.IntRange(0, 10).Draw(t, "rare unit") {
+	case 10:
+		return one(`{"role":%q,"content":%s}`, rapid.SampledFrom([]string{"user", "assistant"}).Draw(t, "role"), text("corner text"))
 	case 0:
 		return one(`{"role":"developer","content":%s}`, text("developer"))
 	case 1:

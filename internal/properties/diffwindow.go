@@ -188,6 +188,13 @@ func windowExamples() map[string][]call {
 		ex["config "+cfg] = []call{{protocol.MethodWindowCreate, map[string]any{"config": json.RawMessage(cfg)}}}
 	}
 	ex["no config"] = []call{{protocol.MethodWindowCreate, map[string]any{}}}
+	// A window trims each list on its own (WIN-7): nothing of an earlier
+	// trim carries over.
+	again := trimSeq(`{"max_messages":5,"preserve_first_n":1,"preserve_last_n":2}`, numbered(8), nil)
+	all := numbered(10)
+	handedOn := append([]json.RawMessage{all[0]}, all[4:]...) // what the first trim kept, and two more
+	again = append(again, call{protocol.MethodWindowTrim, map[string]any{"window": windowRef(0), "messages": handedOn}})
+	ex["trimmed twice"] = again
 	ex["tool unit at the cut"] = trimSeq(`{"max_messages":4,"preserve_first_n":1,"preserve_last_n":1}`, rawList(
 		`{"role":"system","content":"s"}`, `{"role":"user","content":"u"}`,
 		`{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{}"}},{"id":"c2","type":"function","function":{"name":"f","arguments":""}}]}`,
@@ -223,5 +230,11 @@ func summarizeExamples() map[string][]call {
 	fail := trimSeq(on, numbered(15), map[string]any{"summarizer": map[string]any{"error": "x"}})
 	fail = append(fail, call{protocol.MethodWindowTrim, map[string]any{"window": windowRef(0), "messages": numbered(17), "summarizer": map[string]any{"reply": "S"}}})
 	ex["failure then success"] = fail
+	// SUM-8: a trim without a summarizer adds nothing to the pending list.
+	none := trimSeq(on, numbered(9), nil)
+	for _, n := range []int{12, 14} {
+		none = append(none, call{protocol.MethodWindowTrim, map[string]any{"window": windowRef(0), "messages": numbered(n), "summarizer": map[string]any{"reply": "S"}}})
+	}
+	ex["no summarizer then one"] = none
 	return ex
 }

@@ -100,7 +100,6 @@ var textGen = rapid.OneOf(
 	rapid.Map(rapid.SliceOfN(rapid.SampledFrom(fragments), 0, 6), func(p []string) string { return strings.Join(p, "") }),
 	rapid.Map(rapid.SliceOfN(rapid.SampledFrom(fragments), 1, 4), func(p []string) string { return strings.Join(p, " ") }),
 	rapid.StringN(0, 16, -1),
-	cornerTextGen,
 )
 
 // drawStr draws a string value, sometimes spelled with escapes on the wire.
