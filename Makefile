@@ -3,7 +3,7 @@
 GO ?= go
 BIN := bin/conform
 
-.PHONY: all conform test lint bench build mutants golden golden-characters golden-tokens clean
+.PHONY: all conform test lint bench build mutants golden golden-characters golden-tokens token-vectors clean
 
 all: lint test
 
@@ -28,9 +28,11 @@ lint:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
-## mutants: run the whole suite against every faulty variant and print the catalogue as a
-## report (variant, bug, killing clause, scenario and property; clauses no variant breaks);
-## fails when a variant survives. Also written to bin/mutants.md.
+## mutants: run the whole suite against every faulty variant, the properties under seeds 1, 2
+## and 3, and print the catalogue as a report (variant, bug, killing clause, scenario and
+## property, whether the differential properties kill it, under how many seeds; clauses no
+## variant breaks); fails when a variant survives or a kill depends on the seed. Also
+## written to bin/mutants.md.
 mutants:
 	@mkdir -p bin
 	@echo "running the whole suite against every faulty variant (a few minutes)..."
@@ -50,6 +52,11 @@ golden-characters:
 ## golden-tokens: regenerate testdata/golden/tokens/cl100k_base.json with npm tiktoken (Node and npm; not needed by `make test`)
 golden-tokens:
 	cd testdata/golden/gen/tokens && npm ci --no-audit --no-fund && node gen.mjs
+
+## token-vectors: regenerate internal/tokenvectors/corpus.json.gz, the exact token vectors conform embeds,
+## with npm tiktoken (Node and npm; not needed by `make test` or by conform)
+token-vectors:
+	cd testdata/golden/gen/tokens && npm ci --no-audit --no-fund && node corpus.mjs
 
 clean:
 	rm -rf bin

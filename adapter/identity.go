@@ -6,7 +6,7 @@ import (
 	"fmt"
 
 	"github.com/convspec/convspec/conformance/protocol"
-	"github.com/convspec/convspec/internal/jsoneq"
+	"github.com/convspec/convspec/internal/jsoncmp"
 	"github.com/convspec/convspec/reference/window"
 )
 
@@ -26,7 +26,7 @@ func Originals(inputs []json.RawMessage, rebuilt []any) ([]json.RawMessage, erro
 		}
 		found := -1
 		for j := next; j < len(inputs); j++ {
-			if jsoneq.Equal(inputs[j], b) {
+			if jsoncmp.Equal(inputs[j], b) {
 				found = j
 				break
 			}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -106,7 +107,7 @@ type runReport struct {
 // it returns.
 func (s *settings) execute(opts runner.Options, command []string, stderr io.Writer) *runReport {
 	if opts.Seed == 0 {
-		opts.Seed = runner.NewSeed()
+		opts.Seed = runner.DefaultSeed
 	}
 	rep := &runReport{Run: report.Run{
 		Command: command, Mutant: s.mutant, Seed: opts.Seed, Checks: s.checks,
@@ -161,8 +162,19 @@ func (s *settings) execute(opts runner.Options, command []string, stderr io.Writ
 }
 
 func (s *settings) options() (runner.Options, error) {
-	opts := runner.Options{Seed: s.seed, Checks: s.checks}
+	opts := runner.Options{Checks: s.checks}
 	var err error
+	switch s.seedText {
+	case "":
+		opts.Seed = runner.DefaultSeed
+	case "random":
+		opts.Seed = runner.NewSeed()
+	default:
+		if opts.Seed, err = strconv.ParseUint(s.seedText, 10, 64); err != nil || opts.Seed == 0 {
+			return opts, fmt.Errorf("-seed must be a positive integer or random, got %q", s.seedText)
+		}
+	}
+	s.seed = opts.Seed
 	if s.run != "" {
 		if opts.Run, err = regexp.Compile(s.run); err != nil {
 			return opts, fmt.Errorf("-run: %w", err)

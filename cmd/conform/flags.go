@@ -16,6 +16,7 @@ import (
 type settings struct {
 	run, skip    string
 	seed         uint64
+	seedText     string
 	checks       int
 	timeout      time.Duration
 	startTimeout time.Duration
@@ -45,7 +46,7 @@ func runFlags(name string, stderr io.Writer) (*flag.FlagSet, *settings) {
 	fs.SetOutput(stderr)
 	fs.StringVar(&s.run, "run", "", "run only the cases whose ID matches this regular expression `RE`")
 	fs.StringVar(&s.skip, "skip", "", "skip the cases whose ID matches this regular expression `RE`")
-	fs.Uint64Var(&s.seed, "seed", 0, "seed for the properties' generators (0: random, printed in the report); the same seed replays the run")
+	fs.StringVar(&s.seedText, "seed", "", "seed `N` for the properties' generators (default 1, printed in the report; random: a new one); the same seed replays the run")
 	fs.IntVar(&s.checks, "checks", 100, "generated cases per property")
 	supervisionFlags(fs, s)
 	fs.BoolVar(&s.verbose, "v", false, "list every case, and the details of expected failures")

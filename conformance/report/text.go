@@ -47,7 +47,11 @@ func Text(w io.Writer, run *Run, opts TextOptions) error {
 		fmt.Fprintln(bw, paint(bold+red, run.Verdict()))
 		return bw.Flush()
 	}
-	fmt.Fprintf(bw, "seed %d\n", run.Seed)
+	if run.Seed == result.DefaultSeed {
+		fmt.Fprintf(bw, "seed %d (the default: every run draws the same cases; -seed random explores)\n", run.Seed)
+	} else {
+		fmt.Fprintf(bw, "seed %d\n", run.Seed)
+	}
 	if run.Strict {
 		fmt.Fprintln(bw, "strict: an unsupported case fails the run unless the baseline lists it")
 	}

@@ -391,7 +391,7 @@ def _classify_valid(m: dict) -> Classification:
         return Classification(SYSTEM)
     if role == "assistant":
         ids: list[str] = []
-        if "tool_calls" in m:
+        if m.get("tool_calls") is not None:  # null is the member absent (D-38)
             calls = m["tool_calls"]
             if not isinstance(calls, list):
                 raise _ToolMemberError(f'"tool_calls" must be an array of objects, got {_type_name(calls)}')

@@ -17,9 +17,11 @@ import (
 // Failure is one case that failed against a variant.
 type Failure struct {
 	ID string
-	// Property says that the case is a property (otherwise a scenario).
-	Property bool
-	Clauses  []string
+	// Property says that the case is a property (otherwise a scenario);
+	// Differential that it is one of the differential properties, which
+	// compare with the reference (or the exact token vectors).
+	Property, Differential bool
+	Clauses                []string
 }
 
 // Verdict is what the suite made of one variant.
@@ -29,19 +31,52 @@ type Verdict struct {
 	// Others the failures of other cases. A variant is killed when Killers
 	// is not empty; failing only Others is a catch by accident.
 	Killers, Others []Failure
+	// Seeds says, for every seed the properties ran with (the first is
+	// the one Killers and Others come from), whether the variant was
+	// killed. A variant killed under some seeds only is seed-dependent.
+	Seeds []bool
 }
 
 // NewVerdict sorts a run's failures into killers and others.
 func NewVerdict(m Mutant, failures []Failure) Verdict {
 	v := Verdict{Mutant: m}
 	for _, f := range failures {
-		if slices.ContainsFunc(f.Clauses, func(c string) bool { return slices.Contains(m.Clauses, c) }) {
+		if v.breaks(f) {
 			v.Killers = append(v.Killers, f)
 		} else {
 			v.Others = append(v.Others, f)
 		}
 	}
+	v.Seeds = []bool{v.Killed()}
 	return v
+}
+
+func (v Verdict) breaks(f Failure) bool {
+	return slices.ContainsFunc(f.Clauses, func(c string) bool { return slices.Contains(v.Mutant.Clauses, c) })
+}
+
+// AddSeed records whether the failures of a run under another seed kill
+// the variant.
+func (v *Verdict) AddSeed(failures []Failure) {
+	v.Seeds = append(v.Seeds, slices.ContainsFunc(failures, v.breaks))
+}
+
+// SeedDependent says that the variant was killed under some seeds and not
+// under others: a kill a CI gate cannot rely on.
+func (v Verdict) SeedDependent() bool {
+	return slices.Contains(v.Seeds, true) && slices.Contains(v.Seeds, false)
+}
+
+// ByDifferential says that a differential property is among the killers:
+// the differential properties alone kill the variant.
+func (v Verdict) ByDifferential() bool {
+	return slices.ContainsFunc(v.Killers, func(f Failure) bool { return f.Differential })
+}
+
+// ByOthers says that a case other than the differential properties is
+// among the killers: the suite without them kills the variant.
+func (v Verdict) ByOthers() bool {
+	return slices.ContainsFunc(v.Killers, func(f Failure) bool { return !f.Differential })
 }
 
 // Killed says that a case of one of the variant's clauses failed.
@@ -89,28 +124,45 @@ func Unbroken(ms []Mutant) []spec.Clause {
 }
 
 // WriteReport renders the verdicts as a Markdown table, then the
-// survivors, then the clauses no variant breaks.
+// survivors, the seed-dependent kills, and the clauses no variant breaks.
 func WriteReport(w io.Writer, vs []Verdict, all []Mutant) error {
 	var b strings.Builder
-	killed := 0
+	killed, byDiff, byOthers, onlyDiff := 0, 0, 0, 0
 	for _, v := range vs {
 		if v.Killed() {
 			killed++
 		}
+		if v.ByDifferential() {
+			byDiff++
+			if !v.ByOthers() {
+				onlyDiff++
+			}
+		}
+		if v.ByOthers() {
+			byOthers++
+		}
 	}
 	fmt.Fprintf(&b, "## Faulty variants: %d of %d killed\n\n", killed, len(vs))
-	b.WriteString("| variant | the realistic bug it models | breaks | killed by clause | killing scenarios | killing properties | other failures |\n")
-	b.WriteString("| --- | --- | --- | --- | --- | --- | --- |\n")
+	fmt.Fprintf(&b, "The differential properties alone kill %d; the suite without them %d; %d only the differential properties kill.\n\n", byDiff, byOthers, onlyDiff)
+	b.WriteString("| variant | the realistic bug it models | breaks | killed by clause | killing scenarios | killing properties | differential | seeds killed | other failures |\n")
+	b.WriteString("| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
 	for _, v := range vs {
 		by := "**SURVIVED**"
 		if v.Killed() {
 			by = strings.Join(v.KillingClauses(), ", ")
 		}
-		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s | %s | %d |\n",
+		diff := "—"
+		if v.ByDifferential() {
+			diff = "yes"
+			if !v.ByOthers() {
+				diff = "**only**"
+			}
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s | %s | %s | %s | %d |\n",
 			v.Mutant.Name, cell(v.Mutant.Bug), strings.Join(v.Mutant.Clauses, ", "), by,
-			firstOf(v.killers(false)), firstOf(v.killers(true)), len(v.Others))
+			firstOf(v.killers(false)), firstOf(v.killers(true)), diff, seedCell(v), len(v.Others))
 	}
-	var survivors []string
+	var survivors, dependent []string
 	for _, v := range vs {
 		if !v.Killed() {
 			why := "no case failed"
@@ -119,10 +171,18 @@ func WriteReport(w io.Writer, vs []Verdict, all []Mutant) error {
 			}
 			survivors = append(survivors, fmt.Sprintf("- `%s` (%s): %s\n", v.Mutant.Name, v.Mutant.Bug, why))
 		}
+		if v.SeedDependent() {
+			dependent = append(dependent, fmt.Sprintf("- `%s` (%s): killed under %d of %d seeds (%v): make the case that kills it an example, or its generator reach the input on purpose\n", v.Mutant.Name, v.Mutant.Bug, v.kills(), len(v.Seeds), v.Seeds))
+		}
 	}
 	if len(survivors) > 0 {
 		fmt.Fprintf(&b, "\n### Survivors\n\n%s", strings.Join(survivors, ""))
 	}
+	fmt.Fprintf(&b, "\n### Kills that depend on the seed: %d\n\n", len(dependent))
+	if len(dependent) == 0 {
+		b.WriteString("none\n")
+	}
+	b.WriteString(strings.Join(dependent, ""))
 	unbroken := Unbroken(all)
 	fmt.Fprintf(&b, "\n### Clauses no variant breaks: %d of %d\n\n", len(unbroken), len(spec.Clauses()))
 	if len(unbroken) == 0 {
@@ -133,6 +193,26 @@ func WriteReport(w io.Writer, vs []Verdict, all []Mutant) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// kills is how many seeds killed the variant.
+func (v Verdict) kills() int {
+	n := 0
+	for _, k := range v.Seeds {
+		if k {
+			n++
+		}
+	}
+	return n
+}
+
+// seedCell is how many seeds killed the variant, flagged when not all did.
+func seedCell(v Verdict) string {
+	n := v.kills()
+	if v.SeedDependent() {
+		return fmt.Sprintf("**%d/%d SEED-DEPENDENT**", n, len(v.Seeds))
+	}
+	return fmt.Sprintf("%d/%d", n, len(v.Seeds))
 }
 
 func ids(fs []Failure) []string {

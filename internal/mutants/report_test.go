@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/convspec/convspec/conformance/result"
 	"github.com/convspec/convspec/internal/inprocess"
 	"github.com/convspec/convspec/internal/mutants"
+	"github.com/convspec/convspec/internal/properties"
 	"github.com/convspec/convspec/internal/runner"
 	"github.com/convspec/convspec/spec"
 )
@@ -22,15 +24,26 @@ var (
 	reportOut  = flag.String("mutants.out", "", "also write the report to `FILE`")
 )
 
-// TestMutantReport runs every scenario and every property (50 checks, seed
-// 1) against every variant and prints the catalogue: the bug each variant
-// models and the cases that killed it, then the clauses no variant
-// breaks. It fails when a variant survives. It is slow (the whole suite
-// once per variant), so it runs only with -mutants.report; `make test`
-// has TestSuiteKillsEveryMutant, which stops at the first killing cases.
+// seeds are the seeds TestMutantReport runs the properties with: a kill
+// that depends on the seed is flagged.
+var seeds = []uint64{1, 2, 3}
+
+// TestMutantReport runs every scenario and every property (50 checks) against
+// every variant, the properties under three seeds, and prints the
+// catalogue: the bug each variant models, the cases that killed it,
+// whether the differential properties did, under how many seeds it died,
+// then the clauses no variant breaks. It fails when a variant survives or
+// a kill depends on the seed. It is slow (the whole suite once per
+// variant, the properties twice more), so it runs only with
+// -mutants.report; `make test` has TestSuiteKillsEveryMutant, which stops
+// at the first killing cases.
 func TestMutantReport(t *testing.T) {
 	if !*reportFlag {
 		t.Skip("run with -mutants.report (make mutants)")
+	}
+	differential := map[string]bool{}
+	for _, p := range properties.All() {
+		differential[p.ID] = p.Differential
 	}
 	all := mutants.All()
 	verdicts := make([]mutants.Verdict, len(all))
@@ -39,23 +52,42 @@ func TestMutantReport(t *testing.T) {
 		for i, m := range all {
 			t.Run(m.Name, func(t *testing.T) {
 				t.Parallel()
-				tg, err := inprocess.New(m.Engine)
-				if err != nil {
-					t.Fatal(err)
-				}
-				results, err := runner.Run(context.Background(), tg, runner.Options{Checks: 50, Seed: 1})
-				if err != nil {
-					t.Fatal(err)
-				}
-				var failures []mutants.Failure
-				for _, r := range results {
-					if r.Outcome.IsFailure() {
-						failures = append(failures, mutants.Failure{ID: r.ID, Property: r.Kind == result.Property, Clauses: r.Clauses})
+				for k, seed := range seeds {
+					tg, err := inprocess.New(m.Engine)
+					if err != nil {
+						t.Fatal(err)
+					}
+					opts := runner.Options{Checks: 50, Seed: seed}
+					if k > 0 {
+						opts.Run = regexp.MustCompile(`^prop/`) // scenarios do not depend on the seed
+					}
+					results, err := runner.Run(context.Background(), tg, opts)
+					if err != nil {
+						t.Fatal(err)
+					}
+					var failures []mutants.Failure
+					for _, r := range results {
+						if r.Outcome.IsFailure() {
+							failures = append(failures, mutants.Failure{ID: r.ID, Property: r.Kind == result.Property, Differential: differential[r.ID], Clauses: r.Clauses})
+						}
+					}
+					if k == 0 {
+						verdicts[i] = mutants.NewVerdict(m, failures)
+					} else {
+						// The scenarios ran once: their kills hold under every seed.
+						for _, f := range verdicts[i].Killers {
+							if !f.Property {
+								failures = append(failures, f)
+							}
+						}
+						verdicts[i].AddSeed(failures)
 					}
 				}
-				verdicts[i] = mutants.NewVerdict(m, failures)
-				if !verdicts[i].Killed() {
+				switch v := verdicts[i]; {
+				case !v.Killed():
 					t.Errorf("mutant %s (%s) survived", m.Name, m.Bug)
+				case v.SeedDependent():
+					t.Errorf("mutant %s (%s) is killed under some seeds only: %v", m.Name, m.Bug, v.Seeds)
 				}
 			})
 		}
@@ -64,7 +96,7 @@ func TestMutantReport(t *testing.T) {
 	if err := mutants.WriteReport(&buf, verdicts, all); err != nil {
 		t.Fatal(err)
 	}
-	fmt.Fprintf(&buf, "\n(%d variants, each against every scenario and property; %s)\n", len(all), time.Since(started).Round(time.Second))
+	fmt.Fprintf(&buf, "\n(%d variants, each against every scenario and property, the properties under seeds %v; %s)\n", len(all), seeds, time.Since(started).Round(time.Second))
 	os.Stdout.Write(buf.Bytes())
 	if *reportOut != "" {
 		if err := os.WriteFile(*reportOut, buf.Bytes(), 0o644); err != nil {
@@ -80,10 +112,11 @@ func TestReportFormat(t *testing.T) {
 	}
 	a, b := all[0], all[1]
 	killing := mutants.Failure{ID: a.Clauses[0] + "/some-scenario", Clauses: []string{a.Clauses[0]}}
-	prop := mutants.Failure{ID: "prop/some-property", Property: true, Clauses: a.Clauses}
+	prop := mutants.Failure{ID: "prop/some-property", Property: true, Differential: true, Clauses: a.Clauses}
 	other := mutants.Failure{ID: "PROTO-1/elsewhere", Clauses: []string{"PROTO-1"}}
 	va := mutants.NewVerdict(a, []mutants.Failure{killing, other, prop})
 	vb := mutants.NewVerdict(b, []mutants.Failure{other})
+	va.AddSeed([]mutants.Failure{other})
 	if !va.Killed() || len(va.Killers) != 2 || len(va.Others) != 1 || vb.Killed() {
 		t.Fatalf("verdicts: %+v / %+v", va, vb)
 	}
@@ -94,7 +127,10 @@ func TestReportFormat(t *testing.T) {
 	out := buf.String()
 	for _, want := range []string{
 		"## Faulty variants: 1 of 2 killed",
-		fmt.Sprintf("| `%s` | %s | %s | %s | `%s` | `prop/some-property` | 1 |", a.Name, a.Bug, strings.Join(a.Clauses, ", "), strings.Join(va.KillingClauses(), ", "), killing.ID),
+		fmt.Sprintf("| `%s` | %s | %s | %s | `%s` | `prop/some-property` | yes | **1/2 SEED-DEPENDENT** | 1 |", a.Name, a.Bug, strings.Join(a.Clauses, ", "), strings.Join(va.KillingClauses(), ", "), killing.ID),
+		"The differential properties alone kill 1; the suite without them 1; 0 only the differential properties kill.",
+		"### Kills that depend on the seed: 1",
+		fmt.Sprintf("- `%s` (%s): killed under 1 of 2 seeds ([true false])", a.Name, a.Bug),
 		fmt.Sprintf("| `%s` |", b.Name),
 		"**SURVIVED**",
 		"### Survivors",

@@ -150,6 +150,9 @@ type genOpts struct {
 	// silent leaves the text out of tool calls (SUM-6: only tool results
 	// and calls, nothing to summarize).
 	silent bool
+	// formats are the provider formats tool units may take (nil: both,
+	// and units mixing them; see providerFormats).
+	formats []string
 	// format, when set ("openai" or "anthropic"), makes every tool call
 	// of that format: a trimmer may declare only one (ANY-10).
 	format string
@@ -221,7 +224,7 @@ func drawPlan(t *rapid.T, o genOpts) []item {
 			if !o.exact {
 				limit = 1 << 20
 			}
-			spec, ok := drawToolSpec(t, limit, o.format)
+			spec, ok := drawToolSpec(t, limit, o.format, o.formats)
 			if !ok {
 				it.kind = "prompt"
 			}
@@ -251,11 +254,20 @@ func itemSize(it item) int {
 
 // drawToolSpec draws a tool call of 1 to 5 parallel calls whose unit holds
 // at most limit messages; ok is false when limit is below 2.
-func drawToolSpec(t *rapid.T, limit int, only string) (toolSpec, bool) {
+func drawToolSpec(t *rapid.T, limit int, only string, formats []string) (toolSpec, bool) {
 	if limit < 2 {
 		return toolSpec{}, false
 	}
-	format := rapid.SampledFrom([]string{"openai", "anthropic", "openai", "anthropic", "mixed"}).Draw(t, "format")
+	choices := []string{"openai", "anthropic", "openai", "anthropic", "mixed"}
+	if formats != nil {
+		choices = slices.DeleteFunc(choices, func(f string) bool {
+			return !slices.Contains(formats, f) && (f != "mixed" || len(formats) < 2)
+		})
+		if len(choices) == 0 {
+			return toolSpec{}, false
+		}
+	}
+	format := rapid.SampledFrom(choices).Draw(t, "format")
 	if only != "" {
 		format = only
 	}

@@ -4,8 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"pgregory.net/rapid"
-
 	"github.com/convspec/convspec/internal/inprocess"
 	"github.com/convspec/convspec/internal/mutants"
 )
@@ -77,6 +75,28 @@ var kills = []kill{
 	{"prop/trimmer-fits", "trimmer-always-evicts", []string{"ANY-7"}},
 	{"prop/trimmer-idempotent", "trimmer-always-evicts", []string{"ANY-8"}},
 	{"prop/trimmer-total", "trimmer-crashes-on-empty", []string{"ANY-9"}},
+
+	// The differential properties and the exact token vectors.
+	{"prop/diff-window-trim", "cap-off-by-one", []string{"WIN-4", "WIN-5"}},
+	{"prop/diff-window-trim", "window-resumes-at-last-cut", []string{"WIN-4", "WIN-5", "WIN-8"}},
+	{"prop/diff-window-estimate", "estimate-go-json", []string{"EST-1"}},
+	{"prop/diff-window-summarize-trim", "summary-counter-never-resets", []string{"SUM-3", "SUM-4", "SUM-5"}},
+	{"prop/diff-window-summarize-trim", "summary-pending-without-summarizer", []string{"SUM-1", "SUM-4", "SUM-5", "SUM-2"}},
+	{"prop/diff-window-summarize", "summarize-single-newline", []string{"SUM-1"}},
+	{"prop/diff-history-classify", "classify-openai-only", []string{"CLS-1", "UNIT-1"}},
+	{"prop/diff-history-prune", "prune-keeps-first", []string{"PRUNE-1", "PRUNE-3"}},
+	{"prop/diff-history-build", "build-prunes-after-window", []string{"BUILD-1"}},
+	{"prop/diff-tokens-encode", "tokens-special-text", []string{"TOK-1"}},
+	{"prop/diff-budget-count", "budget-ignores-role", []string{"TOK-2"}},
+	{"prop/diff-budget-check", "budget-at-80-is-approaching", []string{"THR-1"}},
+	{"prop/diff-budget-prune", "budget-prunes-newest", []string{"PRN-1"}},
+	{"prop/diff-budget-prune", "budget-prune-gives-up", []string{"PRN-1"}},
+	{"prop/diff-budget-compress", "compress-keeps-last-message", []string{"CMP-1"}},
+	{"prop/diff-budget-prepare", "budget-prepares-at-80", []string{"PREP-2"}},
+	{"prop/diff-config-resolve", "config-block-replaces-shorthand", []string{"CONF-1", "CONF-3"}},
+	{"prop/diff-loop-run", "loop-no-trim-event", []string{"LOOP-3", "LOOP-1"}},
+	{"prop/tokens-exact-vectors", "tokens-special-text", []string{"TOK-1"}},
+	{"prop/budget-exact-counts", "budget-ignores-role", []string{"TOK-2"}},
 }
 
 func mutantNamed(t *testing.T, name string) mutants.Mutant {
@@ -100,7 +120,7 @@ func TestMutantsAreCaught(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			failed, out := runCaptured(p.ID, func(rt *rapid.T) { p.Check(rt, tg) })
+			failed, out := runAllCaptured(p, tg)
 			switch {
 			case !failed:
 				t.Errorf("%s does not catch %s (%s)", k.property, k.mutant, m.Bug)

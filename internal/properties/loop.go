@@ -10,7 +10,7 @@ import (
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/agentrun"
-	"github.com/convspec/convspec/internal/jsoneq"
+	"github.com/convspec/convspec/internal/jsoncmp"
 )
 
 // loopCase is a generated run and the configuration it is sent with.
@@ -138,14 +138,14 @@ func checkLoop(t *rapid.T, tg target.Target) {
 		if err := agentrun.Check(r.Messages, c.plan.Provider); err != nil {
 			s.fail("LOOP-6", "request %d (iteration %d) would be rejected by the %s API: %v\n  request: %s", i, r.Iteration, c.plan.Provider, err, compactJSON(r.Messages))
 		}
-		if !jsoneq.Equal(r.Messages[0], first[0]) {
+		if !jsoncmp.Equal(r.Messages[0], first[0]) {
 			s.fail("LOOP-2", "request %d does not start with the run's first message %s: %s", i, first[0], compactJSON(r.Messages))
 		}
 		if c.strict() {
 			if len(r.Messages) > c.max {
 				s.fail("LOOP-7", "request %d holds %d messages, more than max_messages %d", i, len(r.Messages), c.max)
 			}
-			if !jsoneq.Equal(r.Messages[len(r.Messages)-1], last[i]) {
+			if !jsoncmp.Equal(r.Messages[len(r.Messages)-1], last[i]) {
 				s.fail("LOOP-1", "request %d does not end with the message appended just before the call, %s: %s", i, last[i], compactJSON(r.Messages))
 			}
 		}

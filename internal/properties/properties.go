@@ -23,4 +23,11 @@ type Property struct {
 	// message that names the clause and shows what was sent, what came back
 	// and what was wanted.
 	Check func(t *rapid.T, tg target.Target)
+	// Differential says that the property compares the target with the
+	// reference (or with exact token vectors) rather than checking an
+	// invariant.
+	Differential bool
+	// Examples are fixed cases run before the random checks (in a stable
+	// order), so that a bug at a boundary never depends on the seed.
+	Examples []Example
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/convspec/convspec/conformance/protocol"
-	"github.com/convspec/convspec/internal/jsoneq"
+	"github.com/convspec/convspec/internal/jsoncmp"
 )
 
 // Comparing a trim with the model of summarizemodel.go, and naming the
@@ -65,7 +65,7 @@ func (m *machine) verify(in []convEntry, sc script, want outcome, res protocol.W
 		m.fail(clause, "the trim returned the summary %s, but %s", abbreviate(res.Summary, 300), ctx)
 	case want.summary != nil && !gotSummary:
 		m.fail("SUM-2", "the trim returned no summary, but %s; trimmed %s", ctx, m.traceEntries(res.Trimmed, in, want.summary))
-	case want.summary != nil && !jsoneq.Equal(res.Summary, want.summary.raw):
+	case want.summary != nil && !jsoncmp.Equal(res.Summary, want.summary.raw):
 		m.fail("SUM-2", "the summary is %s, wanted %s: a new message with role assistant, content \"[Conversation Summary]\\n\" + the reply without surrounding white space, and no other member",
 			abbreviate(res.Summary, 300), want.summary.raw)
 	}
@@ -202,12 +202,12 @@ func firstText(es []convEntry) string {
 
 // summaryAt is where a summary sits in a returned list, -1 if nowhere.
 func summaryAt(list []json.RawMessage, s convEntry) int {
-	return slices.IndexFunc(list, func(r json.RawMessage) bool { return jsoneq.Equal(r, s.raw) })
+	return slices.IndexFunc(list, func(r json.RawMessage) bool { return jsoncmp.Equal(r, s.raw) })
 }
 
 func diffEntries(got []json.RawMessage, want []convEntry) int {
 	for i := range max(len(got), len(want)) {
-		if i >= len(got) || i >= len(want) || !jsoneq.Equal(got[i], want[i].raw) {
+		if i >= len(got) || i >= len(want) || !jsoncmp.Equal(got[i], want[i].raw) {
 			return i
 		}
 	}
@@ -220,12 +220,12 @@ func (m *machine) traceEntries(list []json.RawMessage, in []convEntry, summary *
 	for _, r := range list {
 		e := convEntry{label: "?"}
 		for _, x := range in {
-			if jsoneq.Equal(r, x.raw) {
+			if jsoncmp.Equal(r, x.raw) {
 				e = x
 				break
 			}
 		}
-		if e.label == "?" && summary != nil && jsoneq.Equal(r, summary.raw) {
+		if e.label == "?" && summary != nil && jsoncmp.Equal(r, summary.raw) {
 			e = *summary
 		}
 		if e.label == "?" {

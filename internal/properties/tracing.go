@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/convspec/convspec/internal/jsoneq"
+	"github.com/convspec/convspec/internal/jsoncmp"
 )
 
 // Tracing returned messages back to the input, and describing them.
@@ -27,7 +27,7 @@ func trace(raw json.RawMessage, in []msg) traced {
 		return traced{at: -1}
 	}
 	at := int(seq)
-	return traced{at: at, equal: jsoneq.Equal(raw, in[at].Raw)}
+	return traced{at: at, equal: jsoncmp.Equal(raw, in[at].Raw)}
 }
 
 func traceAll(list []json.RawMessage, in []msg) []traced {

@@ -14,7 +14,7 @@ import (
 
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/target"
-	"github.com/convspec/convspec/internal/jsoneq"
+	"github.com/convspec/convspec/internal/jsoncmp"
 	"github.com/convspec/convspec/reference/message"
 )
 
@@ -73,7 +73,7 @@ func checkTrimSubsequence(t *rapid.T, s trimSession, c trimCase) {
 		}
 		why := "is not an input message: invented or altered"
 		for i, m := range c.h.msgs {
-			if jsoneq.Equal(m.Raw, out[k]) {
+			if jsoncmp.Equal(m.Raw, out[k]) {
 				why = fmt.Sprintf("is in[%d] again, or out of order: the messages before it already stand for in[%d] or later", i, i)
 				break
 			}
@@ -116,7 +116,7 @@ func checkTrimSystem(t *rapid.T, s trimSession, c trimCase) {
 		return
 	}
 	for i := range leadingSystem(c.h) {
-		if i >= len(out) || !jsoneq.Equal(out[i], c.h.msgs[i].Raw) {
+		if i >= len(out) || !jsoncmp.Equal(out[i], c.h.msgs[i].Raw) {
 			s.fail("ANY-3", "the input starts with %d system message(s), but out[%d] is not in[%d]: the system prompt is dropped or moved\n%s\n%s",
 				leadingSystem(c.h), i, i, c.describe(), describeOut(out))
 		}
@@ -133,7 +133,7 @@ func checkTrimLastPrompt(t *rapid.T, s trimSession, c trimCase) {
 		return
 	}
 	for _, o := range out {
-		if jsoneq.Equal(o, c.h.msgs[i].Raw) {
+		if jsoncmp.Equal(o, c.h.msgs[i].Raw) {
 			return
 		}
 	}

@@ -15,7 +15,7 @@ import (
 
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/target"
-	"github.com/convspec/convspec/internal/jsoneq"
+	"github.com/convspec/convspec/internal/jsoncmp"
 	"github.com/convspec/convspec/reference/budget"
 	"github.com/convspec/convspec/reference/message"
 )
@@ -183,7 +183,7 @@ func match(in []msg, out []json.RawMessage) []int {
 	for k, o := range out {
 		pos[k] = -1
 		for i := next; i < len(in); i++ {
-			if jsoneq.Equal(in[i].Raw, o) {
+			if jsoncmp.Equal(in[i].Raw, o) {
 				pos[k], next = i, i+1
 				break
 			}
@@ -230,5 +230,5 @@ func positions(idx []int) string {
 }
 
 func equalLists(a, b []json.RawMessage) bool {
-	return slices.EqualFunc(a, b, func(x, y json.RawMessage) bool { return jsoneq.Equal(x, y) })
+	return slices.EqualFunc(a, b, func(x, y json.RawMessage) bool { return jsoncmp.Equal(x, y) })
 }

@@ -8,7 +8,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/convspec/convspec/conformance/target"
-	"github.com/convspec/convspec/internal/jsoneq"
+	"github.com/convspec/convspec/internal/jsoncmp"
 )
 
 // codePreserveExceedsMax is the warning of CFG-6 and WIN-3.
@@ -43,7 +43,7 @@ func checkHeadAndTail(t *rapid.T, tg target.Target) {
 	n, got := len(in), res.Trimmed
 	ctx := fmt.Sprintf("%s\ngot trimmed %s", p.explain(w), traceList(got, in))
 	for i := range p.head {
-		if i >= len(got) || !jsoneq.Equal(got[i], in[i].Raw) {
+		if i >= len(got) || !jsoncmp.Equal(got[i], in[i].Raw) {
 			clause, why := "WIN-2", fmt.Sprintf("the first min(preserve_first_n %d, n) = %d messages", w.h, p.h0)
 			if i >= p.h0 {
 				clause, why = "WIN-9", fmt.Sprintf("the first min(preserve_first_n %d, n) = %d messages grown to the end of the unit they end in", w.h, p.h0)
@@ -54,7 +54,7 @@ func checkHeadAndTail(t *rapid.T, tg target.Target) {
 	}
 	for k := 1; k <= p.tail; k++ {
 		at, pos := n-k, len(got)-k
-		if pos < 0 || !jsoneq.Equal(got[pos], in[at].Raw) {
+		if pos < 0 || !jsoncmp.Equal(got[pos], in[at].Raw) {
 			what := "trimmed is too short to hold it"
 			if pos >= 0 {
 				what = gotAt(got, pos, in, "trimmed")
@@ -213,12 +213,12 @@ func checkCutsByPosition(t *rapid.T, tg target.Target) {
 	// message and '?' for no input message.
 	letter := func(m json.RawMessage) byte {
 		for k, tm := range conv.templates {
-			if jsoneq.Equal(m, tm.Raw) {
+			if jsoncmp.Equal(m, tm.Raw) {
 				return byte('A' + k)
 			}
 		}
 		for _, x := range in {
-			if jsoneq.Equal(m, x.Raw) {
+			if jsoncmp.Equal(m, x.Raw) {
 				return '*'
 			}
 		}

@@ -14,6 +14,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/convspec/convspec/conformance/result"
+	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/properties"
 )
 
@@ -124,6 +125,12 @@ func prepareRapid(opts Options) error {
 // and has prepared rapid.
 func runProperty(c result.Case, p properties.Property, g *guard, opts Options) (result.Result, error) {
 	tg := g.target()
+	if r, failed := runExamples(c, p, g, tg); failed {
+		return r, nil
+	}
+	if p.Check == nil { // examples only
+		return result.Result{Case: c, Outcome: result.Passed, Seed: opts.Seed}, nil
+	}
 	tb := &propertyTB{name: c.ID}
 	func() {
 		defer func() {
@@ -147,6 +154,29 @@ func runProperty(c result.Case, p properties.Property, g *guard, opts Options) (
 	// the case with conform instead.
 	r.Detail = trimRapidOutput(goTestAdvice.ReplaceAllString(r.Detail, ""))
 	return g.settle(r), nil
+}
+
+// runExamples runs a property's fixed examples, in order, before its
+// random checks; the first that fails is the property's result (no seed:
+// an example is the same in every run).
+func runExamples(c result.Case, p properties.Property, g *guard, tg target.Target) (result.Result, bool) {
+	for _, ex := range p.Examples {
+		tb := &propertyTB{name: c.ID + "/" + ex.Name}
+		func() {
+			defer func() {
+				if r := recover(); r != nil && r != errFailNow {
+					tb.failed = true
+					fmt.Fprintf(&tb.out, "panic: %v\n", r)
+				}
+			}()
+			ex.Run(tb, tg)
+		}()
+		if tb.failed {
+			r := result.Result{Case: c, Outcome: result.Failed, Detail: fmt.Sprintf("edge example %q:\n%s", ex.Name, strings.TrimSpace(tb.out.String()))}
+			return g.settle(r), true
+		}
+	}
+	return result.Result{}, false
 }
 
 // trimRapidOutput drops the "Failed test output:" section rapid appends to a

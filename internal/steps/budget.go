@@ -11,7 +11,7 @@ import (
 	"github.com/cucumber/godog"
 
 	"github.com/convspec/convspec/conformance/protocol"
-	"github.com/convspec/convspec/internal/jsoneq"
+	"github.com/convspec/convspec/internal/jsoncmp"
 )
 
 // The step patterns of registerBudget, compiled once: godog uses a
@@ -288,7 +288,7 @@ func (w *budgetSteps) keptBelow(percent int, model string) error {
 		return err
 	}
 	kept := w.budgetPruneRes.Messages
-	if len(kept) == 0 || !jsoneq.Equal(kept[0], w.input[0]) || !jsoneq.Equal(kept[len(kept)-1], w.input[len(w.input)-1]) {
+	if len(kept) == 0 || !jsoncmp.Equal(kept[0], w.input[0]) || !jsoncmp.Equal(kept[len(kept)-1], w.input[len(w.input)-1]) {
 		return w.failf("pruning must keep the first and the final message")
 	}
 	saved := w.input
@@ -311,7 +311,7 @@ func (w *budgetSteps) resultIs(doc *godog.DocString) error {
 		return w.failf("the request failed: %v", w.err)
 	}
 	got, _ := json.Marshal(w.budgetMessages)
-	if !jsoneq.Equal(got, []byte(doc.Content)) {
+	if !jsoncmp.Equal(got, []byte(doc.Content)) {
 		return w.failf("the conversation differs:\n  wanted %s\n  got    %s", strings.Join(strings.Fields(doc.Content), " "), clip(got))
 	}
 	return nil
@@ -354,7 +354,7 @@ func (w *budgetSteps) eventsAre(doc *godog.DocString) error {
 		return err
 	}
 	got, _ := json.Marshal(w.events)
-	if !jsoneq.Equal(got, []byte(doc.Content)) {
+	if !jsoncmp.Equal(got, []byte(doc.Content)) {
 		return w.failf("events differ:\n  wanted %s\n  got    %s", strings.Join(strings.Fields(doc.Content), " "), got)
 	}
 	return nil

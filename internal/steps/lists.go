@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/convspec/convspec/internal/jsoneq"
+	"github.com/convspec/convspec/internal/jsoncmp"
 )
 
 // Lists of message positions in steps, and how a returned message is
@@ -42,7 +42,7 @@ func (w *world) compareList(what string, got, input []json.RawMessage, want []in
 			return w.failf("%s is missing message %d at index %d (%s)%s", what, want[i], i, describe(input[want[i]-1]), summary)
 		case i >= len(want):
 			return w.failf("%s has an extra message at index %d: %s%s", what, i, describe(got[i]), summary)
-		case !jsoneq.Equal(got[i], input[want[i]-1]):
+		case !jsoncmp.Equal(got[i], input[want[i]-1]):
 			return w.failf("%s differs at index %d: got %s, want message %d (%s)%s", what, i, describe(got[i]), want[i], describe(input[want[i]-1]), summary)
 		}
 	}
@@ -53,7 +53,7 @@ func (w *world) compareList(what string, got, input []json.RawMessage, want []in
 // when it matches no input message (it was rewritten).
 func identify(m json.RawMessage, input []json.RawMessage) string {
 	for i, in := range input {
-		if jsoneq.Equal(m, in) {
+		if jsoncmp.Equal(m, in) {
 			return strconv.Itoa(i + 1)
 		}
 	}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/internal/agentrun"
-	"github.com/convspec/convspec/internal/jsoneq"
+	"github.com/convspec/convspec/internal/jsoncmp"
 )
 
 // loopWorld is the state of the config and loop scenarios.
@@ -246,7 +246,7 @@ func (w *world) firstKept() error {
 		return errors.New("scenario error: an empty run")
 	}
 	for i, r := range w.loop.runRes.Requests {
-		if len(r.Messages) == 0 || !jsoneq.Equal(r.Messages[0], first) {
+		if len(r.Messages) == 0 || !jsoncmp.Equal(r.Messages[0], first) {
 			return w.failf("request %d does not start with the run's first message %s", i, clip(first))
 		}
 	}
@@ -280,12 +280,12 @@ func (w *world) stateCarried() error {
 		before := append(slices.Clone(res.Iterations[i-1].State), w.loop.iterations[i].Prompt)
 		got := res.Requests[first].Messages
 		if max == 0 || len(before) <= max {
-			if !jsoneq.Equal(mustJSON(got), mustJSON(before)) {
+			if !jsoncmp.Equal(mustJSON(got), mustJSON(before)) {
 				return w.failf("iteration %d's first request is not iteration %d's state plus the prompt:\n  wanted %s\n  got    %s", i, i-1, clip(mustJSON(before)), clip(mustJSON(got)))
 			}
 			continue
 		}
-		if len(got) == 0 || !jsoneq.Equal(got[len(got)-1], w.loop.iterations[i].Prompt) {
+		if len(got) == 0 || !jsoncmp.Equal(got[len(got)-1], w.loop.iterations[i].Prompt) {
 			return w.failf("iteration %d's first request does not end with its prompt", i)
 		}
 		if !subsequence(got, before) {
@@ -303,7 +303,7 @@ func subsequence(got, before []json.RawMessage) bool {
 		if isSummary(m) {
 			continue
 		}
-		for j < len(before) && !jsoneq.Equal(before[j], m) {
+		for j < len(before) && !jsoncmp.Equal(before[j], m) {
 			j++
 		}
 		if j == len(before) {
@@ -389,7 +389,7 @@ func (w *world) runConfigIs(doc *godog.DocString) error {
 		return err
 	}
 	got, _ := json.Marshal(w.loop.runRes.Config)
-	if !jsoneq.Equal(got, []byte(doc.Content)) {
+	if !jsoncmp.Equal(got, []byte(doc.Content)) {
 		return w.failf("the run's effective config differs:\n  wanted %s\n  got    %s", strings.Join(strings.Fields(doc.Content), " "), got)
 	}
 	return nil
@@ -411,7 +411,7 @@ func (w *world) summaryInRequest(text string) error {
 	}
 	want := mustJSON(map[string]string{"role": "assistant", "content": "[Conversation Summary]\n" + text})
 	for _, r := range w.loop.runRes.Requests {
-		if len(r.Messages) > 1 && jsoneq.Equal(r.Messages[1], want) {
+		if len(r.Messages) > 1 && jsoncmp.Equal(r.Messages[1], want) {
 			return nil
 		}
 	}

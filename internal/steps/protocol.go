@@ -11,7 +11,7 @@ import (
 
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/target"
-	"github.com/convspec/convspec/internal/jsoneq"
+	"github.com/convspec/convspec/internal/jsoncmp"
 )
 
 // Steps of the protocol scenarios: raw requests and lines, error kinds,
@@ -92,7 +92,7 @@ func (w *world) sameAgain() error {
 	}
 	a, _ := json.Marshal(first)
 	b, _ := json.Marshal(w.trimRes)
-	if !jsoneq.Equal(a, b) {
+	if !jsoncmp.Equal(a, b) {
 		return w.failf("the same trim gave a different result the second time:\n  first:  %s\n  second: %s", clip(a), clip(b))
 	}
 	return nil

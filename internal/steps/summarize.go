@@ -11,7 +11,7 @@ import (
 	"github.com/cucumber/godog"
 
 	"github.com/convspec/convspec/conformance/protocol"
-	"github.com/convspec/convspec/internal/jsoneq"
+	"github.com/convspec/convspec/internal/jsoncmp"
 )
 
 // instruction is SUM-1's opening sentence, written here independently of
@@ -276,11 +276,11 @@ func (w *summarizeSteps) trimmedReads(list string) error {
 	}
 	got := w.trimRes.Trimmed
 	name := func(m json.RawMessage) string {
-		if jsoneq.Equal(m, w.labels["summary"]) {
+		if jsoncmp.Equal(m, w.labels["summary"]) {
 			return "summary"
 		}
 		for l, raw := range w.labels {
-			if jsoneq.Equal(m, raw) && !summaryLabel.MatchString(l) {
+			if jsoncmp.Equal(m, raw) && !summaryLabel.MatchString(l) {
 				return l
 			}
 		}
@@ -303,11 +303,11 @@ func (w *summarizeSteps) summaryIs(doc *godog.DocString) error {
 	if len(w.trimRes.Summary) == 0 || string(w.trimRes.Summary) == "null" {
 		return w.failf("wanted a summary message, got none")
 	}
-	if !jsoneq.Equal(w.trimRes.Summary, []byte(doc.Content)) {
+	if !jsoncmp.Equal(w.trimRes.Summary, []byte(doc.Content)) {
 		return w.failf("the summary message differs:\n  wanted %s\n  got    %s", strings.Join(strings.Fields(doc.Content), " "), w.trimRes.Summary)
 	}
 	for _, m := range w.trimRes.Trimmed {
-		if jsoneq.Equal(m, w.trimRes.Summary) {
+		if jsoncmp.Equal(m, w.trimRes.Summary) {
 			return nil
 		}
 	}

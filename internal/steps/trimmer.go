@@ -17,7 +17,7 @@ import (
 
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/target"
-	"github.com/convspec/convspec/internal/jsoneq"
+	"github.com/convspec/convspec/internal/jsoncmp"
 	"github.com/convspec/convspec/reference/budget"
 	"github.com/convspec/convspec/reference/message"
 )
@@ -156,7 +156,7 @@ func (tw *trimWorld) subsequence(r trimRun) error {
 	for k, o := range r.out {
 		found := false
 		for i := next; i < len(tw.w.input); i++ {
-			if jsoneq.Equal(tw.w.input[i], o) {
+			if jsoncmp.Equal(tw.w.input[i], o) {
 				next, found = i+1, true
 				break
 			}
@@ -220,7 +220,7 @@ func (tw *trimWorld) holds(pos int) func(trimRun) error {
 			return err
 		}
 		for _, o := range r.out {
-			if jsoneq.Equal(o, want[0]) {
+			if jsoncmp.Equal(o, want[0]) {
 				return nil
 			}
 		}
@@ -336,7 +336,7 @@ func equalRaw(a, b []json.RawMessage) bool {
 		return false
 	}
 	for i := range a {
-		if !jsoneq.Equal(a[i], b[i]) {
+		if !jsoncmp.Equal(a[i], b[i]) {
 			return false
 		}
 	}

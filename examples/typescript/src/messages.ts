@@ -105,7 +105,7 @@ export function classifyValid(m: Message): Classification {
       return { class: 'system', ids: [] };
     case 'assistant': {
       const ids: string[] = [];
-      if (hasOwn(m, 'tool_calls')) {
+      if (hasOwn(m, 'tool_calls') && m.tool_calls !== null) { // null is the member absent (D-38)
         const calls = m.tool_calls;
         if (!Array.isArray(calls)) throw new ToolMemberError(`"tool_calls" must be an array of objects, got ${typeName(calls)}`);
         calls.forEach((call, j) => {

@@ -1,0 +1,236 @@
+package properties
+
+// Differential properties: the reference as oracle on generated inputs.
+// Each one draws a sequence of requests (a window's create and trims, a
+// single budget.count, …), sends every request to the target and to the
+// built-in reference in process, and compares the two responses member by
+// member under the rules of spec/golden.md (package jsoncmp): free text
+// left out, numbers as doubles, errors by kind. Where the spec leaves a
+// member open it is listed in openMembers and left out too. A failure
+// names the clause that governs the first differing member, shows both
+// values by JSON path and every request sent; rapid shrinks it to the
+// smallest sequence first.
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"pgregory.net/rapid"
+
+	"github.com/convspec/convspec/conformance/protocol"
+	"github.com/convspec/convspec/conformance/target"
+	"github.com/convspec/convspec/internal/inprocess"
+	"github.com/convspec/convspec/internal/jsoncmp"
+	"github.com/convspec/convspec/internal/server"
+)
+
+// Failer is what a check reports to: a *rapid.T for a generated case, the
+// runner's recorder for a fixed example.
+type Failer interface {
+	Helper()
+	Fatalf(format string, args ...any)
+}
+
+// Example is a fixed case a property runs before its random checks, so
+// that a bug at a boundary never depends on the seed.
+type Example struct {
+	Name string
+	Run  func(f Failer, tg target.Target)
+}
+
+// call is one request of a differential sequence. A params member named
+// "window" whose value is a windowRef is replaced, on each side, by the
+// handle that side returned from the sequence's window.create number k.
+type call struct {
+	Method string
+	Params map[string]any
+}
+
+// windowRef names the k-th window.create of a sequence.
+type windowRef int
+
+// GoString keeps rapid's logs of drawn sequences readable.
+func (c call) GoString() string { return c.Method + " " + string(mustJSON(c.Params)) }
+
+// openMembers are the members of a result the spec leaves open: left out
+// of the differential comparison (and listed in spec/golden.md).
+var openMembers = []jsoncmp.Pattern{}
+
+// normalize writes the spellings the protocol makes equal in one way: a
+// trim that made no call may leave summarizer_calls out, which means [].
+func normalize(method string, r jsoncmp.Response) jsoncmp.Response {
+	if method != protocol.MethodWindowTrim || r.Error != nil {
+		return r
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(r.Result, &m) != nil || m == nil {
+		return r
+	}
+	if _, ok := m["summarizer_calls"]; ok {
+		return r
+	}
+	m["summarizer_calls"] = json.RawMessage("[]")
+	b, err := json.Marshal(m)
+	if err != nil {
+		return r
+	}
+	return jsoncmp.Response{Result: b}
+}
+
+// oracle is the reference, served in process: a fresh one per sequence,
+// so that its handles and pending lists start from nothing.
+func oracle(f Failer) target.Target {
+	ref, err := inprocess.New(server.Reference{})
+	if err != nil {
+		f.Fatalf("the reference cannot be started: %v", err)
+	}
+	return ref
+}
+
+// differ sends a sequence to tg and to the reference and fails on the first
+// response that differs. clauseOf names the clause of a differing member.
+func differ(ctx context.Context, f Failer, tg target.Target, seq []call, clauseOf func(method, path string) string) {
+	f.Helper()
+	ref := oracle(f)
+	var refHandles, tgHandles []string
+	var sent []string
+	for i, c := range seq {
+		refParams, ok1 := bind(c.Params, refHandles)
+		tgParams, ok2 := bind(c.Params, tgHandles)
+		if !ok1 || !ok2 {
+			continue // its window was not created: an earlier create failed on both sides
+		}
+		sent = append(sent, c.Method+" "+string(mustJSON(refParams)))
+		want := respond(ctx, ref, c.Method, refParams)
+		got := respond(ctx, tg, c.Method, tgParams)
+		if got.failure != nil {
+			f.Fatalf("%s: %v\nrequests sent:\n  %s", clauseOf(c.Method, ""), got.failure, strings.Join(sent, "\n  "))
+		}
+		if want.failure != nil {
+			f.Fatalf("the reference failed on %s: %v", c.Method, want.failure)
+		}
+		if c.Method == protocol.MethodWindowCreate {
+			refHandles = append(refHandles, handleOf(want.Response))
+			tgHandles = append(tgHandles, handleOf(got.Response))
+		}
+		d := jsoncmp.Compare(c.Method, normalize(c.Method, want.Response), normalize(c.Method, got.Response), jsoncmp.Rules{Open: openMembers})
+		if d == nil {
+			continue
+		}
+		f.Fatalf("%s: %s differs from the reference (request %d of %d)\n  %s\n  reference: %s\nrequests sent:\n  %s",
+			clauseOf(c.Method, d.Path), c.Method, i+1, len(seq), stableHandles(d.String(), tgHandles, refHandles), summarize(want.Response), strings.Join(sent, "\n  "))
+	}
+}
+
+// stableHandles writes the target's handles as the reference's (w1, …):
+// a failure message must read the same when rapid replays the case.
+func stableHandles(text string, tgHandles, refHandles []string) string {
+	for i, h := range tgHandles {
+		if h != "" && h != refHandles[i] {
+			text = strings.ReplaceAll(text, fmt.Sprintf("%q", h), fmt.Sprintf("%q", refHandles[i]))
+		}
+	}
+	return text
+}
+
+func summarize(r jsoncmp.Response) string {
+	if r.Error != nil {
+		return "the error " + r.Error.Kind()
+	}
+	return jsoncmp.Clip(r.Result)
+}
+
+type answer struct {
+	jsoncmp.Response
+	failure error // the target did not answer by the protocol
+}
+
+func respond(ctx context.Context, tg target.Target, method string, params map[string]any) answer {
+	raw, err := tg.Call(ctx, method, params)
+	if err == nil {
+		return answer{Response: jsoncmp.Response{Result: raw}}
+	}
+	var pe *protocol.Error
+	if errors.As(err, &pe) {
+		return answer{Response: jsoncmp.Response{Error: pe}}
+	}
+	return answer{failure: err}
+}
+
+func handleOf(r jsoncmp.Response) string {
+	var res struct {
+		Window string `json:"window"`
+	}
+	if r.Error != nil || json.Unmarshal(r.Result, &res) != nil {
+		return ""
+	}
+	return res.Window
+}
+
+// bind replaces a windowRef by a side's handle; false when there is none.
+func bind(params map[string]any, handles []string) (map[string]any, bool) {
+	ref, ok := params["window"].(windowRef)
+	if !ok {
+		return params, true
+	}
+	if int(ref) >= len(handles) || handles[ref] == "" {
+		return nil, false
+	}
+	out := make(map[string]any, len(params))
+	for k, v := range params {
+		out[k] = v
+	}
+	out["window"] = handles[ref]
+	return out, true
+}
+
+// diffProperty makes a differential property of a sequence generator and
+// its fixed examples.
+// draw gets the provider formats the target accepts (providerFormats).
+func diffProperty(id, capability, doc string, clauses []string, draw func(t *rapid.T, formats []string) []call, examples map[string][]call, clauseOf func(method, path string) string) Property {
+	p := Property{ID: id, Capability: capability, Doc: doc, Clauses: clauses, Differential: true,
+		Check: func(t *rapid.T, tg target.Target) {
+			seq := rapid.Custom(func(t *rapid.T) []call { return draw(t, providerFormats(tg.Info())) }).Draw(t, "requests")
+			differ(t.Context(), t, tg, seq, clauseOf)
+		},
+	}
+	for _, name := range sortedKeys(examples) {
+		seq := examples[name]
+		p.Examples = append(p.Examples, Example{Name: name, Run: func(f Failer, tg target.Target) {
+			differ(context.Background(), f, tg, seq, clauseOf)
+		}})
+	}
+	return p
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// clauseTable maps a method and the first members of a differing path to
+// the governing clause: the longest matching prefix wins; "" matches any
+// path (and a transport failure or an error).
+type clauseTable map[string]map[string]string
+
+func (ct clauseTable) of(method, path string) string {
+	rules := ct[method]
+	best, bestLen := "", -1
+	for prefix, clause := range rules {
+		if strings.HasPrefix(path, prefix) && len(prefix) > bestLen {
+			best, bestLen = clause, len(prefix)
+		}
+	}
+	if best == "" {
+		return "PROTO-1"
+	}
+	return best
+}
