@@ -226,8 +226,8 @@ type WindowTrimParams struct {
 type SummarizerScript struct {
 	Reply     *string `json:"reply,omitempty"`
 	Error     *string `json:"error,omitempty"`
-	DelayMS   int     `json:"delay_ms,omitempty"`
-	TimeoutMS int     `json:"timeout_ms,omitempty"`
+	DelayMS   Count   `json:"delay_ms,omitempty"`
+	TimeoutMS Count   `json:"timeout_ms,omitempty"`
 }
 
 // SummarizerCall is one call the implementation made to the summarizer.
@@ -339,7 +339,7 @@ type BudgetCountResult struct {
 type BudgetCheckParams struct {
 	Messages []json.RawMessage `json:"messages"`
 	Model    string            `json:"model"`
-	Limits   map[string]int    `json:"limits,omitempty"`
+	Limits   map[string]Count  `json:"limits,omitempty"`
 }
 
 // BudgetCheckResult is isApproachingLimit and isAtLimit with their inputs.
@@ -354,7 +354,7 @@ type BudgetCheckResult struct {
 type BudgetPruneParams struct {
 	Messages    []json.RawMessage `json:"messages"`
 	Model       string            `json:"model"`
-	Limits      map[string]int    `json:"limits,omitempty"`
+	Limits      map[string]Count  `json:"limits,omitempty"`
 	TargetRatio json.RawMessage   `json:"target_ratio,omitempty"`
 }
 
@@ -385,7 +385,7 @@ type BudgetCompressResult struct {
 type BudgetPrepareParams struct {
 	Messages   []json.RawMessage `json:"messages"`
 	Model      string            `json:"model"`
-	Limits     map[string]int    `json:"limits,omitempty"`
+	Limits     map[string]Count  `json:"limits,omitempty"`
 	Summarizer *SummarizerScript `json:"summarizer"`
 }
 

@@ -149,7 +149,7 @@ func (w *world) countTokens() error {
 
 func (w *world) check(model string) error {
 	var r protocol.BudgetCheckResult
-	ok, err := w.callHistory(protocol.MethodBudgetCheck, protocol.BudgetCheckParams{Messages: w.nonNilInput(), Model: model, Limits: w.limits}, &r)
+	ok, err := w.callHistory(protocol.MethodBudgetCheck, protocol.BudgetCheckParams{Messages: w.nonNilInput(), Model: model, Limits: protocol.Counts(w.limits)}, &r)
 	if ok {
 		w.checkRes = &r
 	}
@@ -164,7 +164,7 @@ func (w *world) budgetPrune(model, ratio string) error {
 
 func (w *world) budgetPruneRaw(model string, ratio json.RawMessage) error {
 	var r protocol.BudgetPruneResult
-	ok, err := w.callHistory(protocol.MethodBudgetPrune, protocol.BudgetPruneParams{Messages: w.nonNilInput(), Model: model, Limits: w.limits, TargetRatio: ratio}, &r)
+	ok, err := w.callHistory(protocol.MethodBudgetPrune, protocol.BudgetPruneParams{Messages: w.nonNilInput(), Model: model, Limits: protocol.Counts(w.limits), TargetRatio: ratio}, &r)
 	if ok {
 		w.budgetPruneRes = &r
 	}
@@ -190,7 +190,7 @@ func (w *world) compress(how, text string) error {
 
 func (w *world) prepare(model, how, text string) error {
 	var r protocol.BudgetPrepareResult
-	ok, err := w.callHistory(protocol.MethodBudgetPrepare, protocol.BudgetPrepareParams{Messages: w.nonNilInput(), Model: model, Limits: w.limits, Summarizer: script(how, text)}, &r)
+	ok, err := w.callHistory(protocol.MethodBudgetPrepare, protocol.BudgetPrepareParams{Messages: w.nonNilInput(), Model: model, Limits: protocol.Counts(w.limits), Summarizer: script(how, text)}, &r)
 	if ok {
 		w.budgetMessages, w.budgetCalls, w.events = r.Messages, r.SummarizerCalls, r.Events
 		w.prepared = true
