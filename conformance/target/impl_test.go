@@ -146,6 +146,26 @@ func runImpl(b string) int {
 		if err := json.Unmarshal(line, &req); err != nil {
 			continue
 		}
+		if req.Method == protocol.MethodShutdown {
+			switch b {
+			case "shutdown-garbage":
+				send("bye!")
+				return 0
+			case "shutdown-crash":
+				return 3
+			case "shutdown-exit":
+				answer(req.ID)(h.Handle(context.Background(), req.Method, req.Params))
+				return 4
+			case "shutdown-signal":
+				answer(req.ID)(h.Handle(context.Background(), req.Method, req.Params))
+				syscall.Kill(os.Getpid(), syscall.SIGKILL)
+			case "shutdown-twice", "twice":
+				answer(req.ID)(h.Handle(context.Background(), req.Method, req.Params))
+			case "shutdown-stays":
+				answer(req.ID)(h.Handle(context.Background(), req.Method, req.Params))
+				time.Sleep(hangFor)
+			}
+		}
 		if req.Method == protocol.MethodInitialize || req.Method == protocol.MethodShutdown {
 			answer(req.ID)(h.Handle(context.Background(), req.Method, req.Params))
 			if req.Method == protocol.MethodShutdown {
@@ -170,6 +190,11 @@ func runImpl(b string) int {
 			return 3
 		case "garbage":
 			send("this is not JSON")
+		case "twice":
+			answer(req.ID)(h.Handle(context.Background(), req.Method, req.Params))
+			answer(req.ID)(h.Handle(context.Background(), req.Method, req.Params))
+		case "shutdown-garbage", "shutdown-crash", "shutdown-exit", "shutdown-signal", "shutdown-twice", "shutdown-stays":
+			answer(req.ID)(h.Handle(context.Background(), req.Method, req.Params))
 		case "wrong-id":
 			send(`{"jsonrpc":"2.0","id":4242,"result":{}}`)
 		case "flood":
