@@ -195,8 +195,13 @@ func (p *Process) session(ctx context.Context, method string) (*session, error) 
 		}
 		p.restarts++
 	}
-	if _, err := p.start(ctx); err != nil {
+	info, err := p.start(ctx)
+	if err != nil {
 		return nil, err
+	}
+	if !sameHandshake(info, p.info) {
+		return nil, p.end(p.sess, &Failure{Outcome: ProtocolError, Method: protocol.MethodInitialize,
+			Detail: fmt.Sprintf("the handshake after a restart differs from the first: %s", describeHandshakeChange(p.info, info))})
 	}
 	return p.sess, nil
 }
@@ -286,6 +291,22 @@ func (s *session) exchange(ctx context.Context, method string, line []byte, time
 
 	// The write may block on a full pipe when the child does not read; the
 	// goroutine ends once kill closes stdin.
+	// A line waiting before the request is sent answers no request: a
+	// second answer to the last one, or output of its own.
+	select {
+	case out, ok := <-s.lines:
+		if ok {
+			what := abbreviate(out.line)
+			if out.err != nil {
+				what = out.err.Error()
+			}
+			return nil, &Failure{Outcome: ProtocolError, Method: s.lastMethod,
+				Detail: fmt.Sprintf("a line arrived after the answer to %s, before %s was sent (a second answer?): %s", s.lastMethod, method, what)}
+		}
+	default:
+	}
+	s.lastMethod = method
+
 	written := make(chan error, 1)
 	go func() { _, err := s.stdin.Write(line); written <- err }()
 	select {
@@ -309,6 +330,18 @@ func (s *session) exchange(ctx context.Context, method string, line []byte, time
 			return nil, fail(ProtocolError, "%v", out.err)
 		}
 		return out.line, nil
+	case <-s.exited:
+		// The child's death is a crash whoever still holds the pipe (a
+		// daemon it left behind): take a line it wrote before dying, if
+		// one comes at once, and report the crash otherwise.
+		select {
+		case out, ok := <-s.lines:
+			if ok && out.err == nil {
+				return out.line, nil
+			}
+		case <-time.After(exitedLineGrace):
+		}
+		return nil, fail(Crash, "it exited without a response; %s", s.exitStatus())
 	case <-timer.C:
 		return nil, fail(Timeout, "no response within %v", timeout)
 	case <-ctx.Done():
@@ -385,6 +418,9 @@ type session struct {
 	stderrR    *os.File
 	stderrDone chan struct{}
 	dead       chan struct{} // closed by kill
+	// lastMethod is the method of the last request sent, which a stray
+	// line is blamed on.
+	lastMethod string
 	once       sync.Once
 }
 
