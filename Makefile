@@ -37,7 +37,8 @@ FUZZ_TARGETS := \
 	./conformance/report:FuzzReadBaseline \
 	./reference/config:FuzzResolve \
 	./reference/message:FuzzParse \
-	./reference/tokens:FuzzEncodeAgainstV070
+	./reference/tokens:FuzzEncodeAgainstV070 \
+	./conformance/target:FuzzDecodeResponse
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
 		pkg=$${t%%:*}; name=$${t##*:}; echo "fuzz $$name ($$pkg) for $(FUZZTIME)"; \

@@ -357,6 +357,9 @@ func decodeResponse(method string, line []byte, id int64) (json.RawMessage, erro
 	if err := json.Unmarshal(line, &resp); err != nil {
 		return nil, fail("stdout line is not a JSON-RPC response (%v): %s", err, abbreviate(line))
 	}
+	if err := inexactMember(line); err != nil {
+		return nil, fail("%v: %s", err, abbreviate(line))
+	}
 	if resp.JSONRPC != "2.0" {
 		return nil, fail(`response lacks "jsonrpc": "2.0": %s`, abbreviate(line))
 	}
