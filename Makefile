@@ -3,7 +3,7 @@
 GO ?= go
 BIN := bin/conform
 
-.PHONY: all conform test lint bench build mutants golden golden-characters golden-tokens token-vectors clean
+.PHONY: all conform test lint bench fuzz build mutants golden golden-characters golden-tokens token-vectors clean
 
 all: lint test
 
@@ -27,6 +27,24 @@ lint:
 ## bench: benchmarks (compare runs with benchstat, never with timed assertions)
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+## fuzz: run each fuzz target for FUZZTIME (default 30s), one after the other; their seed
+## corpora already run in `make test`
+FUZZTIME ?= 30s
+FUZZ_TARGETS := \
+	./internal/server:FuzzAnswerLine \
+	./conformance/protocol:FuzzCount \
+	./conformance/report:FuzzReadBaseline \
+	./reference/config:FuzzResolve \
+	./reference/message:FuzzParse \
+	./reference/tokens:FuzzEncodeAgainstV070 \
+	./reference/tokens:FuzzPretokenize \
+	./conformance/target:FuzzDecodeResponse
+fuzz:
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		pkg=$${t%%:*}; name=$${t##*:}; echo "fuzz $$name ($$pkg) for $(FUZZTIME)"; \
+		$(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) -parallel 2 $$pkg; \
+	done
 
 ## mutants: run the whole suite against every faulty variant, the properties under seeds 1, 2
 ## and 3, and print the catalogue as a report (variant, bug, killing clause, scenario and

@@ -33,7 +33,7 @@ type BudgetCountResult struct {
 type BudgetCheckParams struct {
 	Messages []json.RawMessage `json:"messages"`
 	Model    string            `json:"model"`
-	Limits   map[string]int    `json:"limits,omitempty"`
+	Limits   map[string]Count  `json:"limits,omitempty"`
 }
 
 // BudgetCheckResult is isApproachingLimit and isAtLimit with their inputs.
@@ -48,7 +48,7 @@ type BudgetCheckResult struct {
 type BudgetPruneParams struct {
 	Messages    []json.RawMessage `json:"messages"`
 	Model       string            `json:"model"`
-	Limits      map[string]int    `json:"limits,omitempty"`
+	Limits      map[string]Count  `json:"limits,omitempty"`
 	TargetRatio json.RawMessage   `json:"target_ratio,omitempty"`
 }
 
@@ -79,7 +79,7 @@ type BudgetCompressResult struct {
 type BudgetPrepareParams struct {
 	Messages   []json.RawMessage `json:"messages"`
 	Model      string            `json:"model"`
-	Limits     map[string]int    `json:"limits,omitempty"`
+	Limits     map[string]Count  `json:"limits,omitempty"`
 	Summarizer *SummarizerScript `json:"summarizer"`
 }
 

@@ -57,8 +57,8 @@ type WindowTrimParams struct {
 type SummarizerScript struct {
 	Reply     *string `json:"reply,omitempty"`
 	Error     *string `json:"error,omitempty"`
-	DelayMS   int     `json:"delay_ms,omitempty"`
-	TimeoutMS int     `json:"timeout_ms,omitempty"`
+	DelayMS   Count   `json:"delay_ms,omitempty"`
+	TimeoutMS Count   `json:"timeout_ms,omitempty"`
 }
 
 // SummarizerCall is one call the implementation made to the summarizer.

@@ -15,8 +15,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -36,6 +38,8 @@ const (
 	envMark = "CONVSPEC_TEST_MARK"
 	// envState is a file whose existence says "this is not the first life".
 	envState = "CONVSPEC_TEST_STATE"
+	// envDaemon marks the daemons a test implementation leaves behind.
+	envDaemon = "CONVSPEC_TEST_DAEMON"
 	// envLog is a file every request line is appended to.
 	envLog = "CONVSPEC_TEST_LOG"
 	// envDelay is a time.Duration for slow-start and slow.
@@ -96,6 +100,17 @@ func runImpl(b string) int {
 	switch b {
 	case "good":
 		return serve()
+	case "daemon-sleep":
+		time.Sleep(5 * time.Second)
+		return 0
+	case "rename-once":
+		f, err := os.OpenFile(os.Getenv(envState), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if err != nil { // not the first life: another name
+			h = server.NewHandler(renamed{})
+			return serve()
+		}
+		f.Close()
+		b = "crash"
 	case "hang-at-start":
 		fmt.Fprintln(os.Stderr, "hanging at start")
 		time.Sleep(hangFor)
@@ -146,6 +161,26 @@ func runImpl(b string) int {
 		if err := json.Unmarshal(line, &req); err != nil {
 			continue
 		}
+		if req.Method == protocol.MethodShutdown {
+			switch b {
+			case "shutdown-garbage":
+				send("bye!")
+				return 0
+			case "shutdown-crash":
+				return 3
+			case "shutdown-exit":
+				answer(req.ID)(h.Handle(context.Background(), req.Method, req.Params))
+				return 4
+			case "shutdown-signal":
+				answer(req.ID)(h.Handle(context.Background(), req.Method, req.Params))
+				syscall.Kill(os.Getpid(), syscall.SIGKILL)
+			case "shutdown-twice", "twice":
+				answer(req.ID)(h.Handle(context.Background(), req.Method, req.Params))
+			case "shutdown-stays":
+				answer(req.ID)(h.Handle(context.Background(), req.Method, req.Params))
+				time.Sleep(hangFor)
+			}
+		}
 		if req.Method == protocol.MethodInitialize || req.Method == protocol.MethodShutdown {
 			answer(req.ID)(h.Handle(context.Background(), req.Method, req.Params))
 			if req.Method == protocol.MethodShutdown {
@@ -162,6 +197,17 @@ func runImpl(b string) int {
 			answer(req.ID)(h.Handle(context.Background(), req.Method, req.Params))
 		case "hang":
 			time.Sleep(hangFor)
+		case "daemon-crash":
+			// leave a daemon in a session of its own holding stdout, then die
+			d := exec.Command(os.Args[0])
+			d.Env = append(slices.DeleteFunc(os.Environ(), func(e string) bool { return strings.HasPrefix(e, envMark+"=") }),
+				envImpl+"=daemon-sleep", envDaemon+"="+os.Getenv(envMark))
+			d.Stdout = os.Stdout
+			d.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+			if err := d.Start(); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+			}
+			return 3
 		case "crash":
 			for i := range 50 {
 				fmt.Fprintf(os.Stderr, "working on it (%d)\n", i)
@@ -170,6 +216,11 @@ func runImpl(b string) int {
 			return 3
 		case "garbage":
 			send("this is not JSON")
+		case "twice":
+			answer(req.ID)(h.Handle(context.Background(), req.Method, req.Params))
+			answer(req.ID)(h.Handle(context.Background(), req.Method, req.Params))
+		case "shutdown-garbage", "shutdown-crash", "shutdown-exit", "shutdown-signal", "shutdown-twice", "shutdown-stays":
+			answer(req.ID)(h.Handle(context.Background(), req.Method, req.Params))
 		case "wrong-id":
 			send(`{"jsonrpc":"2.0","id":4242,"result":{}}`)
 		case "flood":
@@ -358,3 +409,8 @@ func (b *lockedBuffer) String() string {
 	defer b.mu.Unlock()
 	return b.buf.String()
 }
+
+// renamed is the reference under another name.
+type renamed struct{ server.Reference }
+
+func (renamed) Name() string { return "someone-else" }

@@ -191,8 +191,13 @@ func (p *Process) session(ctx context.Context, method string) (*session, error) 
 		}
 		p.restarts++
 	}
-	if _, err := p.start(ctx); err != nil {
+	info, err := p.start(ctx)
+	if err != nil {
 		return nil, err
+	}
+	if !sameHandshake(info, p.info) {
+		return nil, p.end(p.sess, &Failure{Outcome: ProtocolError, Method: protocol.MethodInitialize,
+			Detail: fmt.Sprintf("the handshake after a restart differs from the first: %s", describeHandshakeChange(p.info, info))})
 	}
 	return p.sess, nil
 }
@@ -277,6 +282,9 @@ func decodeResponse(method string, line []byte, id int64) (json.RawMessage, erro
 	var resp protocol.Response
 	if err := json.Unmarshal(line, &resp); err != nil {
 		return nil, fail("stdout line is not a JSON-RPC response (%v): %s", err, abbreviate(line))
+	}
+	if err := inexactMember(line); err != nil {
+		return nil, fail("%v: %s", err, abbreviate(line))
 	}
 	if resp.JSONRPC != "2.0" {
 		return nil, fail(`response lacks "jsonrpc": "2.0": %s`, abbreviate(line))

@@ -33,6 +33,9 @@ type session struct {
 	stderrR    *os.File
 	stderrDone chan struct{}
 	dead       chan struct{} // closed by kill
+	// lastMethod is the method of the last request sent, which a stray
+	// line is blamed on.
+	lastMethod string
 	once       sync.Once
 }
 
@@ -249,6 +252,22 @@ func (s *session) exchange(ctx context.Context, method string, line []byte, time
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 
+	// A line waiting before the request is sent answers no request: a
+	// second answer to the last one, or output of its own.
+	select {
+	case out, ok := <-s.lines:
+		if ok {
+			what := abbreviate(out.line)
+			if out.err != nil {
+				what = out.err.Error()
+			}
+			return nil, &Failure{Outcome: ProtocolError, Method: s.lastMethod,
+				Detail: fmt.Sprintf("a line arrived after the answer to %s, before %s was sent (a second answer?): %s", s.lastMethod, method, what)}
+		}
+	default:
+	}
+	s.lastMethod = method
+
 	// The write may block on a full pipe when the child does not read; the
 	// goroutine ends once kill closes stdin.
 	written := make(chan error, 1)
@@ -274,6 +293,18 @@ func (s *session) exchange(ctx context.Context, method string, line []byte, time
 			return nil, fail(ProtocolError, "%v", out.err)
 		}
 		return out.line, nil
+	case <-s.exited:
+		// The child's death is a crash whoever still holds the pipe (a
+		// daemon it left behind): take a line it wrote before dying, if
+		// one comes at once, and report the crash otherwise.
+		select {
+		case out, ok := <-s.lines:
+			if ok && out.err == nil {
+				return out.line, nil
+			}
+		case <-time.After(exitedLineGrace):
+		}
+		return nil, fail(Crash, "it exited without a response; %s", s.exitStatus())
 	case <-timer.C:
 		return nil, fail(Timeout, "no response within %v", timeout)
 	case <-ctx.Done():

@@ -231,7 +231,7 @@ func checkThresholds(t *rapid.T, tg target.Target) {
 		limit = max(1, c*100/at+rapid.IntRange(-1, 1).Draw(t, "off by"))
 	}
 	var r protocol.BudgetCheckResult
-	s.invoke(protocol.MethodBudgetCheck, protocol.BudgetCheckParams{Messages: msgs, Model: propModel, Limits: map[string]int{propModel: limit}}, &r)
+	s.invoke(protocol.MethodBudgetCheck, protocol.BudgetCheckParams{Messages: msgs, Model: propModel, Limits: map[string]protocol.Count{propModel: protocol.Count(limit)}}, &r)
 	switch {
 	case r.Limit != limit:
 		s.fail("LIM-1", "budget.check reports limit %d for %s, which the request set to %d", r.Limit, propModel, limit)
@@ -302,7 +302,7 @@ func (c budgetCase) in() []msg { return c.h.msgs }
 
 // params builds budget.prune's request for the messages at positions idx.
 func (c budgetCase) params(ratio json.RawMessage) protocol.BudgetPruneParams {
-	return protocol.BudgetPruneParams{Messages: raws(c.h.msgs), Model: c.model, Limits: c.limits, TargetRatio: ratio}
+	return protocol.BudgetPruneParams{Messages: raws(c.h.msgs), Model: c.model, Limits: protocol.Counts(c.limits), TargetRatio: ratio}
 }
 
 // removable are the units pruning may remove: every unit after the first

@@ -104,9 +104,16 @@ func countTokens(b BudgetEngine, msgs []message.Message) protocol.BudgetCountRes
 }
 
 // limitOf resolves the model's limit with the request's extra limits.
-func limitOf(b BudgetEngine, model string, extra map[string]int) (budget.Limits, int, error) {
+func limitOf(b BudgetEngine, model string, counts map[string]protocol.Count) (budget.Limits, int, error) {
 	if model == "" {
 		return nil, 0, protocol.NewError(protocol.KindInvalidParams, "params.model is missing")
+	}
+	var extra map[string]int
+	if counts != nil {
+		extra = make(map[string]int, len(counts))
+		for name, n := range counts {
+			extra[name] = int(n)
+		}
 	}
 	limits, err := b.Limits(extra)
 	if err != nil {
@@ -156,7 +163,7 @@ func (h *Handler) budgetPrune(params json.RawMessage) (any, error) {
 	percent := budget.WarnPercent
 	if len(p.TargetRatio) > 0 && string(p.TargetRatio) != "null" {
 		var r float64
-		if json.Unmarshal(p.TargetRatio, &r) != nil || r <= 0 || r > 1 || math.Abs(r*100-math.Round(r*100)) > 1e-9 {
+		if json.Unmarshal(p.TargetRatio, &r) != nil || r < 0.01 || r > 1 || math.Abs(r*100-math.Round(r*100)) > 1e-9 {
 			return nil, protocol.NewError(protocol.KindInvalidParams, "params.target_ratio must be a number above 0 and at most 1 with at most two decimals, got %s", p.TargetRatio)
 		}
 		percent = int(math.Round(r * 100))

@@ -62,8 +62,8 @@ func writeLine(out *bufio.Writer, resp *protocol.Response) error {
 // answer handles one line; it returns nil for a notification.
 func answer(ctx context.Context, h Responder, line []byte) (resp *protocol.Response, shutdown bool) {
 	null := json.RawMessage("null")
-	var req protocol.Request
-	if err := json.Unmarshal(line, &req); err != nil {
+	req, err := decodeRequest(line)
+	if err != nil {
 		if !json.Valid(bytes.TrimSpace(line)) {
 			return &protocol.Response{JSONRPC: "2.0", ID: null, Error: protocol.NewError(protocol.KindParseError, "line is not JSON: %v", err)}, false
 		}

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
+	"unicode/utf8"
 
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/internal/server"
@@ -26,6 +28,13 @@ func FuzzAnswerLine(f *testing.F) {
 		`{"jsonrpc":"2.0","id":{"x":1},"method":"shutdown"}`,
 		`{"jsonrpc":"2.0","method":"window.estimate","params":{"messages":"x"}}`,
 		`{"jsonrpc":"2.0","id":5,"method":"window.create","params":{"config":{"preserve_first_n":1e300}}}`,
+		`{"JSONRPC":"2.0","Id":6,"Method":"window.estimate","Params":{"messages":[]}}`,
+		`{"jsonrpC":"2.0","id[":1,"method":"shutdown"}`,
+		"{\"jsonrpc\":\"2.0\",\"id\":\"\xff\xfe\",\"method\":\"shutdown\"}",
+		`{"jsonrpc":"2.0","id":7,"method":"budget.prune","params":{"model":"gpt-4o","messages":[{"role":"user","content":"a"}],"target_ratio":1e-12}}`,
+		`{"jsonrpc":"2.0","id":8,"method":"window.summarize","params":{"messages":[{"role":"user","content":"a"}],"summarizer":{"reply":"s","timeout_ms":9223372036855}}}`,
+		`{"jsonrpc":"2.0","id":9,"method":"budget.count","params":{"model":"m","messages":[],"limits":{"m":3e3}}}`,
+		`{"jsonrpc":"2.0","id":10,"method":"config.resolve","params":{"config":{"format":"yaml","text":"summarize_on_trim: !!bool\n"}}}`,
 	} {
 		f.Add([]byte(seed))
 	}
@@ -33,16 +42,43 @@ func FuzzAnswerLine(f *testing.F) {
 		h := server.NewHandler(server.Reference{})
 		// a window exists so that trims can reach the engine
 		server.AnswerLine(context.Background(), h, []byte(`{"jsonrpc":"2.0","id":0,"method":"window.create","params":{"config":{"max_messages":2}}}`))
-		out := server.AnswerLine(context.Background(), h, line)
+		// a scripted summarizer may ask for any delay: the bound is the context's
+		ctx, cancel := context.WithTimeout(context.Background(), fuzzRequestBound)
+		defer cancel()
+		start := time.Now()
+		out := server.AnswerLine(ctx, h, line)
+		if took := time.Since(start); took > 2*fuzzRequestBound {
+			t.Fatalf("answering %q took %v, more than twice the request bound %v", line, took, fuzzRequestBound)
+		}
+		var members map[string]json.RawMessage
+		isObject := json.Unmarshal(line, &members) == nil
 		if out == nil {
-			var req protocol.Request
-			if json.Unmarshal(line, &req) != nil || len(req.ID) != 0 || req.JSONRPC != "2.0" || req.Method == "" {
+			var method string
+			if !isObject || members["id"] != nil || string(members["jsonrpc"]) != `"2.0"` || json.Unmarshal(members["method"], &method) != nil || method == "" {
 				t.Fatalf("no response to %q, which is not a valid notification", line)
 			}
 			return
 		}
+		if !utf8.Valid(out) {
+			t.Fatalf("response to %q is not UTF-8: %q", line, out)
+		}
 		if bytes.ContainsRune(out, '\n') {
 			t.Fatalf("response contains a raw newline: %q", out)
+		}
+		var got map[string]json.RawMessage
+		if err := json.Unmarshal(out, &got); err != nil {
+			t.Fatalf("response %q is not a JSON object: %v", out, err)
+		}
+		for name := range got {
+			if name != "jsonrpc" && name != "id" && name != "result" && name != "error" {
+				t.Fatalf("response %q has member %q, not one of the protocol's exact names", out, name)
+			}
+		}
+		if string(got["jsonrpc"]) != `"2.0"` {
+			t.Fatalf("response %q: jsonrpc is not \"2.0\"", out)
+		}
+		if id, ok := got["id"]; !ok || (string(id) != "null" && !bytes.Equal(compact(t, id), compact(t, members["id"]))) {
+			t.Fatalf("response %q: id is not the request's %s (nor null)", out, members["id"])
 		}
 		var resp protocol.Response
 		if err := json.Unmarshal(out, &resp); err != nil {
@@ -60,6 +96,19 @@ func FuzzAnswerLine(f *testing.F) {
 			}
 		}
 	})
+}
+
+// fuzzRequestBound bounds one fuzzed request; the reference answers any
+// request without a summarizer delay in far less.
+const fuzzRequestBound = 2 * time.Second
+
+func compact(t *testing.T, raw json.RawMessage) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, raw); err != nil {
+		return raw
+	}
+	return buf.Bytes()
 }
 
 func TestServeStopsAtShutdownAndEOF(t *testing.T) {

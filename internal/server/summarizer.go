@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"sync"
 	"time"
 
@@ -40,7 +41,7 @@ func scripted(s *protocol.SummarizerScript, required bool) (*scriptedSummarizer,
 	}
 	timeout := DefaultSummarizerTimeout
 	if s.TimeoutMS > 0 {
-		timeout = time.Duration(s.TimeoutMS) * time.Millisecond
+		timeout = millis(s.TimeoutMS)
 	}
 	return &scriptedSummarizer{script: *s, timeout: timeout}, nil
 }
@@ -53,7 +54,7 @@ func (s *scriptedSummarizer) Call(ctx context.Context, prompt string, maxTokens 
 	ctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
 	select {
-	case <-time.After(time.Duration(s.script.DelayMS) * time.Millisecond):
+	case <-time.After(millis(s.script.DelayMS)):
 	case <-ctx.Done():
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			return "", fmt.Errorf("the summarizer did not answer within %v", s.timeout)
@@ -64,4 +65,15 @@ func (s *scriptedSummarizer) Call(ctx context.Context, prompt string, maxTokens 
 		return "", errors.New(*s.script.Error)
 	}
 	return *s.script.Reply, nil
+}
+
+// millis is n milliseconds as a duration. A count beyond the ~292 years a
+// time.Duration holds (any count up to 2^53 − 1 is valid, CFG-3) is the
+// longest duration rather than an overflow: a delay that wraps round would
+// answer at once, a timeout that wraps would fail at once.
+func millis(n protocol.Count) time.Duration {
+	if int64(n) > math.MaxInt64/int64(time.Millisecond) {
+		return math.MaxInt64
+	}
+	return time.Duration(n) * time.Millisecond
 }

@@ -155,7 +155,7 @@ func (w *budgetSteps) countTokens() error {
 }
 
 func (w *budgetSteps) check(model string) error {
-	return callInto(w.world, protocol.MethodBudgetCheck, protocol.BudgetCheckParams{Messages: w.nonNilInput(), Model: model, Limits: w.limits}, &w.checkRes)
+	return callInto(w.world, protocol.MethodBudgetCheck, protocol.BudgetCheckParams{Messages: w.nonNilInput(), Model: model, Limits: protocol.Counts(w.limits)}, &w.checkRes)
 }
 
 func (w *budgetSteps) budgetPruneDefault(model string) error { return w.budgetPruneRaw(model, nil) }
@@ -165,7 +165,7 @@ func (w *budgetSteps) budgetPrune(model, ratio string) error {
 }
 
 func (w *budgetSteps) budgetPruneRaw(model string, ratio json.RawMessage) error {
-	return callInto(w.world, protocol.MethodBudgetPrune, protocol.BudgetPruneParams{Messages: w.nonNilInput(), Model: model, Limits: w.limits, TargetRatio: ratio}, &w.budgetPruneRes)
+	return callInto(w.world, protocol.MethodBudgetPrune, protocol.BudgetPruneParams{Messages: w.nonNilInput(), Model: model, Limits: protocol.Counts(w.limits), TargetRatio: ratio}, &w.budgetPruneRes)
 }
 
 func script(how, text string) *protocol.SummarizerScript {
@@ -187,7 +187,7 @@ func (w *budgetSteps) compress(how, text string) error {
 
 func (w *budgetSteps) prepare(model, how, text string) error {
 	var r protocol.BudgetPrepareResult
-	ok, err := w.callMethod(protocol.MethodBudgetPrepare, protocol.BudgetPrepareParams{Messages: w.nonNilInput(), Model: model, Limits: w.limits, Summarizer: script(how, text)}, &r)
+	ok, err := w.callMethod(protocol.MethodBudgetPrepare, protocol.BudgetPrepareParams{Messages: w.nonNilInput(), Model: model, Limits: protocol.Counts(w.limits), Summarizer: script(how, text)}, &r)
 	if ok {
 		w.budgetMessages, w.budgetCalls, w.events = r.Messages, r.SummarizerCalls, r.Events
 		w.prepared = true

@@ -100,7 +100,7 @@ func (w *summarizeSteps) trimFailing(msg string) error {
 
 func (w *summarizeSteps) trimSlow(delay, timeout int) error {
 	r := "too late"
-	return w.trimScript(protocol.SummarizerScript{Reply: &r, DelayMS: delay, TimeoutMS: timeout})
+	return w.trimScript(protocol.SummarizerScript{Reply: &r, DelayMS: protocol.Count(delay), TimeoutMS: protocol.Count(timeout)})
 }
 
 // appendMessages continues the conversation after a trim with new

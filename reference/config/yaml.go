@@ -135,6 +135,9 @@ func writeScalar(buf *bytes.Buffer, n *yaml.Node, path string) error {
 	case "!!null":
 		buf.WriteString("null")
 	case "!!bool":
+		if !coreBool.MatchString(n.Value) { // a tagged !!bool is still one of the core schema's six spellings
+			return &Error{Path: path, Reason: fmt.Sprintf("line %d: %q is not a boolean (true or false)", n.Line, n.Value)}
+		}
 		buf.WriteString(strconv.FormatBool(n.Value[0] == 't' || n.Value[0] == 'T'))
 	case "!!int":
 		i, ok := new(big.Int).SetString(strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(n.Value, "+"), "0o"), "0x"), intBase(n.Value))

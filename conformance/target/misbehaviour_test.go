@@ -1,0 +1,56 @@
+package target
+
+import (
+	"context"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/convspec/convspec/conformance/protocol"
+)
+
+// A second answer to a request is a protocol error of that request's
+// method, not an id mismatch of the next.
+func TestSecondAnswerIsAProtocolError(t *testing.T) {
+	im := newImpl(t, "twice")
+	p := im.start(t)
+	_, err := Estimate(context.Background(), p, nil)
+	require.NoError(t, err)
+	time.Sleep(200 * time.Millisecond) // the second answer is on its way
+	_, err = CreateWindow(context.Background(), p, nil)
+	f := requireFailure(t, err, ProtocolError)
+	require.Equal(t, protocol.MethodWindowEstimate, f.Method, "%v", f)
+	require.Contains(t, f.Detail, "second answer")
+}
+
+// A restarted implementation that declares something else is a protocol
+// error: the cases were chosen by the first handshake.
+func TestChangedHandshakeIsAProtocolError(t *testing.T) {
+	im := newImpl(t, "rename-once")
+	p := im.start(t)
+	_, err := Estimate(context.Background(), p, nil)
+	requireFailure(t, err, Crash)
+	_, err = Estimate(context.Background(), p, nil)
+	f := requireFailure(t, err, ProtocolError)
+	require.Contains(t, f.Detail, `name "convspec-reference", now "someone-else"`)
+}
+
+// The death of the child is a crash, at once, even when a daemon it left in
+// a session of its own still holds stdout.
+func TestCrashWithADaemonHoldingThePipe(t *testing.T) {
+	im := newImpl(t, "daemon-crash")
+	t.Cleanup(func() {
+		for _, pid := range processesMarked(t, envDaemon+"="+im.mark) {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+	})
+	p := im.start(t)
+	start := time.Now()
+	_, err := Estimate(context.Background(), p, nil)
+	f := requireFailure(t, err, Crash)
+	require.True(t, strings.Contains(f.Detail, "exit status 3"), "%v", f)
+	requireWithin(t, start, slack)
+}

@@ -1,0 +1,104 @@
+package target
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/convspec/convspec/conformance/protocol"
+)
+
+// ShutdownProblem names what went wrong in the lifecycle's last step
+// (spec/protocol.md, "Lifecycle").
+type ShutdownProblem string
+
+// What a shutdown can do wrong.
+const (
+	// ShutdownGarbage: the answer to shutdown is not a JSON-RPC response
+	// with a result and the request's id, or more lines followed it.
+	ShutdownGarbage ShutdownProblem = "garbage"
+	// ShutdownCrash: the implementation died before answering, or was
+	// killed by a signal after it.
+	ShutdownCrash ShutdownProblem = "crash"
+	// ShutdownNonZeroExit: it exited by itself, with a status other than 0.
+	ShutdownNonZeroExit ShutdownProblem = "non_zero_exit"
+	// ShutdownTimeout: no answer within the call timeout, or no exit
+	// within the grace after stdin was closed.
+	ShutdownTimeout ShutdownProblem = "timeout"
+)
+
+// ShutdownError says how the implementation failed to shut down.
+type ShutdownError struct {
+	Problem    ShutdownProblem
+	Detail     string
+	StderrTail string
+}
+
+func (e *ShutdownError) Error() string {
+	return fmt.Sprintf("shutdown: %s: %s", e.Problem, e.Detail)
+}
+
+// Shutdown performs the lifecycle's end and checks it: it sends shutdown,
+// requires a result answering it and nothing after it, closes stdin, and
+// requires the implementation to exit by itself with status 0 within the
+// close grace. Whatever happens, nothing of the implementation is left
+// running and the Process is closed. The error is a *ShutdownError, or nil
+// when the shutdown was clean; a Process with no child running (it failed,
+// and none was restarted) shuts down cleanly.
+func (p *Process) Shutdown(ctx context.Context) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.closed = true
+	s := p.sess
+	if s == nil {
+		return nil
+	}
+	p.sess = nil
+	defer s.kill()
+	fail := func(problem ShutdownProblem, format string, args ...any) error {
+		return &ShutdownError{Problem: problem, Detail: fmt.Sprintf(format, args...), StderrTail: s.stderr.tail()}
+	}
+	line, id, err := p.request(protocol.MethodShutdown, nil)
+	if err != nil {
+		return err
+	}
+	out, err := s.exchange(ctx, protocol.MethodShutdown, line, min(p.cfg.CallTimeout, closeGrace))
+	var f *Failure
+	switch {
+	case errors.As(err, &f) && f.Outcome == Timeout:
+		return fail(ShutdownTimeout, "%s", f.Detail)
+	case errors.As(err, &f) && f.Outcome == Crash:
+		return fail(ShutdownCrash, "%s", f.Detail)
+	case err != nil:
+		return fail(ShutdownGarbage, "%v", err)
+	}
+	if _, err := decodeResponse(protocol.MethodShutdown, out, id); err != nil {
+		return fail(ShutdownGarbage, "the answer to shutdown is not a result: %v", err)
+	}
+	s.stdin.Close()
+	select {
+	case <-s.exited:
+	case <-time.After(closeGrace):
+		return fail(ShutdownTimeout, "it did not exit within %v of stdin closing after shutdown", closeGrace)
+	}
+	// Whatever it wrote before it exited has been read by now or is on its
+	// way: a line after the answer is a second answer or stray output.
+	select {
+	case l, ok := <-s.lines:
+		if ok {
+			if l.err != nil {
+				return fail(ShutdownGarbage, "after the answer to shutdown: %v", l.err)
+			}
+			return fail(ShutdownGarbage, "a line after the answer to shutdown: %s", abbreviate(l.line))
+		}
+	case <-time.After(100 * time.Millisecond):
+	}
+	if st := s.cmd.ProcessState; st == nil || !st.Success() {
+		if st != nil && st.ExitCode() >= 0 {
+			return fail(ShutdownNonZeroExit, "after shutdown %s", s.exitStatus())
+		}
+		return fail(ShutdownCrash, "after shutdown %s", s.exitStatus())
+	}
+	return nil
+}

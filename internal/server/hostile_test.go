@@ -1,0 +1,71 @@
+package server_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/convspec/convspec/conformance/protocol"
+	"github.com/convspec/convspec/internal/server"
+)
+
+// Hostile requests the reference once mishandled: each gets the answer
+// named, never internal_error, a wrong reading, or a hang.
+func TestHostileRequests(t *testing.T) {
+	const msgs = `[{"role":"user","content":"hello there"}]`
+	for _, tc := range []struct {
+		name, params, method string
+		wantKind             string // "" for a result
+		wantIn               string // a substring of the response
+	}{
+		{"tagged bool without a value", `{"config":{"format":"yaml","text":"summarize_on_trim: !!bool\n"}}`, protocol.MethodConfigResolve, protocol.KindInvalidConfig, "not a boolean"},
+		{"tagged bool tomato", `{"config":{"format":"yaml","text":"summarize_on_trim: !!bool tomato\n"}}`, protocol.MethodConfigResolve, protocol.KindInvalidConfig, "tomato"},
+		{"tagged bool True", `{"config":{"format":"yaml","text":"summarize_on_trim: !!bool True\n"}}`, protocol.MethodConfigResolve, "", `"result"`},
+		{"target_ratio 1e-12", `{"model":"gpt-4o","messages":` + msgs + `,"target_ratio":1e-12}`, protocol.MethodBudgetPrune, protocol.KindInvalidParams, "target_ratio"},
+		{"target_ratio 1e-300", `{"model":"gpt-4o","messages":` + msgs + `,"target_ratio":1e-300}`, protocol.MethodBudgetPrune, protocol.KindInvalidParams, "target_ratio"},
+		{"target_ratio 0.01", `{"model":"gpt-4o","messages":` + msgs + `,"target_ratio":0.01}`, protocol.MethodBudgetPrune, "", `"result"`},
+		{"limit written 3e3", `{"model":"m","messages":` + msgs + `,"limits":{"m":3e3}}`, protocol.MethodBudgetCheck, "", `"result"`},
+		{"limit written 1.0", `{"model":"m","messages":` + msgs + `,"limits":{"m":1.0}}`, protocol.MethodBudgetCheck, "", `"result"`},
+		{"limit 2.5", `{"model":"m","messages":` + msgs + `,"limits":{"m":2.5}}`, protocol.MethodBudgetCheck, protocol.KindInvalidParams, "2.5"},
+		{"limit above 2^53-1", `{"model":"m","messages":` + msgs + `,"limits":{"m":9007199254740992}}`, protocol.MethodBudgetCheck, protocol.KindInvalidParams, "9007199254740992"},
+		{"delay written 1.0", `{"messages":` + msgs + `,"summarizer":{"reply":"s","delay_ms":1.0}}`, protocol.MethodWindowSummarize, "", `"result"`},
+		{"timeout written 3e3", `{"messages":` + msgs + `,"summarizer":{"reply":"s","timeout_ms":3e3}}`, protocol.MethodWindowSummarize, "", `"result"`},
+		{"timeout beyond a Duration", `{"messages":` + msgs + `,"summarizer":{"reply":"s","delay_ms":20,"timeout_ms":9223372036855}}`, protocol.MethodWindowSummarize, "", `"result"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := server.NewHandler(server.Reference{})
+			line, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": tc.method, "params": json.RawMessage(tc.params)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := string(server.AnswerLine(context.Background(), h, line))
+			var resp protocol.Response
+			if err := json.Unmarshal([]byte(out), &resp); err != nil {
+				t.Fatalf("%s: %v", out, err)
+			}
+			switch {
+			case tc.wantKind == "" && resp.Error != nil:
+				t.Fatalf("want a result, got %s", out)
+			case tc.wantKind != "" && (resp.Error == nil || resp.Error.Kind() != tc.wantKind):
+				t.Fatalf("want %s, got %s", tc.wantKind, out)
+			case !strings.Contains(out, tc.wantIn):
+				t.Fatalf("response does not contain %q: %s", tc.wantIn, out)
+			}
+		})
+	}
+}
+
+// A delay beyond what a time.Duration holds is a long delay, not none: the
+// call gives up at its timeout.
+func TestDelayBeyondADurationWaits(t *testing.T) {
+	h := server.NewHandler(server.Reference{})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	line := `{"jsonrpc":"2.0","id":1,"method":"window.summarize","params":{"messages":[{"role":"user","content":"a"}],"summarizer":{"reply":"s","delay_ms":9223372036855,"timeout_ms":100}}}`
+	out := string(server.AnswerLine(ctx, h, []byte(line)))
+	if !strings.Contains(out, "did not answer") {
+		t.Fatalf("a delay of 9223372036855 ms answered before its 100 ms timeout: %s", out)
+	}
+}

@@ -1,0 +1,53 @@
+package server
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/convspec/convspec/conformance/protocol"
+)
+
+// The members of a request object (spec/protocol.md, "Framing").
+var requestMembers = []string{"jsonrpc", "id", "method", "params"}
+
+// decodeRequest reads one request object with the protocol's member names
+// matched exactly. encoding/json matches them case-insensitively, so that
+// `{"JSONRPC":"2.0","Id":1,…}` would be a request and `{"jsonrpC":…}` a
+// notification; here a member whose name differs from a protocol name only
+// in case is an error naming it, and any other unknown member is ignored
+// (JSON-RPC 2.0). A string id must be valid UTF-8, since it is echoed as
+// sent and the response line must be UTF-8.
+func decodeRequest(line []byte) (protocol.Request, error) {
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(line, &members); err != nil {
+		return protocol.Request{}, err
+	}
+	var req protocol.Request
+	for name := range members {
+		for _, want := range requestMembers {
+			if name != want && strings.EqualFold(name, want) {
+				return protocol.Request{}, fmt.Errorf("member %q is not %q: member names are exact", name, want)
+			}
+		}
+	}
+	if v, ok := members["jsonrpc"]; ok {
+		if err := json.Unmarshal(v, &req.JSONRPC); err != nil {
+			return protocol.Request{}, fmt.Errorf(`"jsonrpc" must be a string: %w`, err)
+		}
+	}
+	if v, ok := members["method"]; ok {
+		if err := json.Unmarshal(v, &req.Method); err != nil {
+			return protocol.Request{}, fmt.Errorf(`"method" must be a string: %w`, err)
+		}
+	}
+	if v, ok := members["id"]; ok {
+		if !utf8.Valid(v) {
+			return protocol.Request{}, fmt.Errorf(`"id" is not valid UTF-8`)
+		}
+		req.ID = v
+	}
+	req.Params = members["params"]
+	return req, nil
+}
