@@ -25,7 +25,7 @@ type Mutant struct {
 // All lists the catalogue, sorted by name.
 func All() []Mutant {
 	var ms []Mutant
-	for _, group := range [][]Mutant{windowMutants(), estimateMutants(), messageMutants(), summarizeMutants(), historyMutants(), budgetMutants(), configMutants(), loopMutants(), protocolMutants()} {
+	for _, group := range [][]Mutant{windowMutants(), estimateMutants(), messageMutants(), summarizeMutants(), historyMutants(), budgetMutants(), configMutants(), loopMutants(), protocolMutants(), outsiderMutants()} {
 		ms = append(ms, group...)
 	}
 	sort.Slice(ms, func(i, j int) bool { return ms[i].Name < ms[j].Name })
@@ -34,7 +34,7 @@ func All() []Mutant {
 
 // Lookup finds a mutant by name.
 func Lookup(name string) (Mutant, bool) {
-	for _, m := range All() {
+	for _, m := range append(All(), outsiderSurvivors()...) {
 		if m.Name == name {
 			return m, true
 		}
