@@ -5,15 +5,18 @@ package mutants
 // checks, to measure how much of the spec the suite really pins down. Each
 // variant names, in a comment, a valid input on which it deviates.
 //
-// Variants the suite kills are in outsiderMutants (part of All). Variants it
-// did not kill when measured are in outsiderSurvivors, which All leaves out
-// so that TestSuiteKillsEveryMutant stays green; they are the suite's known
-// gaps (see notes/outsider-results.md), to move into outsiderMutants once a
-// case kills them.
+// Variants the suite kills are in outsiderMutants (part of All, so
+// TestSuiteKillsEveryMutant checks them). Variants it did not kill, or kills
+// too narrowly for that test, are in outsiderSurvivors, which All leaves out
+// so that the build stays green; Lookup still finds them, so
+// `conform -mutant NAME` runs them. They are the suite's known gaps (see
+// notes/outsider-results.md), to move into outsiderMutants once a case
+// kills them.
 
 import (
 	"context"
 	"encoding/json"
+	"slices"
 
 	"github.com/convspec/convspec/internal/server"
 	"github.com/convspec/convspec/reference/budget"
@@ -180,15 +183,45 @@ func outsiderWindowWith(trim func(cfg window.Config, w *window.Window, ctx conte
 // outsiderMutants are the outsider variants the suite kills.
 func outsiderMutants() []Mutant {
 	var ms []Mutant
-	for _, group := range [][]Mutant{outsiderBudgetMutants(), outsiderHistoryMutants(), outsiderTokenMutants(), outsiderWindowMutants(), outsiderSummarizeMutants(), outsiderConfigMutants(), outsiderLoopMutants()} {
-		ms = append(ms, group...)
+	for _, m := range outsiderAll() {
+		if !outsiderSurvived(m.Name) {
+			ms = append(ms, m)
+		}
 	}
 	return ms
 }
 
 // outsiderSurvivors are the outsider variants the suite did not kill when
-// measured; All leaves them out (see the file comment).
-func outsiderSurvivors() []Mutant { return nil }
+// measured; All leaves them out (see the file comment), Lookup finds them.
+func outsiderSurvivors() []Mutant {
+	var ms []Mutant
+	for _, m := range outsiderAll() {
+		if outsiderSurvived(m.Name) {
+			ms = append(ms, m)
+		}
+	}
+	return ms
+}
+
+// outsiderSurvived names the variants TestSuiteKillsEveryMutant cannot
+// count on killing (notes/outsider-results.md): one the whole default run
+// (seed 1) does not kill and seed 2 does, and two that only the
+// differential properties kill, at 100 checks but not at the test's 50.
+func outsiderSurvived(name string) bool {
+	return slices.Contains([]string{
+		"outsider-sum-ascii-blank-is-text",          // survives seeds 1 and 3; killed at seed 2
+		"outsider-sum-tool-use-input-null",          // killed by prop/diff-window-summarize* only
+		"outsider-history-build-one-system-message", // killed by prop/diff-history-build only
+	}, name)
+}
+
+func outsiderAll() []Mutant {
+	var ms []Mutant
+	for _, group := range [][]Mutant{outsiderBudgetMutants(), outsiderHistoryMutants(), outsiderTokenMutants(), outsiderWindowMutants(), outsiderSummarizeMutants(), outsiderConfigMutants(), outsiderLoopMutants()} {
+		ms = append(ms, group...)
+	}
+	return ms
+}
 
 type outsiderServerWindow = server.Window
 
