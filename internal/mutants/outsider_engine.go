@@ -10,7 +10,7 @@ package mutants
 // too narrowly for that test, are in outsiderSurvivors, which All leaves out
 // so that the build stays green; Lookup still finds them, so
 // `conform -mutant NAME` runs them. They are the suite's known gaps (see
-// notes/outsider-results.md), to move into outsiderMutants once a case
+// the outside review's results table), to move into outsiderMutants once a case
 // kills them.
 
 import (
@@ -204,7 +204,7 @@ func outsiderSurvivors() []Mutant {
 }
 
 // outsiderSurvived names the variants TestSuiteKillsEveryMutant cannot
-// count on killing (notes/outsider-results.md): one the whole default run
+// count on killing (the outside review's results table): one the whole default run
 // (seed 1) does not kill and seed 2 does, and two that only the
 // differential properties kill, at 100 checks but not at the test's 50.
 func outsiderSurvived(name string) bool {
