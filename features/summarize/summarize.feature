@@ -70,6 +70,42 @@ Feature: Summarization of evicted messages
     And the trimmed conversation is messages 1, 14, 15
     And the warnings include "summary_skipped_no_text"
 
+  # Meaningful text is text beyond white space, and white space is Unicode
+  # White_Space (D-31), not ASCII alone: U+3000, U+2028, U+00A0, U+0085,
+  # U+1680, U+202F, U+205F and U+2029 are all white space. Head m1, tail
+  # m13-m14; planned for a summary (max 3 = head + tail) the trim would evict
+  # m2-m12, 11 messages, so the text is checked: none. No call; plain
+  # windowing with max 4 keeps one middle message, m12.
+  @SUM-6
+  Scenario: evicted messages of Unicode white space alone are not meaningful text
+    Given a window with config:
+      """json
+      {"max_messages": 4, "preserve_first_n": 1, "preserve_last_n": 2, "summarize_on_trim": true}
+      """
+    And the conversation:
+      """json
+      [
+        {"role": "system", "content": "Be brief."},
+        {"role": "user", "content": "\u3000"},
+        {"role": "assistant", "content": "\u2028"},
+        {"role": "user", "content": "\u00a0\u3000"},
+        {"role": "assistant", "content": "\u0085"},
+        {"role": "user", "content": [{"type": "text", "text": "\u1680"}]},
+        {"role": "assistant", "content": "\u202f\u205f"},
+        {"role": "user", "content": "\u2029"},
+        {"role": "assistant", "content": "\u3000\u3000\u3000"},
+        {"role": "user", "content": "\u000b\u000c"},
+        {"role": "assistant", "content": "\u2003"},
+        {"role": "user", "content": "\u3000"},
+        {"role": "user", "content": "Now the lexer."},
+        {"role": "assistant", "content": "On it."}
+      ]
+      """
+    When the conversation is trimmed with a summarizer that replies "S1"
+    Then the summarizer was not called
+    And the trimmed conversation is messages 1, 12, 13, 14
+    And the warnings include "summary_skipped_no_text"
+
   # 002 edge case 2 says "no meaningful text content". Worked out from SUM-3,
   # SUM-5, SUM-6, WIN-4 and D-20 (a user message of tool_result blocks is a
   # tool result): head m1, tail m13-m14, middle m2-m12 (units [2,3] [4,5]

@@ -554,6 +554,7 @@ func All() []Mutant {
 			Engine: trimMutant(zeroMaxTrim)},
 	}
 	ms = append(ms, trimmerMutants()...)
+	ms = append(ms, outsiderMutants()...)
 	sort.Slice(ms, func(i, j int) bool { return ms[i].Name < ms[j].Name })
 	return ms
 }

@@ -82,6 +82,9 @@ func (w *summarizeSteps) trimScript(s protocol.SummarizerScript) error {
 	if w.trimRes != nil && len(w.trimRes.Summary) > 0 && string(w.trimRes.Summary) != "null" {
 		// "summary" names the latest summary, "summaryK" the K-th.
 		w.summaries++
+		if w.labels == nil { // a conversation given as a JSON document labels no message
+			w.labels = map[string]json.RawMessage{}
+		}
 		w.labels["summary"] = w.trimRes.Summary
 		w.labels[fmt.Sprintf("summary%d", w.summaries)] = w.trimRes.Summary
 	}
