@@ -171,4 +171,10 @@ type InitializeResult struct {
 	Protocol       int            `json:"protocol"`
 	Implementation Implementation `json:"implementation"`
 	Capabilities   []string       `json:"capabilities"`
+	// Levels are the levels the implementation implements (D-35); nil
+	// (absent) means every level.
+	Levels []string `json:"levels,omitempty"`
+	// Formats are the provider formats it reads (D-35); nil (absent)
+	// means both.
+	Formats []string `json:"formats,omitempty"`
 }

@@ -252,7 +252,7 @@ func drawToolSpec(t *rapid.T, limit int) (toolSpec, bool) {
 	if limit < 2 {
 		return toolSpec{}, false
 	}
-	format := rapid.SampledFrom([]string{"openai", "anthropic", "openai", "anthropic", "mixed"}).Draw(t, "format")
+	format := rapid.SampledFrom(onlyFormats(t, []string{"openai", "anthropic", "openai", "anthropic", "mixed"}, func(f string) string { return f })).Draw(t, "format")
 	n := rapid.SampledFrom([]int{1, 1, 1, 2, 2, 3, 4, 5}).Draw(t, "parallel calls")
 	if format == "mixed" && n < 2 {
 		format = "openai"

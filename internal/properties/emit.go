@@ -290,7 +290,7 @@ func (e *emitter) tool(idx int, it item) *pending {
 	start := e.call(ids, s.anthropic)
 	for i, g := range groups {
 		if i == extraG {
-			a := rapid.Bool().Draw(t, "stranger format")
+			a := drawAnthropic(t, "stranger format")
 			e.result([]string{fresh}, a)
 		}
 		answer := make([]string, len(g))
@@ -334,7 +334,7 @@ func (e *emitter) unitOf(i int) []int {
 
 func (e *emitter) orphan(x insertion) {
 	t := e.t
-	anthropic := rapid.Bool().Draw(t, "orphan format")
+	anthropic := drawAnthropic(t, "orphan format")
 	var ids []string
 	named := []int(nil)
 	switch x.defect {

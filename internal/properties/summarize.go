@@ -40,6 +40,7 @@ func summarizeProperties() []Property {
 			ID:         "prop/summarize-state-machine",
 			Clauses:    []string{"SUM-1", "SUM-2", "SUM-3", "SUM-4", "SUM-5", "SUM-6", "SUM-7", "SUM-8"},
 			Capability: protocol.CapSummarize,
+			Level:      protocol.LevelCore, // its exact-prompt and warning checks are diagnostics
 			Doc:        "over random appends and trims with a summarizer that replies, fails, answers blank or is absent, every trim calls it exactly when the rate limit says, with the exact prompt, and returns the array the clauses give",
 			Check:      checkSummarizeMachine,
 		},

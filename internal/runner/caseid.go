@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/cucumber/godog"
+	messages "github.com/cucumber/messages/go/v21"
 
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/features"
@@ -29,6 +30,9 @@ func ScenarioCase(name, uri string, tags []string) (Case, error) {
 			}
 			continue
 		}
+		if _, ok := formatTags[t]; ok {
+			continue // read by pickleFormats
+		}
 		if cp := strings.TrimPrefix(t, "@"); slices.Contains(protocol.Capabilities(), cp) {
 			c.Capability = cp
 			continue
@@ -43,6 +47,22 @@ func ScenarioCase(name, uri string, tags []string) (Case, error) {
 		return Case{}, fmt.Errorf("%s: scenario %q has no letter or digit to derive its ID from", uri, name)
 	}
 	c.ID = c.Clauses[0] + "/" + slug
+	c.Level = levelOf(c.Clauses)
+	return c, nil
+}
+
+// pickleCase is the case of a scenario as godog hands it over; uri is its
+// feature file.
+func pickleCase(p *messages.Pickle, uri string) (Case, error) {
+	tags := make([]string, len(p.Tags))
+	for i, t := range p.Tags {
+		tags[i] = t.Name
+	}
+	c, err := ScenarioCase(p.Name, uri, tags)
+	if err != nil {
+		return Case{}, err
+	}
+	c.Formats = pickleFormats(p)
 	return c, nil
 }
 
@@ -116,11 +136,7 @@ func listCases(opts Options) ([]Case, error) {
 	seen := map[string]string{}
 	for _, f := range feats {
 		for _, p := range f.Pickles {
-			tags := make([]string, len(p.Tags))
-			for i, t := range p.Tags {
-				tags[i] = t.Name
-			}
-			c, err := ScenarioCase(p.Name, p.Uri, tags)
+			c, err := pickleCase(p, p.Uri)
 			if err != nil {
 				return nil, err
 			}
@@ -143,5 +159,9 @@ func listCases(opts Options) ([]Case, error) {
 }
 
 func propertyCase(p properties.Property) Case {
-	return Case{ID: p.ID, Kind: Property, Name: p.Doc, Clauses: p.Clauses, Capability: p.Capability}
+	level := p.Level
+	if level == "" {
+		level = levelOf(p.Clauses)
+	}
+	return Case{ID: p.ID, Kind: Property, Name: p.Doc, Clauses: p.Clauses, Capability: p.Capability, Level: level}
 }

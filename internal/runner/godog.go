@@ -33,11 +33,7 @@ func scenarioPaths(opts Options) ([]string, error) {
 	seen := map[string]bool{}
 	for _, f := range feats {
 		for _, p := range f.Pickles {
-			tags := make([]string, len(p.Tags))
-			for i, t := range p.Tags {
-				tags[i] = t.Name
-			}
-			c, err := ScenarioCase(p.Name, p.Uri, tags)
+			c, err := pickleCase(p, p.Uri)
 			if err != nil {
 				return nil, err
 			}
@@ -79,11 +75,11 @@ func runScenarios(g *guard, opts Options) ([]Result, error) {
 				started     time.Time
 			)
 			sc.Before(func(ctx context.Context, p *godog.Scenario) (context.Context, error) {
-				tags := make([]string, len(p.Tags))
-				for i, t := range p.Tags {
-					tags[i] = t.Name
+				c, err := pickleCase(p, lineSuffix.ReplaceAllString(p.Uri, ""))
+				why := ""
+				if err == nil {
+					why = notApplicable(info, c)
 				}
-				c, err := ScenarioCase(p.Name, lineSuffix.ReplaceAllString(p.Uri, ""), tags)
 				switch {
 				case err != nil:
 					setupErr = err
@@ -92,8 +88,8 @@ func runScenarios(g *guard, opts Options) ([]Result, error) {
 					return ctx, godog.ErrSkip
 				case g.ctx.Err() != nil:
 					return ctx, godog.ErrSkip
-				case c.Capability != "" && !info.Has(c.Capability):
-					results = append(results, Result{Case: c, Outcome: NotApplicable, Detail: "capability " + c.Capability + " not declared"})
+				case why != "":
+					results = append(results, Result{Case: c, Outcome: NotApplicable, Detail: why})
 					return ctx, godog.ErrSkip
 				case g.limitReached:
 					results = append(results, notRun(c))

@@ -40,6 +40,12 @@ type Case struct {
 	Name       string
 	Clauses    []string
 	Capability string
+	// Level is the level of the case's first clause (D-35).
+	Level string
+	// Formats are the provider formats the case's messages use; none for
+	// a case whose messages carry no tool member, or a property (whose
+	// generators draw only the declared formats).
+	Formats []string
 	// Source is the feature file of a scenario.
 	Source string
 }

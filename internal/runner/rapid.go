@@ -23,8 +23,8 @@ func runProperties(g *guard, opts Options) ([]Result, error) {
 		switch {
 		case !opts.selected(c.ID), g.ctx.Err() != nil:
 			continue
-		case !info.Has(p.Capability):
-			out = append(out, Result{Case: c, Outcome: NotApplicable, Detail: "capability " + p.Capability + " not declared"})
+		case notApplicable(info, c) != "":
+			out = append(out, Result{Case: c, Outcome: NotApplicable, Detail: notApplicable(info, c)})
 			continue
 		case g.limitReached:
 			out = append(out, notRun(c))
@@ -91,7 +91,7 @@ func runProperty(c Case, p properties.Property, g *guard, opts Options) (Result,
 		return Result{}, err
 	}
 	tg := g.target()
-	tb := &propertyTB{name: c.ID}
+	tb := &propertyTB{name: c.ID, ctx: properties.WithFormats(g.ctx, tg.Info().Formats)}
 	func() {
 		defer func() {
 			if r := recover(); r != nil && r != errFailNow {
