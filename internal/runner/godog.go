@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"strings"
 	"time"
 
 	"github.com/cucumber/godog"
@@ -163,6 +164,26 @@ func classify(c Case, err error) Result {
 		r.Outcome = NotApplicable
 	default:
 		r.Outcome = Failed
+		r.Deviations = scenarioDeviations(c, err)
 	}
 	return r
+}
+
+// scenarioDeviations lists what a failed scenario got wrong: every failing
+// Then (steps.Deviations), or the failure of the step that ended it, under
+// the scenario's first clause.
+func scenarioDeviations(c Case, err error) []Deviation {
+	var ds steps.Deviations
+	if !errors.As(err, &ds) {
+		return []Deviation{{Clause: c.Clauses[0], Detail: err.Error()}}
+	}
+	out := make([]Deviation, len(ds))
+	for i, d := range ds {
+		out[i] = Deviation{Clause: d.Clause, Step: d.Step, Detail: d.Err.Error()}
+	}
+	if ds.Error() != err.Error() {
+		// A Given or When failed after some Thens had: godog joined the two.
+		out = append(out, Deviation{Clause: c.Clauses[0], Detail: strings.TrimPrefix(err.Error(), ds.Error()+", step error: ")})
+	}
+	return out
 }

@@ -111,6 +111,9 @@ func (g *guard) settle(r Result) Result {
 			r.Detail = strings.TrimRight(r.Detail, "\n") + "\nthe implementation answered: " + g.unsupported.Error()
 		}
 	}
+	if r.Outcome != Failed {
+		r.Deviations = nil // not a deviation: the implementation did not answer, or declined
+	}
 	return r
 }
 

@@ -113,6 +113,7 @@ func runProperty(c Case, p properties.Property, g *guard, opts Options) (Result,
 	// rapid's advice names `go test` flags; the reports say how to rerun
 	// the case with conform instead.
 	r.Detail = trimRapidOutput(goTestAdvice.ReplaceAllString(r.Detail, ""))
+	r.Deviations = []Deviation{propertyDeviation(c, r.Detail)}
 	return g.settle(r), nil
 }
 
@@ -138,6 +139,24 @@ func trimRapidOutput(detail string) string {
 }
 
 var digits = regexp.MustCompile(`[0-9]+`)
+
+// failureClause finds the clause a property's failure names first
+// ("WIN-6: trimmed holds 11 messages…").
+var failureClause = regexp.MustCompile(`\b([A-Z]+-[0-9]+): (.*)`)
+
+// propertyDeviation is a property's failure as a deviation: the clause
+// its message names (the property's first clause when it names none), and
+// the message from there on.
+func propertyDeviation(c Case, detail string) Deviation {
+	if m := failureClause.FindStringSubmatchIndex(detail); m != nil {
+		return Deviation{Clause: detail[m[2]:m[3]], Detail: detail[m[4]:]}
+	}
+	d := Deviation{Detail: detail}
+	if len(c.Clauses) > 0 {
+		d.Clause = c.Clauses[0]
+	}
+	return d
+}
 
 // goTestAdvice is rapid's line on how to rerun a failure under `go test`.
 var goTestAdvice = regexp.MustCompile(`(?m)^To (?:try to )?reproduce, specify -run=.*\n?`)
