@@ -72,8 +72,8 @@ func (w *world) trimScript(s protocol.SummarizerScript) error {
 	if w.trimRes != nil && len(w.trimRes.Summary) > 0 && string(w.trimRes.Summary) != "null" {
 		// "summary" names the latest summary, "summaryK" the K-th.
 		w.summaries++
-		w.labels["summary"] = w.trimRes.Summary
-		w.labels[fmt.Sprintf("summary%d", w.summaries)] = w.trimRes.Summary
+		w.label("summary", w.trimRes.Summary)
+		w.label(fmt.Sprintf("summary%d", w.summaries), w.trimRes.Summary)
 	}
 	return nil
 }
