@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 )
 
@@ -41,14 +42,25 @@ var ErrSchema = errors.New("result does not match protocol v1")
 
 // DecodeResult decodes a result into v (a pointer to one of this package's
 // result types), checking that every required member is present, nested
-// objects included, and that types match.
+// objects included, and that every member has the JSON type the protocol
+// gives it. A missing or mistyped member is a *MemberError naming it and
+// the rule (a deviation of the implementation, which the harness reports
+// as a failure); ErrSchema is left for what the checks cannot name.
 func DecodeResult(raw json.RawMessage, v any) error {
 	name := strings.TrimPrefix(fmt.Sprintf("%T", v), "*protocol.")
 	if err := checkRequired(raw, name, "result"); err != nil {
 		return err
 	}
+	if err := checkMembers(raw, reflect.TypeOf(v).Elem(), "result"); err != nil {
+		return err
+	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	if err := dec.Decode(v); err != nil {
+		// 3.0 and 3e0 are the integer 3 (checkMembers let them through),
+		// which encoding/json cannot put in an int: decode them as 3.
+		if plain, ok := integralNumbers(raw); ok && json.Unmarshal(plain, v) == nil {
+			return nil
+		}
 		return fmt.Errorf("%w: %v", ErrSchema, err)
 	}
 	return nil
@@ -57,12 +69,12 @@ func DecodeResult(raw json.RawMessage, v any) error {
 func checkRequired(raw json.RawMessage, typeName, path string) error {
 	var members map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &members); err != nil || members == nil {
-		return fmt.Errorf("%w: %s must be an object, got %s", ErrSchema, path, abbreviate(raw))
+		return &MemberError{Path: path, Rule: "an object", Got: abbreviate(raw)}
 	}
 	for _, m := range required[typeName] {
 		v, ok := members[m]
 		if !ok || string(v) == "null" {
-			return fmt.Errorf("%w: %s.%s is missing", ErrSchema, path, m)
+			return &MemberError{Path: join(path, m), Rule: "a member the protocol requires", Got: "nothing"}
 		}
 	}
 	nested := map[string]string{"config": "WindowConfig", "metrics": "Metrics"}
@@ -71,7 +83,7 @@ func checkRequired(raw json.RawMessage, typeName, path string) error {
 	}
 	for member, t := range nested {
 		if v, ok := members[member]; ok && contains(required[typeName], member) {
-			if err := checkRequired(v, t, path+"."+member); err != nil {
+			if err := checkRequired(v, t, join(path, member)); err != nil {
 				return err
 			}
 		}

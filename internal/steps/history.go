@@ -129,6 +129,10 @@ func (w *world) callHistory(method string, params, result any) (bool, error) {
 		return false, nil
 	}
 	if err := protocol.DecodeResult(raw, result); err != nil {
+		var me *protocol.MemberError
+		if errors.As(err, &me) {
+			return false, w.failf("%s returned %v", method, err)
+		}
 		return false, w.need(&target.Failure{Outcome: target.ProtocolError, Method: method, Detail: err.Error()})
 	}
 	return true, nil
