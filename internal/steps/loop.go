@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/cucumber/godog"
@@ -50,6 +51,7 @@ var (
 	requestsAtMostRe       = regexp.MustCompile(`^every request holds at most (\d+) messages$`)
 	statesAtMostRe         = regexp.MustCompile(`^every handed-on state holds at most (\d+) messages$`)
 	requestHoldsRe         = regexp.MustCompile(`^request (\d+) holds (\d+) messages$`)
+	requestNumberedRe      = regexp.MustCompile(`^request (\d+|last) is numbered iteration (\d+) on the wire$`)
 	handsOnRe              = regexp.MustCompile(`^iteration (\d+) hands on (\d+) messages$`)
 	firstKeptRe            = regexp.MustCompile(`^the first message of every request is the first message of the run$`)
 	stateCarriedRe         = regexp.MustCompile(`^every iteration starts from the state the one before handed on$`)
@@ -82,6 +84,7 @@ func registerLoop(sc *godog.ScenarioContext, w *world) {
 	w.then(sc, requestsAtMostRe, w.requestsAtMost)
 	w.then(sc, statesAtMostRe, w.statesAtMost)
 	w.then(sc, requestHoldsRe, w.requestHolds)
+	w.then(sc, requestNumberedRe, w.requestNumbered)
 	w.then(sc, handsOnRe, w.handsOn)
 	w.then(sc, firstKeptRe, w.firstKept)
 	w.then(sc, stateCarriedRe, w.stateCarried)
@@ -209,6 +212,27 @@ func (w *world) statesAtMost(n int) error {
 		if len(it.State) > n {
 			return w.failf("iteration %d hands on %d messages, more than %d", i, len(it.State), n)
 		}
+	}
+	return nil
+}
+
+// requestNumbered checks a request's iteration as loop.run sends it:
+// iterations are numbered from 0 on the wire (D-36), while the steps count
+// requests and iterations from 1.
+func (w *world) requestNumbered(which string, iteration int) error {
+	if err := w.needRun(); err != nil {
+		return err
+	}
+	rs := w.loop.runRes.Requests
+	i := len(rs)
+	if which != "last" {
+		i, _ = strconv.Atoi(which)
+	}
+	if i < 1 || i > len(rs) {
+		return w.failf("there is no request %s (%d requests)", which, len(rs))
+	}
+	if got := rs[i-1].Iteration; got != iteration {
+		return w.failf("request %s is numbered iteration %d, want %d: requests[].iteration counts the iterations from 0", which, got, iteration)
 	}
 	return nil
 }
