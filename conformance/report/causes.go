@@ -247,8 +247,10 @@ func Shape(detail string) string {
 		}
 		line = next
 	}
-	if i := strings.Index(line, ": "); i > 0 {
-		line = line[:i]
+	for _, cut := range []string{": ", " (role "} {
+		if i := strings.Index(line, cut); i > 0 {
+			line = line[:i]
+		}
 	}
 	line = strings.TrimSuffix(line, ":")
 	line = number.ReplaceAllString(line, "N")

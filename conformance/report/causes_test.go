@@ -91,7 +91,7 @@ func TestCauses(t *testing.T) {
 	if err := report.JUnit(&junit, run); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(junit.String(), `message="cause 1: FAILED: `) || !strings.Contains(junit.String(), `name="causes" value="4 causes across 7 failing cases"`) {
+	if !strings.Contains(junit.String(), `[cause 1]"`) || !strings.Contains(junit.String(), `name="causes" value="4 causes across 7 failing cases"`) {
 		t.Errorf("the JUnit report lacks the causes:\n%s", junit.String())
 	}
 }

@@ -119,7 +119,7 @@ func JUnit(w io.Writer, run *Run) error {
 		}
 		c := junitCaseOf(run, k, s)
 		if n, ok := causeOf[k.ID]; ok && c.Failure != nil {
-			c.Failure.Message = fmt.Sprintf("cause %d: %s", n, c.Failure.Message)
+			c.Failure.Message = fmt.Sprintf("%s [cause %d]", c.Failure.Message, n)
 		}
 		s.Cases = append(s.Cases, c)
 		durations[k.Kind] += k.Duration
@@ -179,7 +179,7 @@ func junitCaseOf(run *Run, k Case, s *junitSuite) junitCase {
 	text := junitText(k)
 	switch k.Verdict() {
 	case Failing:
-		p := &junitProblem{Type: string(k.Outcome), Message: label(k.Outcome) + ": " + FirstLine(k.Detail, 200), Text: text}
+		p := &junitProblem{Type: string(k.Outcome), Message: label(k.Outcome) + ": " + problemLine(k), Text: text}
 		if k.NotRun {
 			p.Message = runner.NotRunDetail
 		}
@@ -204,6 +204,16 @@ func junitCaseOf(run *Run, k Case, s *junitSuite) junitCase {
 		}
 	}
 	return c
+}
+
+// problemLine is a failure in one line: its first deviation, and how many
+// more there are.
+func problemLine(k Case) string {
+	if len(k.Deviations) < 2 {
+		return FirstLine(k.Detail, 200)
+	}
+	more := len(k.Deviations) - 1
+	return fmt.Sprintf("%s (and %d more %s)", FirstLine(k.Deviations[0].Detail, 200), more, plural(more, "deviation", "deviations"))
 }
 
 // junitText is a failure's body: the clauses, then the detail.

@@ -3,6 +3,7 @@ package runner_test
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/convspec/convspec/conformance/protocol"
@@ -136,6 +137,14 @@ func TestDeclaredCoreOpenAI(t *testing.T) {
 			}
 			t.Fatalf("%s; want 3 causes", report.CausesLine(causes))
 		}
-		t.Log(report.CausesLine(causes))
+		var text strings.Builder
+		if err := report.Text(&text, run, report.TextOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		head, _, _ := strings.Cut(text.String(), "\n--- ")
+		t.Log(head)
+		if !strings.Contains(head, "3 causes across") {
+			t.Errorf("the text report does not open with the causes:\n%s", head)
+		}
 	})
 }
