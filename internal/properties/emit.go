@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"pgregory.net/rapid"
+
+	"github.com/convspec/convspec/conformance/protocol"
 )
 
 // Emission: turning a plan and its defects into messages, knowing the
@@ -81,7 +83,13 @@ func (e *emitter) plain(kind string) {
 		class = clsSystem
 	case "prompt":
 		role, class = "user", clsUserPrompt
-		switch rapid.SampledFrom([]string{"text", "text", "text", "text", "blocks", "blocks", "image", "no-content", "odd", "lone-result"}).Draw(t, "prompt shape") {
+		shapes := onlyFormats(t, []string{"text", "text", "text", "text", "blocks", "blocks", "image", "no-content", "odd", "lone-result"}, func(s string) string {
+			if s == "lone-result" {
+				return protocol.FormatAnthropic // a tool_result block, if not in an array
+			}
+			return ""
+		})
+		switch rapid.SampledFrom(shapes).Draw(t, "prompt shape") {
 		case "text":
 			set(drawStr(t, "content"))
 		case "blocks":
