@@ -30,6 +30,9 @@ type Deviation struct {
 	Step string
 	// Err says what differs.
 	Err error
+	// exchange is the request and response Err ends with, if any: shown
+	// once for deviations that share it.
+	exchange string
 }
 
 // Deviations are every failing Then of one scenario, in order.
@@ -41,10 +44,23 @@ func (d Deviations) Error() string {
 	if len(d) == 1 {
 		return d[0].Err.Error()
 	}
+	shared := d[0].exchange
+	for _, x := range d {
+		if x.exchange != shared {
+			shared = ""
+		}
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d deviations:", len(d))
 	for i, x := range d {
-		fmt.Fprintf(&b, "\n%d. %s — Then %s\n%s", i+1, x.Clause, x.Step, indent(x.Err.Error(), "   "))
+		text := x.Err.Error()
+		if shared != "" {
+			text = strings.TrimSuffix(text, shared)
+		}
+		fmt.Fprintf(&b, "\n%d. %s — Then %s\n%s", i+1, x.Clause, x.Step, indent(text, "   "))
+	}
+	if shared != "" {
+		b.WriteString(shared)
 	}
 	return b.String()
 }
@@ -116,7 +132,11 @@ func (w *world) then(sc *godog.ScenarioContext, re *regexp.Regexp, fn any) {
 		if err == nil || errors.As(err, &f) {
 			return out
 		}
-		w.deviations = append(w.deviations, Deviation{Clause: w.clauseFor(diagnostic), Step: w.step, Err: err})
+		d := Deviation{Clause: w.clauseFor(diagnostic), Step: w.step, Err: err}
+		if ex := w.tg.exchange(); ex != "" && strings.HasSuffix(err.Error(), ex) {
+			d.exchange = ex
+		}
+		w.deviations = append(w.deviations, d)
 		return zeroResults(t)
 	})
 	sc.Then(re, wrapped.Interface())
