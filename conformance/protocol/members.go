@@ -91,13 +91,13 @@ func checkMembers(raw json.RawMessage, t reflect.Type, path string) error {
 		}
 		for i := range t.NumField() {
 			f := t.Field(i)
-			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
 			if name == "" || name == "-" {
 				continue
 			}
 			v, ok := members[name]
-			if !ok {
-				continue // required members are checkRequired's
+			if !ok || strings.Contains(opts, "omitempty") && string(bytes.TrimSpace(v)) == "null" {
+				continue // required members are checkRequired's; null is an optional one absent
 			}
 			if err := checkMembers(v, f.Type, join(path, name)); err != nil {
 				return err
