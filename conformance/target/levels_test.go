@@ -12,7 +12,7 @@ import (
 func TestHandshakeLevelsAndFormats(t *testing.T) {
 	const head = `{"protocol":1,"implementation":{"name":"x","version":"1"},"capabilities":["window"]`
 	for _, tc := range []struct {
-		name, extra, fail string
+		name, extra, fail    string
 		core, diag, oai, ant bool
 	}{
 		{"absent", ``, "", true, true, true, true},
