@@ -142,7 +142,7 @@ Feature: Building the messages for a model call
     Then the built history is messages 1, 4, 5
     And the build warns "unanswered_tool_call" about message 3
 
-  @BUILD-3
+  @BUILD-3 @validation
   Scenario Outline: max_messages <value> is refused
     Given the OpenAI conversation: system, user
     When the history is built with max_messages <value> as written

@@ -38,6 +38,11 @@ var (
 	openaiMarker    = regexp.MustCompile(`"tool_calls"\s*:|"tool_call_id"\s*:|"role"\s*:\s*"tool"|\bOpenAI\b`)
 )
 
+// levelTags state a scenario's level outright, for a scenario that checks
+// another level than its first clause's: refusing a malformed parameter of
+// a core operation is validation (D-35).
+var levelTags = map[string]string{"@core": spec.LevelCore, "@validation": spec.LevelValidation, "@diagnostics": spec.LevelDiagnostics}
+
 // formatTags are the tags that state a scenario's formats outright.
 var formatTags = map[string]string{"@openai": protocol.FormatOpenAI, "@anthropic": protocol.FormatAnthropic}
 

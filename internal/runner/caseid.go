@@ -33,6 +33,10 @@ func ScenarioCase(name, uri string, tags []string) (Case, error) {
 		if _, ok := formatTags[t]; ok {
 			continue // read by pickleFormats
 		}
+		if lv, ok := levelTags[t]; ok {
+			c.Level = lv
+			continue
+		}
 		if cp := strings.TrimPrefix(t, "@"); slices.Contains(protocol.Capabilities(), cp) {
 			c.Capability = cp
 			continue
@@ -47,7 +51,9 @@ func ScenarioCase(name, uri string, tags []string) (Case, error) {
 		return Case{}, fmt.Errorf("%s: scenario %q has no letter or digit to derive its ID from", uri, name)
 	}
 	c.ID = c.Clauses[0] + "/" + slug
-	c.Level = levelOf(c.Clauses)
+	if c.Level == "" {
+		c.Level = levelOf(c.Clauses)
+	}
 	return c, nil
 }
 

@@ -37,11 +37,12 @@ func TestScenarioFormats(t *testing.T) {
 		}
 	}
 	for id, want := range map[string]string{
-		"WIN-1/under-the-cap-nothing-changes": "core",
-		"prop/window-warning":                 "diagnostics",
-		"prop/summarize-state-machine":        "core",
-		"prop/summarize-prompt":               "diagnostics",
-		"prop/window-refuses-broken-tools":    "validation",
+		"WIN-1/under-the-cap-nothing-changes":     "core",
+		"prop/window-warning":                     "diagnostics",
+		"prop/summarize-state-machine":            "core",
+		"prop/summarize-prompt":                   "diagnostics",
+		"prop/window-refuses-broken-tools":        "validation",
+		"BUILD-3/max-messages-minus-1-is-refused": "validation",
 	} {
 		if got := byID[id].Level; got != want {
 			t.Errorf("%s: level %q, want %q", id, got, want)
