@@ -6,6 +6,7 @@ import (
 	_ "embed"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -23,12 +24,29 @@ type Clause struct {
 	// Capability is the protocol capability the clause belongs to; empty
 	// for clauses every implementation must meet.
 	Capability string
-	Text       string
+	// Level is the clause's level: LevelCore, LevelValidation or
+	// LevelDiagnostics.
+	Level string
+	Text  string
 }
+
+// Levels of a clause (SPEC.md, introduction; D-42).
+const (
+	// LevelCore: what the algorithm does with valid input.
+	LevelCore = "core"
+	// LevelValidation: refusing malformed input with the right typed error.
+	LevelValidation = "validation"
+	// LevelDiagnostics: warnings, their codes and exact free-text formats.
+	LevelDiagnostics = "diagnostics"
+)
+
+// Levels lists every level, in the order of SPEC.md.
+func Levels() []string { return []string{LevelCore, LevelValidation, LevelDiagnostics} }
 
 var (
 	clauseHeading = regexp.MustCompile("^#### ([A-Z]+-[0-9]+) — (.+)$")
 	capabilityRe  = regexp.MustCompile("^Capability: (?:`([a-z.0-9_]+)`|none)")
+	levelRe       = regexp.MustCompile("^Level: (.*)$")
 	parsed        = sync.OnceValues(func() ([]Clause, error) { return Parse(text) })
 )
 
@@ -53,7 +71,8 @@ func Lookup(id string) (Clause, bool) {
 
 // Parse reads the clauses of a SPEC.md text: level-4 headings
 // "#### ID — Title", each under a level-2 section that declares its
-// capability with a line "Capability: `name`" or "Capability: none".
+// capability with a line "Capability: `name`" or "Capability: none",
+// each with a line "Level: core" (validation, diagnostics) in its body.
 func Parse(doc string) ([]Clause, error) {
 	var (
 		out        []Clause
@@ -63,23 +82,37 @@ func Parse(doc string) ([]Clause, error) {
 		body       []string
 	)
 	seen := map[string]bool{}
-	flush := func() {
+	flush := func() error {
 		if cur != nil {
+			if cur.Level == "" {
+				return fmt.Errorf("clause %s has no \"Level: …\" line", cur.ID)
+			}
 			cur.Text = strings.TrimSpace(strings.Join(body, "\n"))
 			out = append(out, *cur)
 		}
 		cur, body = nil, nil
+		return nil
 	}
 	for i, line := range strings.Split(doc, "\n") {
 		switch {
 		case strings.HasPrefix(line, "## "):
-			flush()
+			if err := flush(); err != nil {
+				return nil, err
+			}
 			haveCap = false
 		case capabilityRe.MatchString(line):
 			capability = capabilityRe.FindStringSubmatch(line)[1]
 			haveCap = true
+		case cur != nil && cur.Level == "" && levelRe.MatchString(line):
+			lv := levelRe.FindStringSubmatch(line)[1]
+			if !slices.Contains(Levels(), lv) {
+				return nil, fmt.Errorf("line %d: clause %s has level %q; want one of %s", i+1, cur.ID, lv, strings.Join(Levels(), ", "))
+			}
+			cur.Level = lv
 		case strings.HasPrefix(line, "#### "):
-			flush()
+			if err := flush(); err != nil {
+				return nil, err
+			}
 			m := clauseHeading.FindStringSubmatch(line)
 			if m == nil {
 				return nil, fmt.Errorf("line %d: clause heading must read \"#### ID — Title\": %q", i+1, line)
@@ -93,14 +126,18 @@ func Parse(doc string) ([]Clause, error) {
 			seen[m[1]] = true
 			cur = &Clause{ID: m[1], Title: m[2], Capability: capability}
 		case strings.HasPrefix(line, "# ") || strings.HasPrefix(line, "### "):
-			flush()
+			if err := flush(); err != nil {
+				return nil, err
+			}
 		default:
 			if cur != nil {
 				body = append(body, line)
 			}
 		}
 	}
-	flush()
+	if err := flush(); err != nil {
+		return nil, err
+	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("no clauses found")
 	}

@@ -186,4 +186,10 @@ type InitializeResult struct {
 	Capabilities   []string       `json:"capabilities"`
 	// Trimmers declares the trimmers of capability trimmer (ANY-10).
 	Trimmers []TrimmerDecl `json:"trimmers,omitempty"`
+	// Levels are the levels the implementation implements (D-42); nil
+	// (absent) means every level.
+	Levels []string `json:"levels,omitempty"`
+	// Formats are the provider formats it reads (D-42); nil (absent)
+	// means both.
+	Formats []string `json:"formats,omitempty"`
 }

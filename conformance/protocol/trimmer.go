@@ -44,11 +44,6 @@ const (
 	CounterChars4 = "chars4"
 )
 
-// Provider formats a trimmer may be limited to.
-const (
-	FormatOpenAI    = "openai"
-	FormatAnthropic = "anthropic"
-)
 
 // GuaranteeCapability is the pseudo-capability a case needs when it checks
 // one guarantee: "trimmer/bound" is declared when capability trimmer is

@@ -40,7 +40,35 @@ type (
 		StartError     string            `json:"start_error,omitempty"`
 		Baseline       *jsonBaselineInfo `json:"baseline"`
 		Counts         jsonCounts        `json:"counts"`
+		Levels         []jsonLevel       `json:"levels"`
+		Causes         []jsonCause       `json:"causes"`
 		Cases          []jsonCase        `json:"cases"`
+	}
+	jsonLevel struct {
+		Capability    string `json:"capability"`
+		Level         string `json:"level"`
+		Verdict       string `json:"verdict"`
+		Passed        int    `json:"passed"`
+		Failing       int    `json:"failing"`
+		NotApplicable int    `json:"not_applicable"`
+		Other         int    `json:"other"`
+	}
+	jsonCause struct {
+		Shape   string      `json:"shape"`
+		Clauses []string    `json:"clauses"`
+		Cases   []string    `json:"cases"`
+		Example jsonExample `json:"example"`
+	}
+	jsonExample struct {
+		Case   string `json:"case"`
+		Clause string `json:"clause"`
+		Step   string `json:"step,omitempty"`
+		Detail string `json:"detail"`
+	}
+	jsonDeviation struct {
+		Clause string `json:"clause"`
+		Step   string `json:"step,omitempty"`
+		Detail string `json:"detail"`
 	}
 	jsonSuite struct {
 		Name     string `json:"name"`
@@ -50,6 +78,8 @@ type (
 		Name         string   `json:"name"`
 		Version      string   `json:"version"`
 		Capabilities []string `json:"capabilities"`
+		Levels       []string `json:"levels"`
+		Formats      []string `json:"formats"`
 	}
 	jsonTarget struct {
 		Command []string `json:"command"`
@@ -79,20 +109,23 @@ type (
 		Failing         int `json:"failing"`
 	}
 	jsonCase struct {
-		ID         string        `json:"id"`
-		Kind       string        `json:"kind"`
-		Name       string        `json:"name"`
-		Clauses    []jsonClause  `json:"clauses"`
-		Capability string        `json:"capability"`
-		Source     string        `json:"source,omitempty"`
-		Outcome    string        `json:"outcome"`
-		Verdict    string        `json:"verdict"`
-		NotRun     bool          `json:"not_run"`
-		Detail     string        `json:"detail"`
-		Seed       *uint64       `json:"seed,omitempty"`
-		Reproduce  string        `json:"reproduce,omitempty"`
-		Baseline   *jsonBaseline `json:"baseline,omitempty"`
-		DurationMS float64       `json:"duration_ms"`
+		ID         string          `json:"id"`
+		Kind       string          `json:"kind"`
+		Name       string          `json:"name"`
+		Clauses    []jsonClause    `json:"clauses"`
+		Capability string          `json:"capability"`
+		Level      string          `json:"level,omitempty"`
+		Formats    []string        `json:"formats,omitempty"`
+		Deviations []jsonDeviation `json:"deviations,omitempty"`
+		Source     string          `json:"source,omitempty"`
+		Outcome    string          `json:"outcome"`
+		Verdict    string          `json:"verdict"`
+		NotRun     bool            `json:"not_run"`
+		Detail     string          `json:"detail"`
+		Seed       *uint64         `json:"seed,omitempty"`
+		Reproduce  string          `json:"reproduce,omitempty"`
+		Baseline   *jsonBaseline   `json:"baseline,omitempty"`
+		DurationMS float64         `json:"duration_ms"`
 	}
 	jsonClause struct {
 		ID    string `json:"id"`
@@ -141,19 +174,37 @@ func JSON(w io.Writer, run *Run) error {
 		Cases: []jsonCase{},
 	}
 	if info := run.Implementation; info != nil {
-		out.Implementation = &jsonImpl{Name: info.Name, Version: info.Version, Capabilities: info.Capabilities}
+		// Levels and formats as they apply: what was declared, or all.
+		out.Implementation = &jsonImpl{Name: info.Name, Version: info.Version, Capabilities: info.Capabilities,
+			Levels: info.Levels, Formats: info.AllowedFormats()}
 		if out.Implementation.Capabilities == nil {
 			out.Implementation.Capabilities = []string{}
+		}
+		if out.Implementation.Levels == nil {
+			out.Implementation.Levels = protocol.Levels()
 		}
 	}
 	if run.Baseline != nil {
 		out.Baseline = &jsonBaselineInfo{Path: run.Baseline.Path, Implementation: run.Baseline.Implementation, Entries: len(run.Baseline.Entries)}
 	}
+	out.Levels = []jsonLevel{}
+	for _, v := range run.LevelVerdicts() {
+		out.Levels = append(out.Levels, jsonLevel{Capability: v.Capability, Level: v.Level, Verdict: v.Verdict,
+			Passed: v.Passed, Failing: v.Failing, NotApplicable: v.NotApplicable, Other: v.Other})
+	}
+	out.Causes = []jsonCause{}
+	for _, c := range run.Causes() {
+		out.Causes = append(out.Causes, jsonCause{Shape: c.Shape, Clauses: c.Clauses, Cases: c.Cases,
+			Example: jsonExample{Case: c.Example.Case, Clause: c.Example.Clause, Step: c.Example.Step, Detail: c.Example.Detail}})
+	}
 	for _, k := range run.Cases {
 		jc := jsonCase{
 			ID: k.ID, Kind: string(k.Kind), Name: k.Name, Clauses: []jsonClause{}, Capability: k.Capability, Source: k.Source,
 			Outcome: string(k.Outcome), Verdict: string(k.Verdict()), NotRun: k.NotRun, Detail: k.Detail,
-			Reproduce: k.Reproduce, DurationMS: millis(k.Duration),
+			Reproduce: k.Reproduce, DurationMS: millis(k.Duration), Level: k.Level, Formats: k.Formats,
+		}
+		for _, d := range k.Deviations {
+			jc.Deviations = append(jc.Deviations, jsonDeviation{Clause: d.Clause, Step: d.Step, Detail: d.Detail})
 		}
 		for _, id := range k.Clauses {
 			cl := jsonClause{ID: id}

@@ -82,6 +82,23 @@ func JUnit(w io.Writer, run *Run) error {
 	if run.Strict {
 		props = append(props, junitProperty{"strict", "true"})
 	}
+	for _, v := range run.LevelVerdicts() {
+		props = append(props, junitProperty{"level." + v.Capability + "." + v.Level, v.Verdict})
+	}
+	causes := run.Causes()
+	causeOf := map[string]int{}
+	if len(causes) > 0 {
+		props = append(props, junitProperty{"causes", CausesLine(causes)})
+	}
+	for i, c := range causes {
+		props = append(props, junitProperty{fmt.Sprintf("cause.%d", i+1),
+			fmt.Sprintf("[%s] %s (%d %s; e.g. %s)", strings.Join(c.Clauses, " "), c.Shape, len(c.Cases), plural(len(c.Cases), "case", "cases"), c.Example.Case)})
+		for _, id := range c.Cases {
+			if _, ok := causeOf[id]; !ok {
+				causeOf[id] = i + 1
+			}
+		}
+	}
 	timestamp := ""
 	if !run.Started.IsZero() {
 		timestamp = run.Started.UTC().Format("2006-01-02T15:04:05")
@@ -100,7 +117,11 @@ func JUnit(w io.Writer, run *Run) error {
 			suites[k.Kind] = s
 			order = append(order, k.Kind)
 		}
-		s.Cases = append(s.Cases, junitCaseOf(run, k, s))
+		c := junitCaseOf(run, k, s)
+		if n, ok := causeOf[k.ID]; ok && c.Failure != nil {
+			c.Failure.Message = fmt.Sprintf("%s [cause %d]", c.Failure.Message, n)
+		}
+		s.Cases = append(s.Cases, c)
 		durations[k.Kind] += k.Duration
 	}
 	all := junitSuites{Name: name, Time: seconds(run.Duration)}
@@ -158,7 +179,7 @@ func junitCaseOf(run *Run, k Case, s *junitSuite) junitCase {
 	text := junitText(k)
 	switch k.Verdict() {
 	case Failing:
-		p := &junitProblem{Type: string(k.Outcome), Message: label(k.Outcome) + ": " + FirstLine(k.Detail, 200), Text: text}
+		p := &junitProblem{Type: string(k.Outcome), Message: label(k.Outcome) + ": " + problemLine(k), Text: text}
 		if k.NotRun {
 			p.Message = result.NotRunDetail
 		}
@@ -183,6 +204,16 @@ func junitCaseOf(run *Run, k Case, s *junitSuite) junitCase {
 		}
 	}
 	return c
+}
+
+// problemLine is a failure in one line: its first deviation, and how many
+// more there are.
+func problemLine(k Case) string {
+	if len(k.Deviations) < 2 {
+		return FirstLine(k.Detail, 200)
+	}
+	more := len(k.Deviations) - 1
+	return fmt.Sprintf("%s (and %d more %s)", FirstLine(k.Deviations[0].Detail, 200), more, plural(more, "deviation", "deviations"))
 }
 
 // junitText is a failure's body: the clauses, then the detail.

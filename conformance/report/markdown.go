@@ -62,8 +62,33 @@ func Markdown(w io.Writer, run *Run) error {
 		fmt.Fprintf(bw, "**Interrupted:** only the %d cases that completed are shown.\n\n", c.Total)
 	}
 
+	causes := run.Causes()
+	if len(causes) > 0 {
+		fmt.Fprintf(bw, "### %s\n\n", CausesLine(causes))
+		fmt.Fprintln(bw, "| # | clauses | deviation | cases | clearest example |")
+		fmt.Fprintln(bw, "| ---: | --- | --- | ---: | --- |")
+		for i, c := range causes {
+			fmt.Fprintf(bw, "| %d | %s | %s | %d | `%s`: %s |\n", i+1, mdEscape(strings.Join(c.Clauses, " ")), mdEscape(c.Shape), len(c.Cases),
+				mdCode(c.Example.Case), mdEscape(FirstLine(c.Example.Detail, 160)))
+		}
+		fmt.Fprintln(bw)
+	}
+	if vs := run.LevelVerdicts(); len(vs) > 0 {
+		capabilities, by := levelsOf(vs)
+		fmt.Fprintln(bw, "| capability | core | validation | diagnostics |")
+		fmt.Fprintln(bw, "| --- | --- | --- | --- |")
+		for _, capability := range capabilities {
+			cells := map[string]string{}
+			for _, v := range by[capability] {
+				cells[v.Level] = levelText(v)
+			}
+			fmt.Fprintf(bw, "| %s | %s | %s | %s |\n", capability, orDash(cells["core"]), orDash(cells["validation"]), orDash(cells["diagnostics"]))
+		}
+		fmt.Fprintln(bw)
+	}
+
 	var failing, stale, expected []Case
-	for _, k := range run.Cases {
+	for _, k := range byCause(run.Cases, causes) {
 		switch k.Verdict() {
 		case Failing:
 			if !k.NotRun {
@@ -108,6 +133,13 @@ func Markdown(w io.Writer, run *Run) error {
 		fmt.Fprintln(bw)
 	}
 	return bw.Flush()
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
 }
 
 func writeMarkdownCase(w io.Writer, k Case) {

@@ -142,11 +142,9 @@ func htmlFoot(b *strings.Builder) {
 `, protocol.Version)
 }
 
-// caseLevel is the hook for conformance levels: the cases carry none yet,
-// so the capability table has no level column. Once a case's clauses
-// carry a level, return it here and the table splits each capability by
-// level.
-func caseLevel(Case) string { return "" }
+// caseLevel is a case's level (D-42): the capability table splits each
+// capability by level.
+func caseLevel(k Case) string { return k.Level }
 
 // caseCause is the hook for failures grouped by cause: the cases carry no
 // cause yet, so the causes section groups the failures by their first

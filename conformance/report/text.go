@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/convspec/convspec/conformance/result"
@@ -55,8 +56,12 @@ func Text(w io.Writer, run *Run, opts TextOptions) error {
 	if run.Strict {
 		fmt.Fprintln(bw, "strict: an unsupported case fails the run unless the baseline lists it")
 	}
+	causes := run.Causes()
+	if len(causes) > 0 {
+		writeTextCauses(bw, causes)
+	}
 	notRun := 0
-	for _, k := range run.Cases {
+	for _, k := range byCause(run.Cases, causes) {
 		switch v := k.Verdict(); {
 		case k.NotRun:
 			notRun++
@@ -90,6 +95,7 @@ func Text(w io.Writer, run *Run, opts TextOptions) error {
 		fmt.Fprintf(bw, "%s: the report shows the %d %s that completed\n", paint(red, "interrupted"), len(run.Cases), plural(len(run.Cases), "case", "cases"))
 	}
 	c := run.Count()
+	writeTextLevels(bw, run.LevelVerdicts())
 	fmt.Fprintln(bw, c.Summary())
 	if s := run.BaselineSummary(); s != "" {
 		fmt.Fprintln(bw, s)
@@ -101,6 +107,82 @@ func Text(w io.Writer, run *Run, opts TextOptions) error {
 		fmt.Fprintln(bw, paint(bold+red, verdict))
 	}
 	return bw.Flush()
+}
+
+// writeTextCauses opens the report with the causes, each with its clauses,
+// its number of cases and its clearest example.
+func writeTextCauses(w io.Writer, causes []Cause) {
+	fmt.Fprintf(w, "%s:\n", CausesLine(causes))
+	for i, c := range causes {
+		fmt.Fprintf(w, "  %d. [%s] %s — %d %s\n", i+1, strings.Join(c.Clauses, " "), c.Shape, len(c.Cases), plural(len(c.Cases), "case", "cases"))
+		step := ""
+		if c.Example.Step != "" {
+			step = " (Then " + c.Example.Step + ")"
+		}
+		fmt.Fprintf(w, "     e.g. %s%s: %s\n", c.Example.Case, step, FirstLine(c.Example.Detail, 160))
+	}
+}
+
+// writeTextLevels writes the verdict per capability and level.
+func writeTextLevels(w io.Writer, vs []LevelVerdict) {
+	if len(vs) == 0 {
+		return
+	}
+	capabilities, by := levelsOf(vs)
+	fmt.Fprintln(w, "verdict by capability and level:")
+	for _, capability := range capabilities {
+		var parts []string
+		for _, v := range by[capability] {
+			parts = append(parts, fmt.Sprintf("%s %s", v.Level, levelText(v)))
+		}
+		fmt.Fprintf(w, "  %-17s %s\n", capability, strings.Join(parts, ", "))
+	}
+}
+
+// levelText is a level's verdict with its counts: "pass (12)",
+// "FAIL (3 of 15)", "not applicable".
+func levelText(v LevelVerdict) string {
+	switch v.Verdict {
+	case LevelFail:
+		return fmt.Sprintf("FAIL (%d of %d)", v.Failing, v.Failing+v.Passed+v.Other)
+	case LevelPass:
+		return fmt.Sprintf("pass (%d)", v.Passed+v.Other)
+	}
+	return "not applicable"
+}
+
+// byCause orders the cases so that the failing ones come cause by cause
+// (a case under the first cause that holds it), each cause's cases by
+// clause; every other case keeps its place after them.
+func byCause(cases []Case, causes []Cause) []Case {
+	if len(causes) == 0 {
+		return cases
+	}
+	rank := map[string]int{}
+	for i, c := range causes {
+		for _, id := range c.Cases {
+			if _, ok := rank[id]; !ok {
+				rank[id] = i
+			}
+		}
+	}
+	out := slices.Clone(cases)
+	slices.SortStableFunc(out, func(a, b Case) int {
+		ra, oka := rank[a.ID]
+		rb, okb := rank[b.ID]
+		switch {
+		case oka && okb && ra != rb:
+			return ra - rb
+		case oka && okb:
+			return strings.Compare(firstOf(a.Clauses), firstOf(b.Clauses))
+		case oka:
+			return -1
+		case okb:
+			return 1
+		}
+		return 0
+	})
+	return out
 }
 
 func writeDetails(w io.Writer, k Case) {

@@ -44,6 +44,12 @@ type Case struct {
 	Name       string
 	Clauses    []string
 	Capability string
+	// Level is the level of the case's first clause (D-35).
+	Level string
+	// Formats are the provider formats the case's messages use; none for
+	// a case whose messages carry no tool member, or a property (whose
+	// generators draw only the declared formats).
+	Formats []string
 	// Source is the feature file of a scenario.
 	Source string
 }
@@ -55,6 +61,10 @@ type Result struct {
 	// Detail explains a failure: what was sent, what came back, what was
 	// wanted; for a property, the shrunk counterexample.
 	Detail string
+	// Deviations are what a failed case got wrong, each under its clause:
+	// every failing Then of a scenario, the one failure of a property.
+	// Empty for other outcomes.
+	Deviations []Deviation
 	// Seed reproduces a property: for a failed one, the seed of the
 	// failing check (`conform -seed` with it fails on the first check);
 	// otherwise the run's seed.
@@ -65,6 +75,17 @@ type Result struct {
 	NotRun bool
 	// Duration is how long the case took.
 	Duration time.Duration
+}
+
+// Deviation is one thing a failed case got wrong.
+type Deviation struct {
+	// Clause is the clause it breaks.
+	Clause string
+	// Step is the Then step of a scenario that found it; "" for a
+	// property.
+	Step string
+	// Detail says what differs; its first line says it in short.
+	Detail string
 }
 
 // NotRunDetail starts the Detail of a case that was not run because the

@@ -3,6 +3,8 @@ package target
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 
 	"github.com/convspec/convspec/conformance/protocol"
 )
@@ -47,6 +49,12 @@ func invoke(ctx context.Context, t Target, method string, params, result any) er
 		return err
 	}
 	if err := DecodeResult(method, raw, result); err != nil {
+		var me *protocol.MemberError
+		if errors.As(err, &me) {
+			// A deviation of the result's shape: the case fails, naming
+			// the member and the rule.
+			return fmt.Errorf("%s returned %w", method, err)
+		}
 		return &Failure{Outcome: ProtocolError, Method: method, Detail: err.Error()}
 	}
 	return nil

@@ -34,6 +34,10 @@ type Info struct {
 	Capabilities []string
 	// Trimmers are the trimmers of capability trimmer (ANY-10).
 	Trimmers []protocol.TrimmerDecl
+	// Levels and Formats are what it declared; nil means it declared none,
+	// which stands for all (D-42).
+	Levels  []string
+	Formats []string
 }
 
 // Has reports whether the implementation declared a capability; for
@@ -43,6 +47,30 @@ func (i Info) Has(capability string) bool {
 		return i.claimed(capability)
 	}
 	return slices.Contains(i.Capabilities, capability)
+}
+
+// HasLevel reports whether the implementation implements a level: it
+// declared it, or declared no levels at all (D-42).
+func (i Info) HasLevel(level string) bool {
+	return i.Levels == nil || slices.Contains(i.Levels, level)
+}
+
+// HasFormat reports whether the implementation reads a provider format: it
+// declared it, or declared no formats at all (D-42).
+func (i Info) HasFormat(format string) bool {
+	return i.Formats == nil || slices.Contains(i.Formats, format)
+}
+
+// AllowedFormats lists the formats the implementation reads, in the order
+// of protocol.Formats.
+func (i Info) AllowedFormats() []string {
+	var out []string
+	for _, f := range protocol.Formats() {
+		if i.HasFormat(f) {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // Outcome classifies a Failure.
@@ -107,11 +135,38 @@ func DecodeHandshake(raw json.RawMessage) (Info, error) {
 	if err := protocol.CheckTrimmers(r.Capabilities, r.Trimmers); err != nil {
 		return Info{}, &Failure{Outcome: ProtocolError, Method: protocol.MethodInitialize, Detail: err.Error()}
 	}
-	info := Info{Name: r.Implementation.Name, Version: r.Implementation.Version, Capabilities: r.Capabilities}
+	if err := checkDeclared("levels", r.Levels, protocol.Levels()); err != nil {
+		return Info{}, err
+	}
+	if err := checkDeclared("formats", r.Formats, protocol.Formats()); err != nil {
+		return Info{}, err
+	}
+	info := Info{Name: r.Implementation.Name, Version: r.Implementation.Version, Capabilities: r.Capabilities,
+		Levels: r.Levels, Formats: r.Formats}
 	if info.Has(protocol.CapTrimmer) {
 		info.Trimmers = r.Trimmers
 	}
 	return info, nil
+}
+
+// checkDeclared refuses a declared list that is present but empty or names
+// something the protocol does not know: a typo must not silently turn every
+// case into not applicable.
+func checkDeclared(member string, got, known []string) error {
+	if got == nil {
+		return nil
+	}
+	if len(got) == 0 {
+		return &Failure{Outcome: ProtocolError, Method: protocol.MethodInitialize,
+			Detail: fmt.Sprintf("%s is empty: declare at least one of %s, or leave the member out for all", member, strings.Join(known, ", "))}
+	}
+	for _, g := range got {
+		if !slices.Contains(known, g) {
+			return &Failure{Outcome: ProtocolError, Method: protocol.MethodInitialize,
+				Detail: fmt.Sprintf("%s names %q; want some of %s", member, g, strings.Join(known, ", "))}
+		}
+	}
+	return nil
 }
 
 // LineSender is implemented by targets that can send a raw line, so that

@@ -59,7 +59,7 @@ Feature: pruneMessages, summarizeAndCompress and the check before each call
     When the conversation is pruned for "test"
     Then the request fails with "invariant_violation"
 
-  @PRN-1
+  @PRN-1 @validation
   Scenario Outline: target ratio <ratio> is refused
     Given the budget conversation: system:10, user:20
     When the conversation is pruned for "test" with target ratio <ratio>

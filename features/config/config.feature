@@ -180,6 +180,7 @@ Feature: Conversation settings in the execution config file
       | a block that is not a mapping      | YAML   | execution: {conversation: 100}                                         | execution.conversation                   |
       | an execution that is not a mapping | JSON   | {"execution": [1, 2]}                                                  | execution                                |
       | a top level that is not a mapping  | YAML   | - execution                                                            |                                          |
+      | a JSON syntax error (D-43)         | JSON   | {"execution": {"max_conversation_messages": 5}                         |                                          |
 
   @CONF-6
   Scenario Outline: YAML is read with the core schema (<case>)

@@ -96,7 +96,53 @@ Feature: Building the messages for a model call
     Then the built history is messages 1, 4, 5
     And the build warns "unanswered_tool_call" about message 3
 
-  @BUILD-3
+  # The repairs again under a cap that keeps everything: a repair must not
+  # depend on max_messages 0, which an implementation may read differently.
+  @BUILD-2 @BUILD-5
+  Scenario Outline: <format>: <structure> is dropped with a warning under a finite cap too
+    Given the <format> conversation: <conversation>
+    When the history is built with max_messages 20
+    Then the built history is messages <kept>
+    And the build warns "<code>" about messages <dropped>
+
+    Examples:
+      | format    | structure                   | conversation                                         | kept       | code                 | dropped |
+      | OpenAI    | an orphaned result          | system, user, result(x), assistant                   | 1, 2, 4    | orphan_tool_result   | 3       |
+      | Anthropic | an orphaned result          | system, user, result(x), assistant                   | 1, 2, 4    | orphan_tool_result   | 3       |
+      | OpenAI    | a call missing a result     | system, user, call(a b), result(a), assistant        | 1, 2, 5    | unanswered_tool_call | 3, 4    |
+      | Anthropic | a call with no result       | system, user, call(a), assistant                     | 1, 2, 4    | unanswered_tool_call | 3       |
+      | OpenAI    | a trailing unanswered call  | system, user, assistant, user, call(a)               | 1-4        | unanswered_tool_call | 5       |
+
+  @BUILD-2
+  Scenario: under a finite cap, a call followed by a stranger's result is dropped whole (D-32)
+    Given the OpenAI conversation: system, user, call(a), result(x), result(a), assistant
+    When the history is built with max_messages 20
+    Then the built history is messages 1, 2, 6
+    And the build warns "orphan_tool_result" about messages 3, 4
+    And the build warns "orphan_tool_result" about message 5
+
+  @BUILD-2
+  Scenario: under a finite cap, a result after a complete unit is an orphan (D-32)
+    Given the OpenAI conversation: system, user, call(a), result(a), result(a), assistant
+    When the history is built with max_messages 20
+    Then the built history is messages 1-4, 6
+    And the build warns "orphan_tool_result" about message 5
+
+  @BUILD-2
+  Scenario: under a finite cap, overlapping problems are one structure (D-32)
+    Given the Anthropic conversation: system, user, call(a), result(a x), assistant
+    When the history is built with max_messages 20
+    Then the built history is messages 1, 2, 5
+    And the build warns "orphan_tool_result" about messages 3, 4
+
+  @BUILD-1 @BUILD-2 @BUILD-5
+  Scenario: under a finite cap, a repair that leaves two prompts adjacent is followed by pruning
+    Given the OpenAI conversation: system, user, call(a), user, assistant
+    When the history is built with max_messages 20
+    Then the built history is messages 1, 4, 5
+    And the build warns "unanswered_tool_call" about message 3
+
+  @BUILD-3 @validation
   Scenario Outline: max_messages <value> is refused
     Given the OpenAI conversation: system, user
     When the history is built with max_messages <value> as written

@@ -315,3 +315,35 @@ Feature: The provider tool-call loop, end to end
     When the run is executed
     Then the events of iteration 1 start with "preserve_exceeds_max"
     And the metrics of iteration 1 are 4 messages and 67 estimated tokens
+
+  # D-43: what the documents leave open about loop.run's result.
+  @LOOP-1
+  Scenario: requests are numbered by iteration from 0 on the wire (D-43)
+    Given the config file in YAML:
+      """
+      execution:
+        conversation:
+          max_messages: 10
+      """
+    And an OpenAI run of 2 iterations, each with 1 tool turn of 1 parallel call
+    When the run is executed
+    Then request 1 is numbered iteration 0 on the wire
+    And request last is numbered iteration 1 on the wire
+
+  @LOOP-2
+  Scenario: the run's config is the resolved one; preserve_first_n raised to 1 shows only in the event (D-43)
+    Given the config file in YAML:
+      """
+      execution:
+        conversation:
+          max_messages: 10
+          preserve_first_n: 0
+          preserve_last_n: 4
+      """
+    And an OpenAI run of 1 iteration, each with 1 tool turn of 1 parallel call
+    When the run is executed
+    Then the run's effective config is:
+      """json
+      {"max_messages": 10, "summarize_on_trim": false, "preserve_first_n": 0, "preserve_last_n": 4}
+      """
+    And the events of iteration 1 start with "preserve_first_raised"

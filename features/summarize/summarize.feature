@@ -309,3 +309,17 @@ Feature: Summarization of evicted messages
     Given a conversation of 3 messages
     When a summary is requested with a summarizer that replies "\u0085\ufeff ok \u001c\u3000"
     Then the summary is "\ufeff ok \u001c"
+
+  # D-43: head 2 and tail 2 do not fill max_messages 5, but they fill the 4
+  # places a summarizing trim plans with (SUM-3): the trim takes the path of
+  # WIN-3 (head, summary, tail) and warns as WIN-3 says.
+  @SUM-3 @WIN-3
+  Scenario: a summary plan that head and tail fill takes the path of WIN-3 and warns (D-43)
+    Given a window with config:
+      """json
+      {"max_messages": 5, "preserve_first_n": 2, "preserve_last_n": 2, "summarize_on_trim": true}
+      """
+    And a conversation of 16 messages
+    When the conversation is trimmed with a summarizer that replies "S"
+    Then the trimmed conversation reads m1-m2, summary, m15-m16
+    And the warnings include "preserve_exceeds_max"

@@ -47,7 +47,7 @@ func All() []Property {
 		{ID: "prop/window-estimate", Clauses: []string{"EST-1", "EST-2", "EST-3", "EST-4", "EST-5"}, Capability: protocol.CapWindow,
 			Doc:   "window.estimate is ceil(C / 4), C the UTF-16 length of string content or of the JSON.stringify form of other content",
 			Check: checkEstimate},
-		{ID: "prop/window-warning", Clauses: []string{"WIN-3", "WIN-8"}, Capability: protocol.CapWindow,
+		{ID: "prop/window-warning", Level: protocol.LevelDiagnostics, Clauses: []string{"WIN-3", "WIN-8"}, Capability: protocol.CapWindow,
 			Doc:   "a trim warns preserve_exceeds_max exactly when n > max_messages > 0 and |head| + |tail| >= max_messages",
 			Check: checkTrimWarning},
 		{ID: "prop/window-units-whole", Clauses: []string{"UNIT-3", "WIN-9"}, Capability: protocol.CapWindow,
@@ -97,7 +97,7 @@ func All() []Property {
 			Doc:   "build drops every message of each broken tool structure, warns once per structure with its code and positions, and otherwise follows the rules",
 			Check: checkBuildRepairs},
 		// Capability window.summarize: summarize.go, summarizemodel.go.
-		{ID: "prop/summarize-state-machine", Clauses: []string{"SUM-1", "SUM-2", "SUM-3", "SUM-4", "SUM-5", "SUM-6", "SUM-7", "SUM-8"}, Capability: protocol.CapSummarize,
+		{ID: "prop/summarize-state-machine", Level: protocol.LevelCore /* its exact-prompt and warning checks are diagnostics */, Clauses: []string{"SUM-1", "SUM-2", "SUM-3", "SUM-4", "SUM-5", "SUM-6", "SUM-7", "SUM-8"}, Capability: protocol.CapSummarize,
 			Doc:   "over random appends and trims with a summarizer that replies, fails, answers blank or is absent, every trim calls it exactly when the rate limit says, with the exact prompt, and returns the array the clauses give",
 			Check: checkSummarizeMachine},
 		{ID: "prop/summarize-prompt", Clauses: []string{"SUM-1", "SUM-9"}, Capability: protocol.CapSummarize,

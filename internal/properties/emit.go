@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"pgregory.net/rapid"
+
+	"github.com/convspec/convspec/conformance/protocol"
 )
 
 // Emission: turning a plan and its defects into messages, knowing the
@@ -81,7 +83,13 @@ func (e *emitter) plain(kind string) {
 		class = clsSystem
 	case "prompt":
 		role, class = "user", clsUserPrompt
-		switch rapid.SampledFrom([]string{"text", "text", "text", "text", "blocks", "blocks", "image", "no-content", "odd", "lone-result"}).Draw(t, "prompt shape") {
+		shapes := onlyFormats(t, []string{"text", "text", "text", "text", "blocks", "blocks", "image", "no-content", "odd", "lone-result"}, func(s string) string {
+			if s == "lone-result" {
+				return protocol.FormatAnthropic // a tool_result block, if not in an array
+			}
+			return ""
+		})
+		switch rapid.SampledFrom(shapes).Draw(t, "prompt shape") {
 		case "text":
 			set(drawStr(t, "content"))
 		case "blocks":
@@ -290,7 +298,7 @@ func (e *emitter) tool(idx int, it item) *pending {
 	start := e.call(ids, s.anthropic)
 	for i, g := range groups {
 		if i == extraG {
-			a := rapid.Bool().Draw(t, "stranger format")
+			a := drawAnthropic(t, "stranger format")
 			e.result([]string{fresh}, a)
 		}
 		answer := make([]string, len(g))
@@ -334,7 +342,7 @@ func (e *emitter) unitOf(i int) []int {
 
 func (e *emitter) orphan(x insertion) {
 	t := e.t
-	anthropic := rapid.Bool().Draw(t, "orphan format")
+	anthropic := drawAnthropic(t, "orphan format")
 	var ids []string
 	named := []int(nil)
 	switch x.defect {

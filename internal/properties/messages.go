@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"pgregory.net/rapid"
+
+	"github.com/convspec/convspec/conformance/protocol"
 )
 
 // Generators. Every message is built here as a tree of jv values that knows
@@ -235,6 +237,17 @@ var (
 	toolShapes  = []string{"blocks-tool-use", "blocks-tool-result", "openai-tool-calls", "openai-tool"}
 )
 
+// shapeFormat is the provider format of a shape of message; "" for none.
+func shapeFormat(shape string) string {
+	switch shape {
+	case "blocks-tool-use", "blocks-tool-result":
+		return protocol.FormatAnthropic
+	case "openai-tool-calls", "openai-tool":
+		return protocol.FormatOpenAI
+	}
+	return ""
+}
+
 // msgGen generates one message with marker seq (-1: no marker).
 func msgGen(seq int, o msgOpts) *rapid.Generator[msg] {
 	shapes := plainShapes
@@ -250,7 +263,7 @@ func msgGen(seq int, o msgOpts) *rapid.Generator[msg] {
 			ids     []string
 		)
 		set := func(v jv) { content = &v }
-		switch rapid.SampledFrom(shapes).Draw(t, "shape") {
+		switch rapid.SampledFrom(onlyFormats(t, shapes, shapeFormat)).Draw(t, "shape") {
 		case "user":
 			role = "user"
 			set(drawStr(t, "content"))

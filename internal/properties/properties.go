@@ -17,6 +17,9 @@ type Property struct {
 	Clauses []string
 	// Capability must be declared by the target for the property to apply.
 	Capability string
+	// Level is the property's level (D-42); "" for that of its first
+	// clause.
+	Level string
 	// Doc says in one line what must hold.
 	Doc string
 	// Check runs one generated case. It fails through t.Fatalf with a

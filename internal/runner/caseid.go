@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/cucumber/godog"
-
 	messages "github.com/cucumber/messages/go/v21"
 
 	"github.com/convspec/convspec/conformance/protocol"
@@ -32,6 +31,13 @@ func ScenarioCase(name, uri string, tags []string) (result.Case, error) {
 			}
 			continue
 		}
+		if _, ok := formatTags[t]; ok {
+			continue // read by pickleFormats
+		}
+		if lv, ok := levelTags[t]; ok {
+			c.Level = lv
+			continue
+		}
 		if cp := strings.TrimPrefix(t, "@"); slices.Contains(protocol.Capabilities(), cp) || protocol.IsGuaranteeCapability(cp) {
 			c.Capability = cp
 			continue
@@ -46,6 +52,24 @@ func ScenarioCase(name, uri string, tags []string) (result.Case, error) {
 		return result.Case{}, fmt.Errorf("%s: scenario %q has no letter or digit to derive its ID from", uri, name)
 	}
 	c.ID = c.Clauses[0] + "/" + slug
+	if c.Level == "" {
+		c.Level = levelOf(c.Clauses)
+	}
+	return c, nil
+}
+
+// pickleCase is the case of a scenario as godog hands it over; uri is its
+// feature file.
+func pickleCase(p *messages.Pickle, uri string) (result.Case, error) {
+	tags := make([]string, len(p.Tags))
+	for i, t := range p.Tags {
+		tags[i] = t.Name
+	}
+	c, err := ScenarioCase(p.Name, uri, tags)
+	if err != nil {
+		return result.Case{}, err
+	}
+	c.Formats = pickleFormats(p)
 	return c, nil
 }
 
@@ -119,7 +143,7 @@ func listCases(opts Options) ([]result.Case, error) {
 	seen := map[string]string{}
 	for _, f := range feats {
 		for _, p := range f.Pickles {
-			c, err := ScenarioCase(p.Name, p.Uri, tagNames(p.Tags))
+			c, err := pickleCase(p, p.Uri)
 			if err != nil {
 				return nil, err
 			}
@@ -151,5 +175,9 @@ func tagNames(tags []*messages.PickleTag) []string {
 }
 
 func propertyCase(p properties.Property) result.Case {
-	return result.Case{ID: p.ID, Kind: result.Property, Name: p.Doc, Clauses: p.Clauses, Capability: p.Capability}
+	level := p.Level
+	if level == "" {
+		level = levelOf(p.Clauses)
+	}
+	return result.Case{ID: p.ID, Kind: result.Property, Name: p.Doc, Clauses: p.Clauses, Capability: p.Capability, Level: level}
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"regexp"
 	"sync"
+	"strings"
 	"time"
 
 	"github.com/cucumber/godog"
@@ -35,7 +36,7 @@ func scenarioPaths(opts Options) ([]string, error) {
 	seen := map[string]bool{}
 	for _, f := range feats {
 		for _, p := range f.Pickles {
-			c, err := ScenarioCase(p.Name, p.Uri, tagNames(p.Tags))
+			c, err := pickleCase(p, p.Uri)
 			if err != nil {
 				return nil, err
 			}
@@ -81,7 +82,11 @@ func runScenarios(p *pool, opts Options) ([]result.Result, error) {
 				started     time.Time
 			)
 			sc.Before(func(ctx context.Context, sn *godog.Scenario) (context.Context, error) {
-				c, err := ScenarioCase(sn.Name, lineSuffix.ReplaceAllString(sn.Uri, ""), tagNames(sn.Tags))
+				c, err := pickleCase(sn, lineSuffix.ReplaceAllString(sn.Uri, ""))
+				why := ""
+				if err == nil {
+					why = notApplicable(info, c)
+				}
 				switch {
 				case err != nil:
 					mu.Lock()
@@ -92,8 +97,8 @@ func runScenarios(p *pool, opts Options) ([]result.Result, error) {
 					return ctx, godog.ErrSkip
 				case p.ctx.Err() != nil:
 					return ctx, godog.ErrSkip
-				case c.Capability != "" && !info.Has(c.Capability):
-					add(result.Result{Case: c, Outcome: result.NotApplicable, Detail: "capability " + c.Capability + " not declared"})
+				case why != "":
+					add(result.Result{Case: c, Outcome: result.NotApplicable, Detail: why})
 					return ctx, godog.ErrSkip
 				case p.limitReached.Load():
 					add(notRun(c))
@@ -171,6 +176,26 @@ func classify(c result.Case, err error) result.Result {
 		r.Outcome = result.NotApplicable
 	default:
 		r.Outcome = result.Failed
+		r.Deviations = scenarioDeviations(c, err)
 	}
 	return r
+}
+
+// scenarioDeviations lists what a failed scenario got wrong: every failing
+// Then (steps.Deviations), or the failure of the step that ended it, under
+// the scenario's first clause.
+func scenarioDeviations(c result.Case, err error) []result.Deviation {
+	var ds steps.Deviations
+	if !errors.As(err, &ds) {
+		return []result.Deviation{{Clause: c.Clauses[0], Detail: err.Error()}}
+	}
+	out := make([]result.Deviation, len(ds))
+	for i, d := range ds {
+		out[i] = result.Deviation{Clause: d.Clause, Step: d.Step, Detail: d.Err.Error()}
+	}
+	if ds.Error() != err.Error() {
+		// A Given or When failed after some Thens had: godog joined the two.
+		out = append(out, result.Deviation{Clause: c.Clauses[0], Detail: strings.TrimPrefix(err.Error(), ds.Error()+", step error: ")})
+	}
+	return out
 }

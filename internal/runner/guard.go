@@ -116,6 +116,9 @@ func (g *guard) settle(r result.Result) result.Result {
 			r.Detail = strings.TrimRight(r.Detail, "\n") + "\nthe implementation answered: " + g.unsupported.Error()
 		}
 	}
+	if r.Outcome != result.Failed {
+		r.Deviations = nil // not a deviation: the implementation did not answer, or declined
+	}
 	return r
 }
 

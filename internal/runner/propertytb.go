@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -10,12 +11,22 @@ var errFailNow = errors.New("property failed")
 
 // propertyTB is the rapid.TB a property reports to outside `go test`.
 type propertyTB struct {
-	name   string
+	name string
+	// ctx is the run's context with the formats the properties may
+	// generate (properties.WithFormats); rapid derives every case's
+	// t.Context() from it.
+	ctx    context.Context
 	failed bool
 	out    strings.Builder
 }
 
-func (t *propertyTB) Helper()                    {}
+func (t *propertyTB) Helper() {}
+func (t *propertyTB) Context() context.Context {
+	if t.ctx == nil {
+		return context.Background()
+	}
+	return t.ctx
+}
 func (t *propertyTB) Name() string               { return t.name }
 func (t *propertyTB) Logf(f string, args ...any) { fmt.Fprintf(&t.out, f+"\n", args...) }
 func (t *propertyTB) Log(args ...any)            { fmt.Fprintln(&t.out, args...) }

@@ -39,8 +39,8 @@ func runProperties(p *pool, opts Options) ([]result.Result, error) {
 		switch {
 		case !opts.selected(c.ID), p.ctx.Err() != nil:
 			continue
-		case !info.Has(prop.Capability):
-			out[i], ran[i] = result.Result{Case: c, Outcome: result.NotApplicable, Detail: "capability " + prop.Capability + " not declared"}, true
+		case notApplicable(info, c) != "":
+			out[i], ran[i] = result.Result{Case: c, Outcome: result.NotApplicable, Detail: notApplicable(info, c)}, true
 			continue
 		}
 		g := p.acquire()
@@ -131,7 +131,7 @@ func runProperty(c result.Case, p properties.Property, g *guard, opts Options) (
 	if p.Check == nil { // examples only
 		return result.Result{Case: c, Outcome: result.Passed, Seed: opts.Seed}, nil
 	}
-	tb := &propertyTB{name: c.ID}
+	tb := &propertyTB{name: c.ID, ctx: properties.WithFormats(g.ctx, tg.Info().Formats)}
 	func() {
 		defer func() {
 			if r := recover(); r != nil && r != errFailNow {
@@ -153,6 +153,7 @@ func runProperty(c result.Case, p properties.Property, g *guard, opts Options) (
 	// rapid's advice names `go test` flags; the reports say how to rerun
 	// the case with conform instead.
 	r.Detail = trimRapidOutput(goTestAdvice.ReplaceAllString(r.Detail, ""))
+	r.Deviations = []result.Deviation{propertyDeviation(c, r.Detail)}
 	return g.settle(r), nil
 }
 
@@ -201,6 +202,24 @@ func trimRapidOutput(detail string) string {
 }
 
 var digits = regexp.MustCompile(`[0-9]+`)
+
+// failureClause finds the clause a property's failure names first
+// ("WIN-6: trimmed holds 11 messages…").
+var failureClause = regexp.MustCompile(`\b([A-Z]+-[0-9]+): (.*)`)
+
+// propertyDeviation is a property's failure as a deviation: the clause
+// its message names (the property's first clause when it names none), and
+// the message from there on.
+func propertyDeviation(c result.Case, detail string) result.Deviation {
+	if m := failureClause.FindStringSubmatchIndex(detail); m != nil {
+		return result.Deviation{Clause: detail[m[2]:m[3]], Detail: detail[m[4]:]}
+	}
+	d := result.Deviation{Detail: detail}
+	if len(c.Clauses) > 0 {
+		d.Clause = c.Clauses[0]
+	}
+	return d
+}
 
 // goTestAdvice is rapid's line on how to rerun a failure under `go test`.
 var goTestAdvice = regexp.MustCompile(`(?m)^To (?:try to )?reproduce, specify -run=.*\n?`)

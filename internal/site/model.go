@@ -71,12 +71,10 @@ var (
 	decisionRef     = regexp.MustCompile(`\bD-[0-9]+\b`)
 )
 
-// clauseLevel is the hook for conformance levels: SPEC.md does not mark
-// levels yet, so every clause has none and the pages show no level. Once
-// spec.Clause carries a level, return it here; the contents page then
-// groups each capability's clauses by level and every clause shows a
-// level badge.
-func clauseLevel(spec.Clause) string { return "" }
+// clauseLevel is a clause's level (core, validation, diagnostics; D-42):
+// the contents page groups each capability's clauses by it and every
+// clause shows a level badge.
+func clauseLevel(c spec.Clause) string { return c.Level }
 
 func buildModel(in Input) (*model, error) {
 	cs, err := spec.Parse(in.Spec)

@@ -11,6 +11,7 @@ import (
 	"github.com/cucumber/godog"
 
 	"github.com/convspec/convspec/conformance/protocol"
+	"github.com/convspec/convspec/internal/freetext"
 	"github.com/convspec/convspec/internal/jsoncmp"
 )
 
@@ -74,22 +75,22 @@ func registerBudget(sc *godog.ScenarioContext, world *world) {
 	sc.When(budgetPruneRe, w.budgetPrune)
 	sc.When(compressRe, w.compress)
 	sc.When(prepareRe, w.prepare)
-	sc.Then(tokenIDsRe, w.tokenIDs)
-	sc.Then(countIsRe, w.countIs)
-	sc.Then(perMessageRe, w.perMessage)
-	sc.Then(limitIsRe, w.limitIs)
-	sc.Then(approachingRe, w.approaching)
-	sc.Then(atLimitRe, w.atLimit)
-	sc.Then(budgetKeepsRe, w.budgetKeeps)
-	sc.Then(budgetRemovedRe, w.budgetRemoved)
-	sc.Then(keptBelowRe, w.keptBelow)
-	sc.Then(resultIsRe, w.resultIs)
-	sc.Then(preparedIsRe, w.preparedIs)
-	sc.Then(summaryFnGivenRe, w.summaryFnGiven)
-	sc.Then(summaryFnCallsRe, w.summaryFnCalls)
-	sc.Then(eventsAreRe, w.eventsAre)
-	sc.Then(noEventsRe, w.noEvents)
-	sc.Then(errorDataRe, w.errorData)
+	w.then(sc, tokenIDsRe, w.tokenIDs)
+	w.then(sc, countIsRe, w.countIs)
+	w.then(sc, perMessageRe, w.perMessage)
+	w.then(sc, limitIsRe, w.limitIs)
+	w.then(sc, approachingRe, w.approaching)
+	w.then(sc, atLimitRe, w.atLimit)
+	w.then(sc, budgetKeepsRe, w.budgetKeeps)
+	w.then(sc, budgetRemovedRe, w.budgetRemoved)
+	w.then(sc, keptBelowRe, w.keptBelow)
+	w.then(sc, resultIsRe, w.resultIs)
+	w.then(sc, preparedIsRe, w.preparedIs)
+	w.then(sc, summaryFnGivenRe, w.summaryFnGiven)
+	w.then(sc, summaryFnCallsRe, w.summaryFnCalls)
+	w.then(sc, eventsAreRe, w.eventsAre)
+	w.then(sc, noEventsRe, w.noEvents)
+	w.then(sc, errorDataRe, w.errorData)
 }
 
 var budgetItem = regexp.MustCompile(`^(system|user|assistant):(\d+)$`)
@@ -353,8 +354,10 @@ func (w *budgetSteps) eventsAre(doc *godog.DocString) error {
 	if err := w.needResult(w.prepared, "prepared"); err != nil {
 		return err
 	}
+	// The events' error is for people (PREP-3): compared by neither the
+	// steps nor the replay (package freetext).
 	got, _ := json.Marshal(w.events)
-	if !jsoncmp.Equal(got, []byte(doc.Content)) {
+	if !jsoncmp.Equal(freetext.Without("events", got), freetext.Without("events", []byte(doc.Content))) {
 		return w.failf("events differ:\n  wanted %s\n  got    %s", strings.Join(strings.Fields(doc.Content), " "), got)
 	}
 	return nil

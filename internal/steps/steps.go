@@ -58,6 +58,7 @@ var (
 // ScenarioInitializer; it creates the scenario's world.
 func Register(sc *godog.ScenarioContext, tg target.Target) {
 	w := &world{tg: &recorder{Target: tg}}
+	w.tracking(sc)
 	registerHistory(sc, w)
 	registerSummarize(sc, w)
 	registerBudget(sc, w)
@@ -79,23 +80,23 @@ func Register(sc *godog.ScenarioContext, tg target.Target) {
 	sc.When(sendRequestRe, w.sendRequest)
 	sc.When(sendLineRe, w.sendLine)
 
-	sc.Then(trimmedIsInputRe, w.trimmedIsInput)
-	sc.Then(trimmedIsRe, w.trimmedIs)
-	sc.Then(evictedIsRe, w.evictedIs)
-	sc.Then(nothingEvictedRe, w.nothingEvicted)
-	sc.Then(trimmedCountRe, w.trimmedCount)
-	sc.Then(metricsAreRe, w.metricsAre)
-	sc.Then(warningsIncludeRe, w.warningsInclude)
-	sc.Then(warningsExcludeRe, w.warningsExclude)
-	sc.Then(noWarningsRe, w.noWarnings)
-	sc.Then(effectiveConfigIsRe, w.effectiveConfigIs)
-	sc.Then(failsWithRe, w.failsWith)
-	sc.Then(errorMentionsRe, w.errorMentions)
-	sc.Then(estimateIsRe, w.estimateIs)
-	sc.Then(responseErrorKindRe, w.responseErrorKind)
-	sc.Then(handshakeOKRe, w.handshakeOK)
-	sc.Then(stillAnswersRe, w.stillAnswers)
-	sc.Then(sameAgainRe, w.sameAgain)
+	w.then(sc, trimmedIsInputRe, w.trimmedIsInput)
+	w.then(sc, trimmedIsRe, w.trimmedIs)
+	w.then(sc, evictedIsRe, w.evictedIs)
+	w.then(sc, nothingEvictedRe, w.nothingEvicted)
+	w.then(sc, trimmedCountRe, w.trimmedCount)
+	w.then(sc, metricsAreRe, w.metricsAre)
+	w.then(sc, warningsIncludeRe, w.warningsInclude)
+	w.then(sc, warningsExcludeRe, w.warningsExclude)
+	w.then(sc, noWarningsRe, w.noWarnings)
+	w.then(sc, effectiveConfigIsRe, w.effectiveConfigIs)
+	w.then(sc, failsWithRe, w.failsWith)
+	w.then(sc, errorMentionsRe, w.errorMentions)
+	w.then(sc, estimateIsRe, w.estimateIs)
+	w.then(sc, responseErrorKindRe, w.responseErrorKind)
+	w.then(sc, handshakeOKRe, w.handshakeOK)
+	w.then(sc, stillAnswersRe, w.stillAnswers)
+	w.then(sc, sameAgainRe, w.sameAgain)
 }
 
 // world is the state the steps of every capability share in one
@@ -103,6 +104,12 @@ func Register(sc *godog.ScenarioContext, tg target.Target) {
 // (budgetSteps, historySteps, summarizeSteps), registered per scenario.
 type world struct {
 	tg *recorder
+
+	// clauses are the scenario's tags, the step under way its text, and
+	// deviations its failing Thens so far (then.go).
+	clauses    []string
+	step       string
+	deviations Deviations
 
 	window      string
 	createRes   *protocol.WindowCreateResult
@@ -213,6 +220,12 @@ func (w *world) callMethod(method string, params, result any) (bool, error) {
 		return false, w.keepError(err)
 	}
 	if err := target.DecodeResult(method, raw, result); err != nil {
+		var me *protocol.MemberError
+		if errors.As(err, &me) {
+			// A member of the wrong type is the implementation's deviation:
+			// the case fails, naming the member and the rule.
+			return false, w.failf("%s returned %v", method, err)
+		}
 		return false, w.need(&target.Failure{Outcome: target.ProtocolError, Method: method, Detail: err.Error()})
 	}
 	return true, nil

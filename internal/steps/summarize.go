@@ -56,15 +56,15 @@ func registerSummarize(sc *godog.ScenarioContext, world *world) {
 	sc.When(trimSlowRe, w.trimSlow)
 	sc.When(appendMessagesRe, w.appendMessages)
 	sc.When(summarizeDirectRe, w.summarizeDirect)
-	sc.Then(notCalledRe, w.notCalled)
-	sc.Then(calledOnceRe, w.calledOnce)
-	sc.Then(promptCoversRe, w.promptCovers)
-	sc.Then(promptIsRe, w.promptIs)
-	sc.Then(trimmedReadsRe, w.trimmedReads)
-	sc.Then(summaryIsRe, w.summaryIs)
-	sc.Then(noSummaryRe, w.noSummary)
-	sc.Then(noMessageContainsRe, w.noMessageContains)
-	sc.Then(directSummaryIsRe, w.directSummaryIs)
+	w.then(sc, notCalledRe, w.notCalled)
+	w.then(sc, calledOnceRe, w.calledOnce)
+	w.then(sc, promptCoversRe, w.promptCovers)
+	w.then(sc, promptIsRe, w.promptIs)
+	w.then(sc, trimmedReadsRe, w.trimmedReads)
+	w.then(sc, summaryIsRe, w.summaryIs)
+	w.then(sc, noSummaryRe, w.noSummary)
+	w.then(sc, noMessageContainsRe, w.noMessageContains)
+	w.then(sc, directSummaryIsRe, w.directSummaryIs)
 }
 
 func unquote(s string) string {
@@ -82,11 +82,8 @@ func (w *summarizeSteps) trimScript(s protocol.SummarizerScript) error {
 	if w.trimRes != nil && len(w.trimRes.Summary) > 0 && string(w.trimRes.Summary) != "null" {
 		// "summary" names the latest summary, "summaryK" the K-th.
 		w.summaries++
-		if w.labels == nil { // a conversation given as a JSON document labels no message
-			w.labels = map[string]json.RawMessage{}
-		}
-		w.labels["summary"] = w.trimRes.Summary
-		w.labels[fmt.Sprintf("summary%d", w.summaries)] = w.trimRes.Summary
+		w.label("summary", w.trimRes.Summary)
+		w.label(fmt.Sprintf("summary%d", w.summaries), w.trimRes.Summary)
 	}
 	return nil
 }

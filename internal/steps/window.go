@@ -73,11 +73,18 @@ func (w *world) labelled(k int) json.RawMessage {
 		role = "assistant"
 	}
 	m := json.RawMessage(fmt.Sprintf(`{"role":%q,"content":"m%d"}`, role, k))
+	w.label(fmt.Sprintf("m%d", k), m)
+	return m
+}
+
+// label remembers a message under a name. A scenario whose conversation
+// is a document has no labelled messages, yet an implementation may still
+// return a summary for it.
+func (w *world) label(name string, m json.RawMessage) {
 	if w.labels == nil {
 		w.labels = map[string]json.RawMessage{}
 	}
-	w.labels[fmt.Sprintf("m%d", k)] = m
-	return m
+	w.labels[name] = m
 }
 
 func (w *world) conversationDoc(doc *godog.DocString) error {

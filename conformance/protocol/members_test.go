@@ -1,0 +1,43 @@
+package protocol
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// TestMemberErrors: a well-formed result with a member of the wrong JSON
+// type or value is a MemberError that names the member and the rule in
+// the protocol's words, never Go's types.
+func TestMemberErrors(t *testing.T) {
+	create := `{"window":"w1","config":{"max_messages":%s,"summarize_on_trim":false,"preserve_first_n":1,"preserve_last_n":20},"warnings":[]}`
+	for _, tc := range []struct {
+		name, raw, want string
+		into            any
+	}{
+		{"fraction", strings.Replace(create, "%s", "2.5", 1), "config.max_messages: want a non-negative integer, got 2.5", &WindowCreateResult{}},
+		{"string", strings.Replace(create, "%s", `"100"`, 1), `config.max_messages: want a non-negative integer, got "100"`, &WindowCreateResult{}},
+		{"boolean", strings.Replace(create, "%s", "true", 1), "config.max_messages: want a non-negative integer, got true", &WindowCreateResult{}},
+		{"negative", strings.Replace(create, "%s", "-1", 1), "config.max_messages: want a non-negative integer, got -1", &WindowCreateResult{}},
+		{"nested", `{"trimmed":[],"evicted":[],"metrics":{"totalMessages":0,"preservedMessages":0,"evictedMessages":0,"estimatedTokens":0},"warnings":[{"code":7,"message":"x"}]}`,
+			"warnings[0].code: want a string, got 7", &WindowTrimResult{}},
+		{"array", `{"tokens":"many"}`, `tokens: want a non-negative integer, got "many"`, &WindowEstimateResult{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := CheckMembers([]byte(tc.raw), tc.into)
+			var me *MemberError
+			if !errors.As(err, &me) {
+				t.Fatalf("DecodeResult = %v; want a MemberError", err)
+			}
+			if err.Error() != tc.want {
+				t.Errorf("got  %s\nwant %s", err, tc.want)
+			}
+			if strings.Contains(err.Error(), "Go ") || strings.Contains(err.Error(), "int") && !strings.Contains(err.Error(), "integer") {
+				t.Errorf("the message leaks Go types: %s", err)
+			}
+		})
+	}
+	if err := CheckMembers([]byte(strings.Replace(create, "%s", "3e0", 1)), &WindowCreateResult{}); err != nil {
+		t.Errorf("3e0 is the count 3: %v", err)
+	}
+}

@@ -1,0 +1,77 @@
+package properties
+
+import (
+	"context"
+	"slices"
+
+	"pgregory.net/rapid"
+
+	"github.com/convspec/convspec/conformance/protocol"
+	"github.com/convspec/convspec/conformance/target"
+)
+
+// The provider formats a property may generate (D-42): the one place that
+// decides, for every generator that draws a format. The runner puts the
+// implementation's declared formats in the context of the rapid.TB
+// (WithFormats); every draw of a format reads them from the case's
+// t.Context(), so a generator never produces a format the implementation
+// does not declare. Without them (go test against the reference), both.
+
+type formatsKey struct{}
+
+// WithFormats returns ctx carrying the formats properties may generate;
+// nil means both.
+func WithFormats(ctx context.Context, formats []string) context.Context {
+	return context.WithValue(ctx, formatsKey{}, formats)
+}
+
+// formatsOf lists the formats t's case may use, in protocol order.
+func formatsOf(t *rapid.T) []string {
+	fs, _ := t.Context().Value(formatsKey{}).([]string)
+	if len(fs) == 0 {
+		return protocol.Formats()
+	}
+	return fs
+}
+
+// allows reports whether t's case may use format.
+func allows(t *rapid.T, format string) bool { return slices.Contains(formatsOf(t), format) }
+
+// onlyFormats keeps the choices whose format t's case may use; format
+// names each choice's format ("" for a choice of no provider format, which
+// is always kept; "mixed" is kept only when both are allowed).
+func onlyFormats[T any](t *rapid.T, choices []T, format func(T) string) []T {
+	var out []T
+	for _, c := range choices {
+		switch f := format(c); f {
+		case "":
+			out = append(out, c)
+		case "mixed":
+			if allows(t, protocol.FormatOpenAI) && allows(t, protocol.FormatAnthropic) {
+				out = append(out, c)
+			}
+		default:
+			if allows(t, f) {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+// drawAnthropic draws whether one tool message is in Anthropic's format,
+// among the formats t's case may use.
+func drawAnthropic(t *rapid.T, label string) bool {
+	switch {
+	case !allows(t, protocol.FormatAnthropic):
+		return false
+	case !allows(t, protocol.FormatOpenAI):
+		return true
+	}
+	return rapid.Bool().Draw(t, label)
+}
+
+// diagnostics reports whether tg's implementation declares the
+// diagnostics level (D-42): a property of another level checks warnings
+// and exact texts only then.
+func diagnostics(tg target.Target) bool { return tg.Info().HasLevel(protocol.LevelDiagnostics) }

@@ -1,0 +1,118 @@
+package properties
+
+import (
+	"context"
+	"encoding/json"
+	"regexp"
+	"strings"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/convspec/convspec/conformance/protocol"
+	"github.com/convspec/convspec/conformance/target"
+	"github.com/convspec/convspec/internal/inprocess"
+	"github.com/convspec/convspec/internal/server"
+)
+
+// declaring is a target that declares only some levels and formats.
+type declaring struct {
+	target.Target
+	levels, formats []string
+}
+
+func (d declaring) Info() target.Info {
+	i := d.Target.Info()
+	i.Levels, i.Formats = d.levels, d.formats
+	return i
+}
+
+// TestCoreOnlyStillCatchesCoverage: without diagnostics the state machine
+// does not compare the prompt's exact text (SUM-1), but it still checks
+// that the prompt covers every message evicted since the last summary,
+// those the rate limit held back included (SUM-4).
+func TestCoreOnlyStillCatchesCoverage(t *testing.T) {
+	quietRapid(t)
+	for _, name := range []string{"summary-covers-only-this-trim", "summary-counter-resets-on-failure"} {
+		t.Run(name, func(t *testing.T) {
+			tg, err := inprocess.New(mutantNamed(t, name).Engine)
+			if err != nil {
+				t.Fatal(err)
+			}
+			core := declaring{Target: tg, levels: []string{protocol.LevelCore}}
+			p := lookup(t, "prop/summarize-state-machine")
+			failed, out := runCaptured(p.ID, func(rt *rapid.T) { p.Check(rt, core) })
+			switch {
+			case !failed:
+				t.Fatalf("a core-only run does not catch %s", name)
+			case !reportsUnder(out, []string{"SUM-4", "SUM-7"}):
+				t.Fatalf("caught, but not under SUM-4 or SUM-7:\n%s", clip(out))
+			case !strings.Contains(failureMessage(out), "held back"):
+				t.Errorf("the failure does not say the message was held back:\n%s", clip(failureMessage(out)))
+			}
+		})
+	}
+}
+
+// withFormats is the recorder of runCaptured with the formats a property
+// may generate in its context, as the runner sets them.
+type withFormats struct {
+	*recorder
+	ctx context.Context
+}
+
+func (w withFormats) Context() context.Context { return w.ctx }
+
+// anthropicSpy fails a request that carries an Anthropic message or run.
+type anthropicSpy struct {
+	target.Target
+	seen *int
+}
+
+var anthropicShape = regexp.MustCompile(`"type":\s*"tool_(?:use|result)"|"provider":\s*"anthropic"`)
+
+func (a anthropicSpy) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	b, _ := json.Marshal(params)
+	if anthropicShape.Match(b) {
+		*a.seen++
+	}
+	return a.Target.Call(ctx, method, params)
+}
+
+// TestGeneratorsKeepToDeclaredFormats: for an implementation that declares
+// only openai, no generator produces an Anthropic message or run (D-42);
+// without the declaration they do.
+func TestGeneratorsKeepToDeclaredFormats(t *testing.T) {
+	quietRapid(t)
+	ref, err := inprocess.New(server.Reference{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"prop/window-units-whole", "prop/history-classify", "prop/build-repairs", "prop/loop-requests-valid-and-bounded", "prop/summarize-state-machine"} {
+		t.Run(id, func(t *testing.T) {
+			p := lookup(t, id)
+			for _, tc := range []struct {
+				formats []string
+				some    bool
+			}{{[]string{protocol.FormatOpenAI}, false}, {nil, true}} {
+				seen := 0
+				spy := anthropicSpy{Target: ref, seen: &seen}
+				rec := withFormats{recorder: &recorder{name: id}, ctx: WithFormats(context.Background(), tc.formats)}
+				func() {
+					defer func() {
+						if r := recover(); r != nil && r != errStop {
+							t.Fatalf("panic: %v", r)
+						}
+					}()
+					rapid.Check(rec, func(rt *rapid.T) { p.Check(rt, spy) })
+				}()
+				if rec.failed {
+					t.Fatalf("formats %v: the property failed against the reference:\n%s", tc.formats, clip(rec.out.String()))
+				}
+				if (seen > 0) != tc.some {
+					t.Errorf("formats %v: %d requests carried Anthropic messages", tc.formats, seen)
+				}
+			}
+		})
+	}
+}

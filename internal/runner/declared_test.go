@@ -1,0 +1,151 @@
+package runner_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/convspec/convspec/conformance/protocol"
+	"github.com/convspec/convspec/conformance/report"
+	"github.com/convspec/convspec/conformance/result"
+	"github.com/convspec/convspec/conformance/target"
+	"github.com/convspec/convspec/internal/inprocess"
+	"github.com/convspec/convspec/internal/mutants"
+	"github.com/convspec/convspec/internal/runner"
+	"github.com/convspec/convspec/internal/server"
+	"github.com/convspec/convspec/reference/message"
+	"github.com/convspec/convspec/reference/window"
+)
+
+// Two small implementations that declare only core and openai, as a typed
+// in-process library does (D-42): they validate nothing the suite could
+// see differently, warn about nothing, and read only OpenAI messages.
+
+// coreOpenAI serves an engine in-process, declares capabilities window and
+// history at level core for format openai, and answers without warnings:
+// a core implementation has none to give.
+type coreOpenAI struct {
+	target.Target
+}
+
+func (c coreOpenAI) Info() target.Info {
+	i := c.Target.Info()
+	i.Capabilities = []string{protocol.CapWindow, protocol.CapHistory}
+	i.Levels = []string{protocol.LevelCore}
+	i.Formats = []string{protocol.FormatOpenAI}
+	return i
+}
+
+// Call drops the warnings of every result.
+func (c coreOpenAI) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	res, err := c.Target.Call(ctx, method, params)
+	if err != nil {
+		return res, err
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(res, &obj) != nil || obj["warnings"] == nil {
+		return res, nil
+	}
+	obj["warnings"] = json.RawMessage("[]")
+	return json.Marshal(obj)
+}
+
+// threeBugs is the reference with three realistic bugs, one per method:
+// the estimate rounds down (EST-1), pruning keeps the first prompt of a
+// run instead of the last (PRUNE-1), and the trim's metrics estimate the
+// input instead of what is kept (MET-1).
+type threeBugs struct {
+	server.Reference
+	estimate, prune, window server.Engine
+}
+
+func (b threeBugs) EstimateTokens(msgs []message.Message) int { return b.estimate.EstimateTokens(msgs) }
+func (b threeBugs) Prune(msgs []message.Message) ([]message.Message, []int) {
+	return b.prune.Prune(msgs)
+}
+func (b threeBugs) NewWindow(config json.RawMessage) (server.Window, window.Config, []window.Warning, error) {
+	return b.window.NewWindow(config)
+}
+
+func engineOf(t *testing.T, name string) server.Engine {
+	t.Helper()
+	m, ok := mutants.Lookup(name)
+	if !ok {
+		t.Fatalf("no mutant %s", name)
+	}
+	return m.Engine
+}
+
+// declaredSeed is the seed both runs use, so that the counts below hold.
+const declaredSeed = 1
+
+func runDeclared(t *testing.T, engine server.Engine) *report.Run {
+	t.Helper()
+	tg, err := inprocess.New(engine)
+	if err != nil {
+		t.Fatal(err)
+	}
+	core := coreOpenAI{Target: tg}
+	sum, err := runner.RunAll(context.Background(), core, runner.Options{Seed: declaredSeed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := core.Info()
+	return &report.Run{Implementation: &info, Seed: sum.Seed, Cases: report.Judge(sum.Results, nil, false)}
+}
+
+// TestDeclaredCoreOpenAI: a correct implementation declaring only core
+// and openai fails nothing, and every case outside its declaration is not
+// applicable; one with three bugs shows exactly three causes.
+func TestDeclaredCoreOpenAI(t *testing.T) {
+	if testing.Short() {
+		t.Skip("two whole runs")
+	}
+	t.Run("correct", func(t *testing.T) {
+		run := runDeclared(t, server.Reference{})
+		why := map[string]int{}
+		for _, k := range run.Cases {
+			switch k.Outcome {
+			case result.Passed:
+			case result.NotApplicable:
+				why[k.Detail]++
+			default:
+				t.Errorf("%s %s: %s", k.Outcome, k.ID, k.Detail)
+			}
+		}
+		for _, want := range []string{"level validation not declared", "level diagnostics not declared", "format anthropic not declared", "capability budget not declared"} {
+			if why[want] == 0 {
+				t.Errorf("no case is not applicable for %q; got %v", want, why)
+			}
+		}
+		for _, v := range run.LevelVerdicts() {
+			if v.Verdict == report.LevelFail {
+				t.Errorf("%s %s fails", v.Capability, v.Level)
+			}
+		}
+	})
+	t.Run("three bugs", func(t *testing.T) {
+		run := runDeclared(t, threeBugs{
+			estimate: engineOf(t, "estimate-floor"),
+			prune:    engineOf(t, "prune-keeps-first"),
+			window:   engineOf(t, "metrics-input-tokens"),
+		})
+		causes := run.Causes()
+		if len(causes) != 3 {
+			for i, c := range causes {
+				t.Logf("cause %d: %v %s (%d cases, e.g. %s)", i+1, c.Clauses, c.Shape, len(c.Cases), c.Example.Case)
+			}
+			t.Fatalf("%s; want 3 causes", report.CausesLine(causes))
+		}
+		var text strings.Builder
+		if err := report.Text(&text, run, report.TextOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		head, _, _ := strings.Cut(text.String(), "\n--- ")
+		t.Log(head)
+		if !strings.Contains(head, "3 causes across") {
+			t.Errorf("the text report does not open with the causes:\n%s", head)
+		}
+	})
+}

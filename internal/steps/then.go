@@ -1,0 +1,171 @@
+package steps
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"regexp"
+	"strings"
+
+	"github.com/cucumber/godog"
+
+	"github.com/convspec/convspec/conformance/protocol"
+	"github.com/convspec/convspec/conformance/target"
+	"github.com/convspec/convspec/spec"
+)
+
+// Every Then of a scenario is checked. Once the When has run, a failing
+// Then does not stop the scenario: it is recorded as a deviation with its
+// clause, the next Then is checked, and the scenario ends in one error
+// that lists them all (Deviations). A failed Given or When still ends the
+// scenario, as does a transport failure in any step.
+
+// Deviation is one failing Then of a scenario.
+type Deviation struct {
+	// Clause is the clause the step checks: the scenario's first clause
+	// of the step's level (see clauseFor).
+	Clause string
+	// Step is the step's text.
+	Step string
+	// Err says what differs.
+	Err error
+	// exchange is the request and response Err ends with, if any: shown
+	// once for deviations that share it.
+	exchange string
+}
+
+// Deviations are every failing Then of one scenario, in order.
+type Deviations []Deviation
+
+// Error is the single deviation's message, or every deviation's, each
+// under its clause and step.
+func (d Deviations) Error() string {
+	if len(d) == 1 {
+		return d[0].Err.Error()
+	}
+	shared := d[0].exchange
+	for _, x := range d {
+		if x.exchange != shared {
+			shared = ""
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d deviations:", len(d))
+	for i, x := range d {
+		text := x.Err.Error()
+		if shared != "" {
+			text = strings.TrimSuffix(text, shared)
+		}
+		fmt.Fprintf(&b, "\n%d. %s — Then %s\n%s", i+1, x.Clause, x.Step, indent(text, "   "))
+	}
+	if shared != "" {
+		b.WriteString(shared)
+	}
+	return b.String()
+}
+
+func indent(s, prefix string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = prefix + l
+	}
+	return strings.Join(lines, "\n")
+}
+
+// diagnosticSteps check a warning or an exact free text: they are
+// diagnostics in a scenario of any level (D-42), and pass unchecked for an
+// implementation that does not declare diagnostics.
+var diagnosticSteps = map[*regexp.Regexp]bool{
+	warningsIncludeRe:      true,
+	warningsExcludeRe:      true,
+	noWarningsRe:           true,
+	errorMentionsRe:        true,
+	buildWarnsRe:           true,
+	buildNoWarningsRe:      true,
+	configWarningsRe:       true,
+	promptIsRe:             true,
+	iterationEventsRe:      true,
+	iterationEventsStartRe: true,
+}
+
+// tracking keeps the world informed of the scenario's clauses and of the
+// step under way, and turns the recorded deviations into the scenario's
+// error.
+func (w *world) tracking(sc *godog.ScenarioContext) {
+	sc.Before(func(ctx context.Context, p *godog.Scenario) (context.Context, error) {
+		w.clauses = w.clauses[:0]
+		for _, t := range p.Tags {
+			w.clauses = append(w.clauses, strings.TrimPrefix(t.Name, "@"))
+		}
+		w.deviations = nil
+		return ctx, nil
+	})
+	sc.StepContext().Before(func(ctx context.Context, st *godog.Step) (context.Context, error) {
+		w.step = st.Text
+		return ctx, nil
+	})
+	sc.After(func(ctx context.Context, p *godog.Scenario, err error) (context.Context, error) {
+		if len(w.deviations) == 0 {
+			return ctx, nil
+		}
+		return ctx, w.deviations
+	})
+}
+
+// then registers a Then step: its failure is recorded, not returned.
+func (w *world) then(sc *godog.ScenarioContext, re *regexp.Regexp, fn any) {
+	v := reflect.ValueOf(fn)
+	t := v.Type()
+	last := t.NumOut() - 1
+	if last < 0 || t.Out(last) != reflect.TypeFor[error]() {
+		panic(fmt.Sprintf("steps: the Then step %s must return an error", re))
+	}
+	diagnostic := diagnosticSteps[re]
+	wrapped := reflect.MakeFunc(t, func(args []reflect.Value) []reflect.Value {
+		if diagnostic && !w.tg.Info().HasLevel(protocol.LevelDiagnostics) {
+			return zeroResults(t) // not checked (D-42)
+		}
+		out := v.Call(args)
+		err, _ := out[last].Interface().(error)
+		var f *target.Failure
+		if err == nil || errors.As(err, &f) {
+			return out
+		}
+		d := Deviation{Clause: w.clauseFor(diagnostic), Step: w.step, Err: err}
+		if ex := w.tg.exchange(); ex != "" && strings.HasSuffix(err.Error(), ex) {
+			d.exchange = ex
+		}
+		w.deviations = append(w.deviations, d)
+		return zeroResults(t)
+	})
+	sc.Then(re, wrapped.Interface())
+}
+
+func zeroResults(t reflect.Type) []reflect.Value {
+	out := make([]reflect.Value, t.NumOut())
+	for i := range out {
+		out[i] = reflect.Zero(t.Out(i))
+	}
+	return out
+}
+
+// clauseFor names the clause a Then checks: for a diagnostic step the
+// scenario's first diagnostics clause, otherwise its first clause of
+// another level; the scenario's first clause when it has none such.
+func (w *world) clauseFor(diagnostic bool) string {
+	var first string
+	for _, id := range w.clauses {
+		c, ok := spec.Lookup(id)
+		if !ok {
+			continue
+		}
+		if first == "" {
+			first = id
+		}
+		if (c.Level == spec.LevelDiagnostics) == diagnostic {
+			return id
+		}
+	}
+	return first
+}
