@@ -44,7 +44,6 @@ const (
 	CounterChars4 = "chars4"
 )
 
-
 // GuaranteeCapability is the pseudo-capability a case needs when it checks
 // one guarantee: "trimmer/bound" is declared when capability trimmer is
 // and some declared trimmer claims bound.

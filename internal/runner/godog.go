@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"io"
 	"regexp"
-	"sync"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/cucumber/godog"
