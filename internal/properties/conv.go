@@ -267,6 +267,11 @@ func drawToolSpec(t *rapid.T, limit int, only string, formats []string) (toolSpe
 			return toolSpec{}, false
 		}
 	}
+	// The formats the target declared (D-42) narrow the choice further.
+	choices = onlyFormats(t, choices, func(f string) string { return f })
+	if len(choices) == 0 {
+		return toolSpec{}, false
+	}
 	format := rapid.SampledFrom(choices).Draw(t, "format")
 	if only != "" {
 		format = only

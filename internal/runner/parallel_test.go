@@ -3,6 +3,7 @@ package runner_test
 import (
 	"context"
 	"regexp"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -53,6 +54,10 @@ func TestWorkersReportWhatASequentialRunReports(t *testing.T) {
 	// on workers; its outcome and failing seed do not.
 	handles := cmp.Transformer("handles", func(r result.Result) result.Result {
 		r.Detail = windowHandle.ReplaceAllString(r.Detail, `"window":"w#"`)
+		r.Deviations = slices.Clone(r.Deviations)
+		for i := range r.Deviations {
+			r.Deviations[i].Detail = windowHandle.ReplaceAllString(r.Deviations[i].Detail, `"window":"w#"`)
+		}
 		if r.Kind == result.Property {
 			r.Detail = ""
 		}
