@@ -60,6 +60,23 @@ func (c call) GoString() string { return c.Method + " " + string(mustJSON(c.Para
 // of the differential comparison (and listed in spec/golden.md).
 var openMembers = []jsoncmp.Pattern{}
 
+// diagnosticsMembers are what level diagnostics checks (D-42): warnings and
+// the exact prompt bytes. A target that does not declare the level is not
+// compared on them.
+var diagnosticsMembers = []jsoncmp.Pattern{
+	{Path: "warnings"},
+	{Path: "summarizer_calls[*].prompt"},
+	{Path: "iterations[*].events"},
+}
+
+// openFor is what the comparison leaves out for tg.
+func openFor(tg target.Target) []jsoncmp.Pattern {
+	if diagnostics(tg) {
+		return openMembers
+	}
+	return append(slices.Clone(openMembers), diagnosticsMembers...)
+}
+
 // normalize writes the spellings the protocol makes equal in one way: a
 // trim that made no call may leave summarizer_calls out, which means [].
 func normalize(method string, r jsoncmp.Response) jsoncmp.Response {
@@ -117,7 +134,7 @@ func differ(ctx context.Context, f Failer, tg target.Target, seq []call, clauseO
 			refHandles = append(refHandles, handleOf(want.Response))
 			tgHandles = append(tgHandles, handleOf(got.Response))
 		}
-		d := jsoncmp.Compare(c.Method, normalize(c.Method, want.Response), normalize(c.Method, got.Response), jsoncmp.Rules{Open: openMembers})
+		d := jsoncmp.Compare(c.Method, normalize(c.Method, want.Response), normalize(c.Method, got.Response), jsoncmp.Rules{Open: openFor(tg)})
 		if d == nil {
 			continue
 		}

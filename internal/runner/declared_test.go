@@ -134,7 +134,7 @@ func TestDeclaredCoreOpenAI(t *testing.T) {
 		causes := run.Causes()
 		if len(causes) != 3 {
 			for i, c := range causes {
-				t.Logf("cause %d: %v %s (%d cases, e.g. %s)", i+1, c.Clauses, c.Shape, len(c.Cases), c.Example.Case)
+				t.Logf("cause %d: %v %s (%d cases, e.g. %s) shapes %q cases %v", i+1, c.Clauses, c.Shape, len(c.Cases), c.Example.Case, c.Shapes, c.Cases)
 			}
 			t.Fatalf("%s; want 3 causes", report.CausesLine(causes))
 		}

@@ -173,7 +173,11 @@ func runExamples(c result.Case, p properties.Property, g *guard, tg target.Targe
 			ex.Run(tb, tg)
 		}()
 		if tb.failed {
-			r := result.Result{Case: c, Outcome: result.Failed, Detail: fmt.Sprintf("edge example %q:\n%s", ex.Name, strings.TrimSpace(tb.out.String()))}
+			out := strings.TrimSpace(tb.out.String())
+			r := result.Result{Case: c, Outcome: result.Failed, Detail: fmt.Sprintf("edge example %q:\n%s", ex.Name, out)}
+			// Its deviation is the failure's own, under the clause it names,
+			// so that it groups with the cause of that clause.
+			r.Deviations = []result.Deviation{propertyDeviation(c, out)}
 			return g.settle(r), true
 		}
 	}
