@@ -42,6 +42,11 @@ func conform(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "conform: %v\n", err)
 		return exitUsage
 	}
+	if command != nil {
+		// A run against a program ends with the lifecycle's end (D-41):
+		// `-run '^lifecycle/shutdown$'` selects it, a baseline may list it.
+		cases = append(cases, runner.ShutdownCase)
+	}
 	if err := checkSelection(cases, opts, s); err != nil {
 		fmt.Fprintf(stderr, "conform: %v\n", err)
 		return exitUsage
@@ -143,8 +148,15 @@ func (s *settings) execute(opts runner.Options, command []string, stderr io.Writ
 	targets = append(targets, s.moreTargets(ctx, command, stderr)...)
 
 	sum, err := runner.RunWorkers(ctx, targets, opts)
+	// Before the reports, no process is left once they are out. A run
+	// that went to its end checks the lifecycle's end too (D-41): each
+	// process worker is shut down rather than closed.
+	var shutdown *result.Result
+	if err == nil && !sum.Interrupted && !sum.RestartLimit {
+		shutdown = runner.Shutdown(ctx, targets)
+	}
 	for _, t := range targets {
-		t.Close() // before the reports: no process is left once they are out
+		t.Close()
 	}
 	rep.Duration = time.Since(rep.Started)
 	if err != nil {
@@ -152,6 +164,10 @@ func (s *settings) execute(opts runner.Options, command []string, stderr io.Writ
 		return nil
 	}
 	rep.results, rep.Interrupted, rep.RestartLimit = sum.Results, sum.Interrupted, sum.RestartLimit
+	if shutdown != nil {
+		shutdown.Seed = sum.Seed
+		rep.results = append(rep.results, *shutdown)
+	}
 	if sum.Interrupted {
 		fmt.Fprintf(stderr, "conform: interrupted; %d cases had completed\n", len(sum.Results))
 	}

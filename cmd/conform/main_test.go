@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -22,6 +23,8 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/convspec/convspec/conformance/protocol"
+	"github.com/convspec/convspec/conformance/result"
+	"github.com/convspec/convspec/internal/runner"
 	"github.com/convspec/convspec/internal/server"
 	"github.com/convspec/convspec/spec/schema"
 )
@@ -68,7 +71,7 @@ const badimplHang = 2 * time.Minute
 //	badimpl [-pidfile F] [-marks F] [-start-delay D] [-caps a,b] [-exit N] [-grandchild] [RULE...]
 //
 // A RULE is METHOD:BEHAVIOUR[:TIMES]: when a request for METHOD ("*": any
-// but initialize and shutdown) comes, the first rule that matches and has
+// but initialize and shutdown; initialize never) comes, the first rule that matches and has
 // not yet been used TIMES times (counted across restarts, in files
 // PIDFILE.rule-N, or .badimpl.rule-N without -pidfile; no TIMES: always)
 // decides the answer:
@@ -83,6 +86,8 @@ const badimplHang = 2 * time.Minute
 //	flood-stderr  write to stderr, forever, and never answer
 //	unsupported   answer with an error of kind unsupported
 //	wrong         answer window.estimate one token too high (a plain failure)
+//	twice         answer as the reference does, twice
+//	exit          answer as the reference does, then exit with status 3
 //
 // -marks appends METHOD:BEHAVIOUR to a file before each misbehaviour, so a
 // script can wait for it. -pidfile appends the process's pid to F; -grandchild starts a sleeping
@@ -204,9 +209,10 @@ func badimpl(args []string) int {
 			continue
 		}
 		behaviour := ""
-		if req.Method != protocol.MethodInitialize && req.Method != protocol.MethodShutdown {
+		anyMethod := req.Method != protocol.MethodInitialize && req.Method != protocol.MethodShutdown
+		if req.Method != protocol.MethodInitialize {
 			for _, r := range rules {
-				if (r.method == "*" || r.method == req.Method) && use(r) {
+				if (r.method == "*" && anyMethod || r.method == req.Method) && use(r) {
 					behaviour = r.behaviour
 					break
 				}
@@ -269,6 +275,18 @@ func badimpl(args []string) int {
 			}
 		case "unsupported":
 			answer(req.ID, nil, protocol.NewError(protocol.KindUnsupported, "%s is not supported by badimpl", req.Method))
+		case "twice":
+			res, err := h.Handle(context.Background(), req.Method, req.Params)
+			answer(req.ID, res, err)
+			answer(req.ID, res, err)
+			if req.Method == protocol.MethodShutdown {
+				return 0
+			}
+		case "exit":
+			res, err := h.Handle(context.Background(), req.Method, req.Params)
+			answer(req.ID, res, err)
+			fmt.Fprintln(os.Stderr, "badimpl: exiting with status 3 on purpose")
+			return 3
 		case "wrong":
 			res, err := h.Handle(context.Background(), req.Method, req.Params)
 			if r, ok := res.(protocol.WindowEstimateResult); ok {
@@ -501,6 +519,11 @@ func cmdReproduce(ts *testscript.TestScript, neg bool, args []string) {
 			Cases []struct{ ID, Outcome, Detail string } `json:"cases"`
 		}
 		ts.Check(json.Unmarshal([]byte(ts.ReadFile(out)), &again))
+		// A run against a program ends with its shutdown (D-41), a case of
+		// its own that passes when the program ends cleanly.
+		again.Cases = slices.DeleteFunc(again.Cases, func(k struct{ ID, Outcome, Detail string }) bool {
+			return k.ID == runner.ShutdownCase.ID && k.ID != c.ID && k.Outcome == string(result.Passed)
+		})
 		if len(again.Cases) != 1 || again.Cases[0].ID != c.ID {
 			ts.Fatalf("%s: %q ran %d cases", c.ID, c.Reproduce, len(again.Cases))
 		}

@@ -74,6 +74,9 @@ func TestMain(m *testing.M) {
 //	error-no-kind handshakes; window.create gets a typed invalid_config error,
 //	              window.trim an error of unknown code without data.kind,
 //	              anything else a correct answer
+//	rename-once, retrim-once
+//	              crash in the first life, then are the reference server
+//	              under another name, or declaring one trimmer fewer
 //	hang-once, crash-once
 //	              hang or crash in the first life (envState does not exist),
 //	              then are the reference server
@@ -103,10 +106,13 @@ func runImpl(b string) int {
 	case "daemon-sleep":
 		time.Sleep(5 * time.Second)
 		return 0
-	case "rename-once":
+	case "rename-once", "retrim-once":
 		f, err := os.OpenFile(os.Getenv(envState), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-		if err != nil { // not the first life: another name
+		if err != nil { // not the first life: another name, or a trimmer less
 			h = server.NewHandler(renamed{})
+			if b == "retrim-once" {
+				h = server.NewHandler(retrimmed{})
+			}
 			return serve()
 		}
 		f.Close()
@@ -414,3 +420,11 @@ func (b *lockedBuffer) String() string {
 type renamed struct{ server.Reference }
 
 func (renamed) Name() string { return "someone-else" }
+
+// retrimmed is the reference declaring one trimmer fewer.
+type retrimmed struct{ server.Reference }
+
+func (retrimmed) Trimmers() []server.Trimmer {
+	t := server.ReferenceTrimmers()
+	return t[:len(t)-1]
+}

@@ -29,13 +29,20 @@ func TestSecondAnswerIsAProtocolError(t *testing.T) {
 // A restarted implementation that declares something else is a protocol
 // error: the cases were chosen by the first handshake.
 func TestChangedHandshakeIsAProtocolError(t *testing.T) {
-	im := newImpl(t, "rename-once")
-	p := im.start(t)
-	_, err := Estimate(context.Background(), p, nil)
-	requireFailure(t, err, Crash)
-	_, err = Estimate(context.Background(), p, nil)
-	f := requireFailure(t, err, ProtocolError)
-	require.Contains(t, f.Detail, `name "convspec-reference", now "someone-else"`)
+	for _, tc := range []struct{ behaviour, want string }{
+		{"rename-once", `name "convspec-reference", now "someone-else"`},
+		{"retrim-once", "trimmers "},
+	} {
+		t.Run(tc.behaviour, func(t *testing.T) {
+			im := newImpl(t, tc.behaviour)
+			p := im.start(t)
+			_, err := Estimate(context.Background(), p, nil)
+			requireFailure(t, err, Crash)
+			_, err = Estimate(context.Background(), p, nil)
+			f := requireFailure(t, err, ProtocolError)
+			require.Contains(t, f.Detail, tc.want)
+		})
+	}
 }
 
 // The death of the child is a crash, at once, even when a daemon it left in

@@ -102,3 +102,11 @@ func (p *Process) Shutdown(ctx context.Context) error {
 	}
 	return nil
 }
+
+// Report is the error with the last lines of stderr, for a report.
+func (e *ShutdownError) Report() string {
+	if e.StderrTail == "" {
+		return e.Error()
+	}
+	return fmt.Sprintf("%s\nlast lines of stderr:\n%s", e.Error(), indent(e.StderrTail))
+}
