@@ -8,7 +8,8 @@ import (
 	"github.com/convspec/convspec/internal/runner"
 )
 
-// list is `conform list`: every selected case ID with its kind and clauses.
+// list is `conform list`: every selected case ID with its kind, clauses and
+// level (D-42), tab-separated.
 func list(args []string, stdout, stderr io.Writer) int {
 	fs, s := runFlags("conform list", stderr)
 	if err := fs.Parse(args); err != nil {
@@ -31,7 +32,7 @@ func list(args []string, stdout, stderr io.Writer) int {
 	n := 0
 	for _, c := range cases {
 		if selected(opts.Run, opts.Skip, c.ID) {
-			fmt.Fprintf(stdout, "%s\t%s\t%s\n", c.ID, c.Kind, strings.Join(c.Clauses, ","))
+			fmt.Fprintf(stdout, "%s\t%s\t%s\t%s\n", c.ID, c.Kind, strings.Join(c.Clauses, ","), c.Level)
 			n++
 		}
 	}
