@@ -29,6 +29,12 @@ Feature: Building the messages for a model call
     When the history is built with max_messages 3
     Then the built history is messages 1, 6, 7
 
+  @BUILD-3
+  Scenario: every leading system message is kept outside the count
+    Given the OpenAI conversation: system, system, user, assistant, user, assistant
+    When the history is built with max_messages 2
+    Then the built history is messages 1, 2, 5, 6
+
   @BUILD-3 @BUILD-4
   Scenario: max_messages 1 keeps the system prompt and the latest prompt
     Given the OpenAI conversation: system, user, assistant, user

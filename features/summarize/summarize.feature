@@ -295,6 +295,28 @@ Feature: Summarization of evicted messages
       [user] 42
       """
 
+  @SUM-1
+  Scenario: a tool_use block without input is rendered with {} in the prompt
+    Given the conversation:
+      """json
+      [
+        {"role": "user", "content": "Run the tests"},
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_1", "name": "run_tests"}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "ok"}]}
+      ]
+      """
+    When a summary is requested with a summarizer that replies "Tests pass."
+    Then the summarizer prompt is:
+      """
+      Summarize the following conversation history concisely. Focus on: what files were read/written, what decisions were made, what problems were encountered, and what the current state of the task is. Be factual and brief.
+
+      [user] Run the tests
+
+      [assistant] tool_use run_tests {}
+
+      [user] tool_result toolu_1: ok
+      """
+
   @SUM-9
   Scenario: summarize reports a failing summarizer as an error
     Given a conversation of 3 messages

@@ -22,7 +22,7 @@ type Mutant struct {
 
 // Lookup finds a mutant by name.
 func Lookup(name string) (Mutant, bool) {
-	for _, m := range append(All(), outsiderSurvivors()...) {
+	for _, m := range All() {
 		if m.Name == name {
 			return m, true
 		}

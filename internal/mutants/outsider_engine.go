@@ -5,18 +5,12 @@ package mutants
 // checks, to measure how much of the spec the suite really pins down. Each
 // variant names, in a comment, a valid input on which it deviates.
 //
-// Variants the suite kills are in outsiderMutants (part of All, so
-// TestSuiteKillsEveryMutant checks them). Variants it did not kill, or kills
-// too narrowly for that test, are in outsiderSurvivors, which All leaves out
-// so that the build stays green; Lookup still finds them, so
-// `conform -mutant NAME` runs them. They are the suite's known gaps (see
-// the outside review's results table), to move into outsiderMutants once a case
-// kills them.
+// They are part of All, so TestSuiteKillsEveryMutant checks that the suite
+// kills each one.
 
 import (
 	"context"
 	"encoding/json"
-	"slices"
 
 	"github.com/convspec/convspec/internal/server"
 	"github.com/convspec/convspec/reference/budget"
@@ -180,40 +174,15 @@ func outsiderWindowWith(trim func(cfg window.Config, w *window.Window, ctx conte
 	}
 }
 
-// outsiderMutants are the outsider variants the suite kills.
+// outsiderMutants are the outsider variants; the suite kills every one.
+// The review's three survivors are killed by scenarios written for them:
+// white space judged by ASCII under SUM-6 (the SUM-6 scenario of Unicode
+// white space alone), a tool_use without input rendered as null (SUM-1)
+// and a second leading system message counted against max_messages
+// (BUILD-3); the last two had been killed by differential properties
+// only, at conform's 100 checks but not at the kill test's 50.
 func outsiderMutants() []Mutant {
-	var ms []Mutant
-	for _, m := range outsiderAll() {
-		if !outsiderSurvived(m.Name) {
-			ms = append(ms, m)
-		}
-	}
-	return ms
-}
-
-// outsiderSurvivors are the outsider variants the suite did not kill when
-// measured; All leaves them out (see the file comment), Lookup finds them.
-func outsiderSurvivors() []Mutant {
-	var ms []Mutant
-	for _, m := range outsiderAll() {
-		if outsiderSurvived(m.Name) {
-			ms = append(ms, m)
-		}
-	}
-	return ms
-}
-
-// outsiderSurvived names the variants TestSuiteKillsEveryMutant cannot
-// count on killing (the outside review's results table): two that only the
-// differential properties kill, at conform's 100 checks but not at the
-// test's 50. The review's one true survivor, outsider-sum-ascii-blank-is-text
-// (white space judged by ASCII under SUM-6, killed only at seed 2), is now
-// killed at every seed by the SUM-6 scenario of Unicode white space alone.
-func outsiderSurvived(name string) bool {
-	return slices.Contains([]string{
-		"outsider-sum-tool-use-input-null",          // killed by prop/diff-window-summarize* only
-		"outsider-history-build-one-system-message", // killed by prop/diff-history-build only
-	}, name)
+	return outsiderAll()
 }
 
 func outsiderAll() []Mutant {
