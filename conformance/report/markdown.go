@@ -143,8 +143,9 @@ func orDash(s string) string {
 }
 
 func writeMarkdownCase(w io.Writer, k Case) {
-	titles := make([]string, len(k.Clauses))
-	for i, id := range k.Clauses {
+	clauses := k.FailingClauses()
+	titles := make([]string, len(clauses))
+	for i, id := range clauses {
 		titles[i] = html.EscapeString(ClauseTitle(id))
 	}
 	fmt.Fprintf(w, "<details><summary><code>%s</code> — <b>%s</b> — %s</summary>\n\n",

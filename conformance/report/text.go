@@ -69,7 +69,7 @@ func Text(w io.Writer, run *Run, opts TextOptions) error {
 				fmt.Fprintf(bw, "--- %s %s (%s)\n", paint(red, "NOT RUN"), k.ID, result.NotRunDetail)
 			}
 		case v == Failing:
-			fmt.Fprintf(bw, "--- %s %s [%s]\n", paint(red, label(k.Outcome)), k.ID, strings.Join(k.Clauses, " "))
+			fmt.Fprintf(bw, "--- %s %s [%s]\n", paint(red, label(k.Outcome)), k.ID, strings.Join(k.FailingClauses(), " "))
 			writeDetails(bw, k)
 		case v == Expected:
 			fmt.Fprintf(bw, "--- %s %s [%s] (%s: %s%s)\n", paint(yellow, "EXPECTED "+label(k.Outcome)), k.ID,

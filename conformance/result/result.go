@@ -5,6 +5,7 @@
 package result
 
 import (
+	"slices"
 	"time"
 )
 
@@ -86,6 +87,23 @@ type Deviation struct {
 	Step string
 	// Detail says what differs; its first line says it in short.
 	Detail string
+}
+
+// FailingClauses are the clauses a failed case breaks: those its
+// deviations name, in order and without repeats, or the case's own clauses
+// when none names one. A differential property governs many clauses but
+// fails under the one that governs the member that differs.
+func (r Result) FailingClauses() []string {
+	var ids []string
+	for _, d := range r.Deviations {
+		if d.Clause != "" && !slices.Contains(ids, d.Clause) {
+			ids = append(ids, d.Clause)
+		}
+	}
+	if len(ids) == 0 {
+		return r.Clauses
+	}
+	return ids
 }
 
 // NotRunDetail starts the Detail of a case that was not run because the

@@ -109,10 +109,15 @@ func prepareRapid(opts Options) error {
 	if checks <= 0 {
 		checks = 100
 	}
+	shrinkTime := flag.Lookup("rapid.shrinktime").DefValue
+	if opts.NoShrink {
+		shrinkTime = "1ns"
+	}
 	for name, value := range map[string]string{
 		"rapid.checks":     strconv.Itoa(checks),
 		"rapid.seed":       strconv.FormatUint(opts.Seed, 10),
 		"rapid.nofailfile": "true",
+		"rapid.shrinktime": shrinkTime,
 	} {
 		if err := flag.Set(name, value); err != nil {
 			return fmt.Errorf("configuring rapid: %w", err)

@@ -48,6 +48,11 @@ type Options struct {
 	Features fs.FS
 	// Properties defaults to properties.All().
 	Properties []properties.Property
+	// NoShrink reports a failing property's first counterexample as found,
+	// without rapid's shrinking (up to 30 s a property): for callers that
+	// need the verdict, not the smallest reproducing input — the faulty
+	// variants' kill test and report.
+	NoShrink bool
 }
 
 func (o Options) selected(id string) bool {
