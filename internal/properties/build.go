@@ -123,14 +123,14 @@ func drawBuild(t *rapid.T) (int, json.RawMessage) {
 
 // drawBuilt draws max_messages, builds h with it, and plans what build must
 // do (BUILD-1 – BUILD-5).
-func (s *session) drawBuilt(h history) (history, int, protocol.HistoryBuildResult, buildPlan) {
-	max, raw := drawBuild(s.t)
+func (s *session) drawBuilt(t *rapid.T, h history) (history, int, protocol.HistoryBuildResult, buildPlan) {
+	max, raw := drawBuild(t)
 	return h, max, s.build(h.msgs, raw), planBuild(h, max)
 }
 
 func checkBuildMatchesRules(t *rapid.T, tg target.Target) {
 	s := newSession(t, tg, "BUILD-3")
-	h, _, res, bp := s.drawBuilt(wellFormedHistory(t))
+	h, _, res, bp := s.drawBuilt(t, wellFormedHistory(t))
 	if len(res.Warnings) > 0 && diagnostics(tg) {
 		s.fail("BUILD-2", "the history is well-formed, so the repair changes nothing, but build warned %s", repairs(res.Warnings))
 	}
@@ -139,7 +139,7 @@ func checkBuildMatchesRules(t *rapid.T, tg target.Target) {
 
 func checkBuildRepairs(t *rapid.T, tg target.Target) {
 	s := newSession(t, tg, "BUILD-2")
-	h, _, res, bp := s.drawBuilt(brokenHistory(t, 1, 3))
+	h, _, res, bp := s.drawBuilt(t, brokenHistory(t, 1, 3))
 	in := h.msgs
 	summary := fmt.Sprintf("broken structures: %s\n%s\nwanted %s\ngot    %s", brokenList(h), bp.explain(in), indexList(bp.out), traceList(res.Messages, in))
 	for k, x := range traceAll(res.Messages, in) {
@@ -252,7 +252,7 @@ func entryIdx(list []int, k int, in []msg) string {
 
 func checkBuildWellFormed(t *rapid.T, tg target.Target) {
 	s := newSession(t, tg, "BUILD-5")
-	h, max, res, bp := s.drawBuilt(brokenHistory(t, 0, 3))
+	h, max, res, bp := s.drawBuilt(t, brokenHistory(t, 0, 3))
 	in := h.msgs
 	summary := fmt.Sprintf("max_messages %d; got %s", max, traceList(res.Messages, in))
 	if len(h.broken) > 0 {
@@ -292,7 +292,7 @@ func checkBuildWellFormed(t *rapid.T, tg target.Target) {
 
 func checkBuildBound(t *rapid.T, tg target.Target) {
 	s := newSession(t, tg, "BUILD-4")
-	h, max, res, bp := s.drawBuilt(brokenHistory(t, 0, 2))
+	h, max, res, bp := s.drawBuilt(t, brokenHistory(t, 0, 2))
 	in := h.msgs
 	if max == 0 {
 		return // no limit

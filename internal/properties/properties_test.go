@@ -7,6 +7,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"regexp"
 	"strings"
 	"testing"
@@ -913,4 +915,26 @@ func TestOracleAgreesWithReference(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestWindowEdgesCatchFaultyTargets: the edge examples alone, with no
+// random case, catch every faulty window target the window properties
+// catch — a bound broken by one must not wait for the seed to find it.
+func TestWindowEdgesCatchFaultyTargets(t *testing.T) {
+	for _, v := range variants {
+		for _, e := range v.caught {
+			p := lookup(t, e.property)
+			if len(p.Examples) == 0 || !strings.HasPrefix(p.ID, "prop/window-") {
+				continue
+			}
+			t.Run(v.name+"/"+p.ID, func(t *testing.T) {
+				f := &faulty{ref: reference(t), windows: map[string]protocol.WindowConfig{}, history: map[string][]json.RawMessage{}}
+				v.build(f)
+				p.Check = nil // the examples only
+				failed, out := runAllCaptured(p, f)
+				require.True(t, failed, "the edge examples of %s do not catch %s (%s)", p.ID, v.name, v.bug)
+				assert.True(t, reportsUnder(out, e.clauses), "%s caught %s but not under %s:\n%s", p.ID, v.name, strings.Join(e.clauses, " or "), out)
+			})
+		}
+	}
 }

@@ -19,7 +19,9 @@ import (
 // Sessions: calls that remember what they sent, and failures that show it.
 
 type session struct {
-	t   *rapid.T
+	// t is a *rapid.T for a generated case, the runner's recorder for a
+	// fixed example.
+	t   Failer
 	tg  target.Target
 	ctx context.Context
 	// clause is the clause a failed call is reported under.

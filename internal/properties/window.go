@@ -16,6 +16,10 @@ const codePreserveExceedsMax = "preserve_exceeds_max"
 
 func checkMatchesPlan(t *rapid.T, tg target.Target) {
 	s, w, in := start(t, tg, "WIN-5", maxGen, anyLength)
+	matchesPlan(s, w, in)
+}
+
+func matchesPlan(s *session, w window, in []msg) {
 	res := s.trim(w, in)
 	p := planFor(w, in)
 	wantT, wantE := p.trimmed(), p.evicted()
@@ -35,6 +39,10 @@ func checkMatchesPlan(t *rapid.T, tg target.Target) {
 
 func checkHeadAndTail(t *rapid.T, tg target.Target) {
 	s, w, in := start(t, tg, "WIN-2", maxGen, overCap)
+	headAndTail(s, w, in)
+}
+
+func headAndTail(s *session, w window, in []msg) {
 	res := s.trim(w, in)
 	p := planFor(w, in)
 	if !p.trims {
@@ -81,6 +89,10 @@ func checkHeadAndTail(t *rapid.T, tg target.Target) {
 
 func checkBound(t *rapid.T, tg target.Target) {
 	s, w, in := start(t, tg, "WIN-6", maxGen, overCap)
+	bound(s, w, in)
+}
+
+func bound(s *session, w window, in []msg) {
 	res := s.trim(w, in)
 	p := planFor(w, in)
 	n, got := len(in), len(res.Trimmed)
@@ -100,6 +112,10 @@ func checkBound(t *rapid.T, tg target.Target) {
 
 func checkOrder(t *rapid.T, tg target.Target) {
 	s, w, in := start(t, tg, "WIN-5", maxGen, overCap)
+	order(s, w, in)
+}
+
+func order(s *session, w window, in []msg) {
 	res := s.trim(w, in)
 	for _, list := range trimLists(res) {
 		seen := map[int]int{}
@@ -129,6 +145,10 @@ func checkOrder(t *rapid.T, tg target.Target) {
 
 func checkPartition(t *rapid.T, tg target.Target) {
 	s, w, in := start(t, tg, "WIN-5", maxGen, anyLength)
+	partition(s, w, in)
+}
+
+func partition(s *session, w window, in []msg) {
 	res := s.trim(w, in)
 	where := make([][]string, len(in))
 	for _, list := range trimLists(res) {
@@ -156,6 +176,10 @@ func checkPartition(t *rapid.T, tg target.Target) {
 
 func checkIdempotent(t *rapid.T, tg target.Target) {
 	s, w, in := start(t, tg, "WIN-7", maxGen, anyLength)
+	idempotent(s, w, in)
+}
+
+func idempotent(s *session, w window, in []msg) {
 	first := s.trim(w, in)
 	again := s.trimRaw(w, first.Trimmed)
 	if i := firstDiffRaw(again.Trimmed, first.Trimmed); i >= 0 || len(again.Evicted) > 0 {
@@ -176,6 +200,10 @@ func checkIdempotent(t *rapid.T, tg target.Target) {
 
 func checkUnderCap(t *rapid.T, tg target.Target) {
 	s, w, in := start(t, tg, "WIN-1", rapid.OneOf(rapid.Just(0), maxGen, maxGen), withinLimit)
+	underCap(s, w, in)
+}
+
+func underCap(s *session, w window, in []msg) {
 	res := s.trim(w, in)
 	clause, why := "WIN-1", fmt.Sprintf("n = %d <= max_messages %d", len(in), w.max)
 	if w.max == 0 {
@@ -189,7 +217,7 @@ func checkUnderCap(t *rapid.T, tg target.Target) {
 		s.fail(clause, "%s: trimmed must be the input unchanged and nothing evicted; %s\ngot trimmed %s, evicted %s",
 			why, detail, traceList(res.Trimmed, in), traceList(res.Evicted, in))
 	}
-	if len(res.Warnings) > 0 && diagnostics(tg) {
+	if len(res.Warnings) > 0 && diagnostics(s.tg) {
 		s.fail("WIN-8", "%s: a trim that changes nothing raises no warning at all; got %s", why, warningCodes(res.Warnings))
 	}
 }

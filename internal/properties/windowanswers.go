@@ -18,6 +18,10 @@ import (
 
 func checkRoundTrip(t *rapid.T, tg target.Target) {
 	s, w, in := start(t, tg, "MSG-2", maxGen, anyLength)
+	roundTrip(s, w, in)
+}
+
+func roundTrip(s *session, w window, in []msg) {
 	res := s.trim(w, in)
 	for _, list := range trimLists(res) {
 		for i, m := range list.msgs {
@@ -37,6 +41,10 @@ func checkRoundTrip(t *rapid.T, tg target.Target) {
 
 func checkMetrics(t *rapid.T, tg target.Target) {
 	s, w, in := start(t, tg, "MET-1", maxGen, anyLength)
+	metrics(s, w, in)
+}
+
+func metrics(s *session, w window, in []msg) {
 	res := s.trim(w, in)
 	chars, all := 0, 0
 	for _, m := range in {
@@ -93,6 +101,10 @@ func checkEstimate(t *rapid.T, tg target.Target) {
 
 func checkTrimWarning(t *rapid.T, tg target.Target) {
 	s, w, in := start(t, tg, "WIN-3", maxGen, anyLength)
+	trimWarning(s, w, in)
+}
+
+func trimWarning(s *session, w window, in []msg) {
 	res := s.trim(w, in)
 	n := len(in)
 	warned := countCode(res.Warnings, codePreserveExceedsMax) > 0
@@ -116,6 +128,10 @@ func checkTrimWarning(t *rapid.T, tg target.Target) {
 
 func checkUnitsWhole(t *rapid.T, tg target.Target) {
 	s, w, in := start(t, tg, "WIN-9", maxGen, anyLength)
+	unitsWhole(s, w, in)
+}
+
+func unitsWhole(s *session, w window, in []msg) {
 	res := s.trim(w, in)
 	p := planFor(w, in)
 	tr := traceAll(res.Trimmed, in)

@@ -1,0 +1,89 @@
+package properties
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/convspec/convspec/conformance/target"
+)
+
+// The window properties' edge examples: every invariant of a trim checked,
+// before any random case, on windows at the boundaries the clauses draw —
+// trimming off (CFG-5), a cap of one, head and tail one below, at and one
+// above max_messages (WIN-3), conversations of exactly max_messages, one
+// over and two over (WIN-1, WIN-6) — so that a bound broken by one never
+// depends on the seed.
+
+// windowCase is a window property's check of one trim: the window it
+// created and the conversation it trims.
+type windowCase func(s *session, w window, in []msg)
+
+// windowEdge is a window and a conversation length at a boundary.
+type windowEdge struct {
+	max, first, last, n int
+}
+
+// windowEdgeList: each line one boundary of CFG-5, WIN-1, WIN-3 or WIN-6.
+func windowEdgeList() []windowEdge {
+	return []windowEdge{
+		{max: 0, first: 1, last: 1, n: 5},  // trimming off, whatever head and tail say
+		{max: 1, first: 0, last: 0, n: 2},  // a cap of one, nothing preserved
+		{max: 1, first: 1, last: 0, n: 2},  // a head that fills the cap
+		{max: 1, first: 0, last: 1, n: 3},  // a tail that fills the cap
+		{max: 3, first: 1, last: 1, n: 0},  // nothing at all
+		{max: 3, first: 1, last: 1, n: 3},  // n = max: nothing to trim
+		{max: 3, first: 2, last: 1, n: 3},  // n = max and h + t = max: no warning either
+		{max: 3, first: 1, last: 1, n: 4},  // h + t = max − 1, one over
+		{max: 3, first: 2, last: 1, n: 4},  // h + t = max, one over
+		{max: 3, first: 2, last: 2, n: 5},  // h + t = max + 1, two over
+		{max: 3, first: 3, last: 3, n: 4},  // head and tail overlap: n < h + t
+		{max: 3, first: 0, last: 3, n: 5},  // all tail
+		{max: 3, first: 3, last: 0, n: 5},  // all head
+		{max: 5, first: 2, last: 2, n: 6},  // one over, a middle of one
+		{max: 5, first: 0, last: 0, n: 7},  // nothing preserved, two over
+		{max: 5, first: 2, last: 3, n: 11}, // h + t = max, far over
+		{max: 8, first: 3, last: 4, n: 9},  // h + t = max − 1, one over
+	}
+}
+
+// windowEdges runs check on every edge whose length mode allows it (a
+// property of trims that evict needs n > max > 0), each on its own
+// conversation: the conversation generator's fixed example for the edge's
+// position in the list, so that the edges between them meet every
+// message shape and tool-call units cut at different places.
+func windowEdges(clause string, mode lengthMode, check windowCase) []Example {
+	var out []Example
+	for k, e := range windowEdgeList() {
+		trims := e.max > 0 && e.n > e.max
+		if mode == overCap && !trims || mode == withinLimit && trims {
+			continue
+		}
+		out = append(out, Example{
+			Name: fmt.Sprintf("max_messages %d, preserve_first_n %d, preserve_last_n %d, %d messages", e.max, e.first, e.last, e.n),
+			Run: func(f Failer, tg target.Target) {
+				s := &session{t: f, tg: tg, ctx: context.Background(), clause: clause}
+				w := s.create(fixedConfig(e.max, e.first, e.last))
+				check(s, w, conversationGen(e.n).Example(k))
+			},
+		})
+	}
+	return out
+}
+
+// fixedConfig is a configuration with every count set.
+func fixedConfig(maxN, first, last int) cfgCase {
+	c := cfgCase{Max: &maxN, First: &first, Last: &last, Sent: map[string]string{}}
+	var mems []string
+	for _, m := range []struct {
+		name string
+		v    int
+	}{{"max_messages", maxN}, {"preserve_first_n", first}, {"preserve_last_n", last}} {
+		c.Sent[m.name] = strconv.Itoa(m.v)
+		mems = append(mems, fmt.Sprintf("%q:%d", m.name, m.v))
+	}
+	c.Raw = json.RawMessage("{" + strings.Join(mems, ",") + "}")
+	return c
+}
