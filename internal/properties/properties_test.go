@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf16"
@@ -935,6 +936,22 @@ func TestWindowEdgesCatchFaultyTargets(t *testing.T) {
 				require.True(t, failed, "the edge examples of %s do not catch %s (%s)", p.ID, v.name, v.bug)
 				assert.True(t, reportsUnder(out, e.clauses), "%s caught %s but not under %s:\n%s", p.ID, v.name, strings.Join(e.clauses, " or "), out)
 			})
+		}
+	}
+}
+
+// TestFixedConversationKeepsToDeclaredFormats: the edge examples of an
+// implementation that declares one provider format never send the other.
+func TestFixedConversationKeepsToDeclaredFormats(t *testing.T) {
+	for _, formats := range [][]string{{protocol.FormatOpenAI}, {protocol.FormatAnthropic}, nil} {
+		seen := map[string]bool{}
+		for seed := range 20 {
+			for _, m := range fixedConversation(formats, conversationGen(12), seed) {
+				seen[messageFormat(m.Raw)] = true
+			}
+		}
+		for _, f := range protocol.Formats() {
+			assert.Equal(t, formats == nil || slices.Contains(formats, f), seen[f], "formats %v: messages of %s", formats, f)
 		}
 	}
 }

@@ -46,6 +46,12 @@ func newSession(t *rapid.T, tg target.Target, clause string) *session {
 	return &session{t: t, tg: tg, ctx: t.Context(), clause: clause}
 }
 
+// fixedSession is a session for a property's fixed example: failures go to
+// the runner's recorder, and no case deadline applies beyond the calls' own.
+func fixedSession(f Failer, tg target.Target, clause string) *session {
+	return &session{t: f, tg: tg, ctx: context.Background(), clause: clause}
+}
+
 // start creates a window from a generated config and draws a conversation
 // whose length is chosen around the window's boundaries.
 func start(t *rapid.T, tg target.Target, clause string, maxes *rapid.Generator[int], mode lengthMode) (*session, window, []msg) {

@@ -1,12 +1,15 @@
 package properties
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
+	"pgregory.net/rapid"
+
+	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/target"
 )
 
@@ -64,9 +67,9 @@ func windowEdges(clause string, mode lengthMode, check windowCase) []Example {
 		out = append(out, Example{
 			Name: fmt.Sprintf("max_messages %d, preserve_first_n %d, preserve_last_n %d, %d messages", e.max, e.first, e.last, e.n),
 			Run: func(f Failer, tg target.Target) {
-				s := &session{t: f, tg: tg, ctx: context.Background(), clause: clause}
+				s := fixedSession(f, tg, clause)
 				w := s.create(fixedConfig(e.max, e.first, e.last))
-				check(s, w, conversationGen(e.n).Example(k))
+				check(s, w, fixedConversation(tg.Info().Formats, conversationGen(e.n), k))
 			},
 		})
 	}
@@ -86,4 +89,59 @@ func fixedConfig(maxN, first, last int) cfgCase {
 	}
 	c.Raw = json.RawMessage("{" + strings.Join(mems, ",") + "}")
 	return c
+}
+
+// fixedConversation is the generator's fixed example for seed, or the
+// next one, in steps of a prime, whose messages use only the provider
+// formats given (D-42; nil means both): a generator reads the declared
+// formats from its rapid.T's context, which a fixed example does not have.
+func fixedConversation(formats []string, gen *rapid.Generator[[]msg], seed int) []msg {
+	for try := range 200 {
+		in := gen.Example(seed + try*7919)
+		if inFormats(formats, in) {
+			return in
+		}
+	}
+	panic(fmt.Sprintf("no example of the conversation generator from seed %d uses only the formats %v", seed, formats))
+}
+
+// inFormats reports whether every message of in uses one of formats.
+func inFormats(formats []string, in []msg) bool {
+	if len(formats) == 0 {
+		return true
+	}
+	for _, m := range in {
+		if f := messageFormat(m.Raw); f != "" && !slices.Contains(formats, f) {
+			return false
+		}
+	}
+	return true
+}
+
+// messageFormat is the provider format a message's tool members show: a
+// tool role or tool_calls for OpenAI, a tool_use or tool_result block for
+// Anthropic; "" for a message of neither.
+func messageFormat(raw json.RawMessage) string {
+	var m struct {
+		Role      string          `json:"role"`
+		ToolCalls json.RawMessage `json:"tool_calls"`
+		Content   json.RawMessage `json:"content"`
+	}
+	if json.Unmarshal(raw, &m) != nil {
+		return ""
+	}
+	if m.Role == "tool" || len(m.ToolCalls) > 0 && string(m.ToolCalls) != "null" {
+		return protocol.FormatOpenAI
+	}
+	var blocks []struct {
+		Type string `json:"type"`
+	}
+	if json.Unmarshal(m.Content, &blocks) == nil {
+		for _, b := range blocks {
+			if b.Type == "tool_use" || b.Type == "tool_result" {
+				return protocol.FormatAnthropic
+			}
+		}
+	}
+	return ""
 }
