@@ -1,6 +1,8 @@
 package properties
 
 import (
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"strings"
 	"testing"
 
@@ -129,6 +131,29 @@ func TestMutantsAreCaught(t *testing.T) {
 			default:
 				t.Logf("%s caught by %s:\n%s", k.mutant, k.property, clip(failureMessage(out)))
 			}
+		})
+	}
+}
+
+// TestEdgesAloneCatchMutants: for the properties with edge examples of
+// their own boundaries, the examples alone — no random case — catch the
+// variants the property is listed against, so that the kill never waits
+// on a seed. The differential properties' examples are the boundaries of
+// every method; they are checked by the kill table above.
+func TestEdgesAloneCatchMutants(t *testing.T) {
+	for _, k := range kills {
+		if p := lookup(t, k.property); len(p.Examples) == 0 || p.Differential {
+			continue
+		}
+		t.Run(k.property+"/"+k.mutant, func(t *testing.T) {
+			t.Parallel()
+			p := lookup(t, k.property)
+			tg, err := inprocess.New(mutantNamed(t, k.mutant).Engine)
+			require.NoError(t, err)
+			p.Check = nil // the examples only
+			failed, out := runAllCaptured(p, tg)
+			require.True(t, failed, "the edge examples of %s do not catch %s", k.property, k.mutant)
+			assert.True(t, reportsUnder(out, k.clauses), "%s caught %s but not under %s:\n%s", k.property, k.mutant, strings.Join(k.clauses, " or "), clip(out))
 		})
 	}
 }

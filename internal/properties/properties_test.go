@@ -946,8 +946,10 @@ func TestFixedConversationKeepsToDeclaredFormats(t *testing.T) {
 	for _, formats := range [][]string{{protocol.FormatOpenAI}, {protocol.FormatAnthropic}, nil} {
 		seen := map[string]bool{}
 		for seed := range 20 {
-			for _, m := range fixedConversation(formats, conversationGen(12), seed) {
-				seen[messageFormat(m.Raw)] = true
+			for _, in := range edgeConversations(formats, 12, seed) {
+				for _, m := range in {
+					seen[messageFormat(m.Raw)] = true
+				}
 			}
 		}
 		for _, f := range protocol.Formats() {

@@ -19,7 +19,7 @@ import (
 )
 
 func trimmerProperties() []Property {
-	p := func(id, clause, guarantee, doc string, check func(*rapid.T, trimSession, trimCase)) Property {
+	p := func(id, clause, guarantee, doc string, check func(trimSession, trimCase)) Property {
 		return Property{
 			ID: "prop/" + id, Clauses: []string{clause}, Capability: protocol.GuaranteeCapability(guarantee), Doc: doc,
 			Check: func(t *rapid.T, tg target.Target) {
@@ -28,8 +28,9 @@ func trimmerProperties() []Property {
 					limits = fittingLimit
 				}
 				c := drawTrimCase(t, tg, guarantee, limits)
-				check(t, trimSession{newSession(t, tg, clause)}, c)
+				check(trimSession{newSession(t, tg, clause)}, c)
 			},
+			Examples: trimmerEdges(clause, guarantee, check),
 		}
 	}
 	return []Property{
@@ -62,7 +63,7 @@ func (s trimSession) first(c trimCase) (out []json.RawMessage, ok bool) {
 	return out, !errors.Is(err, errDeclined)
 }
 
-func checkTrimSubsequence(t *rapid.T, s trimSession, c trimCase) {
+func checkTrimSubsequence(s trimSession, c trimCase) {
 	out, ok := s.first(c)
 	if !ok {
 		return
@@ -85,7 +86,7 @@ func checkTrimSubsequence(t *rapid.T, s trimSession, c trimCase) {
 	}
 }
 
-func checkTrimUnits(t *rapid.T, s trimSession, c trimCase) {
+func checkTrimUnits(s trimSession, c trimCase) {
 	out, ok := s.first(c)
 	if !ok {
 		return
@@ -110,7 +111,7 @@ func messagesIn(out []json.RawMessage) []message.Message {
 	return msgs
 }
 
-func checkTrimSystem(t *rapid.T, s trimSession, c trimCase) {
+func checkTrimSystem(s trimSession, c trimCase) {
 	out, ok := s.first(c)
 	if !ok {
 		return
@@ -123,7 +124,7 @@ func checkTrimSystem(t *rapid.T, s trimSession, c trimCase) {
 	}
 }
 
-func checkTrimLastPrompt(t *rapid.T, s trimSession, c trimCase) {
+func checkTrimLastPrompt(s trimSession, c trimCase) {
 	out, ok := s.first(c)
 	if !ok {
 		return
@@ -140,7 +141,7 @@ func checkTrimLastPrompt(t *rapid.T, s trimSession, c trimCase) {
 	s.fail("ANY-4", "the latest user prompt in[%d] is not in the output\n%s\n%s", i, c.describe(), describeOut(out))
 }
 
-func checkTrimLastUnit(t *rapid.T, s trimSession, c trimCase) {
+func checkTrimLastUnit(s trimSession, c trimCase) {
 	out, ok := s.first(c)
 	if !ok || len(c.h.msgs) == 0 {
 		return
@@ -153,7 +154,7 @@ func checkTrimLastUnit(t *rapid.T, s trimSession, c trimCase) {
 	}
 }
 
-func checkTrimBound(t *rapid.T, s trimSession, c trimCase) {
+func checkTrimBound(s trimSession, c trimCase) {
 	out, ok := s.first(c)
 	if !ok {
 		return
@@ -174,7 +175,7 @@ func checkTrimBound(t *rapid.T, s trimSession, c trimCase) {
 	}
 }
 
-func checkTrimFits(t *rapid.T, s trimSession, c trimCase) {
+func checkTrimFits(s trimSession, c trimCase) {
 	out, ok := s.first(c)
 	if !ok {
 		return
@@ -185,7 +186,7 @@ func checkTrimFits(t *rapid.T, s trimSession, c trimCase) {
 	}
 }
 
-func checkTrimIdempotent(t *rapid.T, s trimSession, c trimCase) {
+func checkTrimIdempotent(s trimSession, c trimCase) {
 	out, ok := s.first(c)
 	if !ok {
 		return
@@ -203,6 +204,6 @@ func checkTrimIdempotent(t *rapid.T, s trimSession, c trimCase) {
 	}
 }
 
-func checkTrimTotal(t *rapid.T, s trimSession, c trimCase) {
+func checkTrimTotal(s trimSession, c trimCase) {
 	s.first(c) // trim fails the case under ANY-9 on any error
 }

@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"pgregory.net/rapid"
-
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/target"
 )
@@ -32,31 +30,33 @@ type windowEdge struct {
 // windowEdgeList: each line one boundary of CFG-5, WIN-1, WIN-3 or WIN-6.
 func windowEdgeList() []windowEdge {
 	return []windowEdge{
-		{max: 0, first: 1, last: 1, n: 5},  // trimming off, whatever head and tail say
-		{max: 1, first: 0, last: 0, n: 2},  // a cap of one, nothing preserved
-		{max: 1, first: 1, last: 0, n: 2},  // a head that fills the cap
-		{max: 1, first: 0, last: 1, n: 3},  // a tail that fills the cap
-		{max: 3, first: 1, last: 1, n: 0},  // nothing at all
-		{max: 3, first: 1, last: 1, n: 3},  // n = max: nothing to trim
-		{max: 3, first: 2, last: 1, n: 3},  // n = max and h + t = max: no warning either
-		{max: 3, first: 1, last: 1, n: 4},  // h + t = max − 1, one over
-		{max: 3, first: 2, last: 1, n: 4},  // h + t = max, one over
-		{max: 3, first: 2, last: 2, n: 5},  // h + t = max + 1, two over
-		{max: 3, first: 3, last: 3, n: 4},  // head and tail overlap: n < h + t
-		{max: 3, first: 0, last: 3, n: 5},  // all tail
-		{max: 3, first: 3, last: 0, n: 5},  // all head
-		{max: 5, first: 2, last: 2, n: 6},  // one over, a middle of one
-		{max: 5, first: 0, last: 0, n: 7},  // nothing preserved, two over
-		{max: 5, first: 2, last: 3, n: 11}, // h + t = max, far over
-		{max: 8, first: 3, last: 4, n: 9},  // h + t = max − 1, one over
+		{max: 0, first: 1, last: 1, n: 5},   // trimming off, whatever head and tail say
+		{max: 1, first: 0, last: 0, n: 2},   // a cap of one, nothing preserved
+		{max: 1, first: 1, last: 0, n: 2},   // a head that fills the cap
+		{max: 1, first: 0, last: 1, n: 3},   // a tail that fills the cap
+		{max: 3, first: 1, last: 1, n: 0},   // nothing at all
+		{max: 3, first: 1, last: 1, n: 3},   // n = max: nothing to trim
+		{max: 3, first: 2, last: 1, n: 3},   // n = max and h + t = max: no warning either
+		{max: 3, first: 1, last: 1, n: 4},   // h + t = max − 1, one over
+		{max: 3, first: 2, last: 1, n: 4},   // h + t = max, one over
+		{max: 3, first: 2, last: 2, n: 5},   // h + t = max + 1, two over
+		{max: 3, first: 3, last: 3, n: 4},   // head and tail overlap: n < h + t
+		{max: 3, first: 0, last: 3, n: 5},   // all tail
+		{max: 3, first: 3, last: 0, n: 5},   // all head
+		{max: 5, first: 2, last: 2, n: 6},   // one over, a middle of one
+		{max: 5, first: 0, last: 0, n: 7},   // nothing preserved, two over
+		{max: 5, first: 2, last: 3, n: 11},  // h + t = max, far over
+		{max: 8, first: 3, last: 4, n: 9},   // h + t = max − 1, one over
+		{max: 8, first: 1, last: 1, n: 12},  // head and tail of one, grown to whole units
+		{max: 10, first: 2, last: 3, n: 15}, // head, middle and tail each cut near a unit
 	}
 }
 
 // windowEdges runs check on every edge whose length mode allows it (a
-// property of trims that evict needs n > max > 0), each on its own
-// conversation: the conversation generator's fixed example for the edge's
-// position in the list, so that the edges between them meet every
-// message shape and tool-call units cut at different places.
+// property of trims that evict needs n > max > 0), each on conversations
+// of its own (edgeConversations, seeded by the edge's position in the
+// list), so that the edges between them meet every message shape and
+// tool-call units cut at different places.
 func windowEdges(clause string, mode lengthMode, check windowCase) []Example {
 	var out []Example
 	for k, e := range windowEdgeList() {
@@ -69,7 +69,9 @@ func windowEdges(clause string, mode lengthMode, check windowCase) []Example {
 			Run: func(f Failer, tg target.Target) {
 				s := fixedSession(f, tg, clause)
 				w := s.create(fixedConfig(e.max, e.first, e.last))
-				check(s, w, fixedConversation(tg.Info().Formats, conversationGen(e.n), k))
+				for _, in := range edgeConversations(tg.Info().Formats, e.n, k) {
+					check(s, w, in)
+				}
 			},
 		})
 	}
@@ -91,18 +93,31 @@ func fixedConfig(maxN, first, last int) cfgCase {
 	return c
 }
 
-// fixedConversation is the generator's fixed example for seed, or the
-// next one, in steps of a prime, whose messages use only the provider
-// formats given (D-42; nil means both): a generator reads the declared
-// formats from its rapid.T's context, which a fixed example does not have.
-func fixedConversation(formats []string, gen *rapid.Generator[[]msg], seed int) []msg {
+// edgeConversations are the conversations of n messages an edge runs on,
+// in the formats given (nil: both): the generator's mix of units for seed,
+// and tool-call units only, so that every cut falls inside or next to a
+// unit (UNIT-3, WIN-9).
+func edgeConversations(formats []string, n, seed int) [][]msg {
+	o := genOpts{n: n, exact: true, marked: true, tools: -1, formats: formats}
+	tools := o
+	tools.tools, tools.force = 1, "tool"
+	return [][]msg{fixedMessages(formats, o, seed, nil), fixedMessages(formats, tools, seed, nil)}
+}
+
+// fixedMessages is the conversation generator's fixed example for seed,
+// or the next one, in steps of a prime, that accept takes (nil: any) and
+// whose messages use only the provider formats given (D-42): a generator
+// reads the declared formats from its rapid.T's context, which a fixed
+// example does not have, so they are passed in the options and checked.
+func fixedMessages(formats []string, o genOpts, seed int, accept func([]msg) bool) []msg {
+	gen := historyGen(o)
 	for try := range 200 {
-		in := gen.Example(seed + try*7919)
-		if inFormats(formats, in) {
+		in := gen.Example(seed + try*7919).msgs
+		if inFormats(formats, in) && (accept == nil || accept(in)) {
 			return in
 		}
 	}
-	panic(fmt.Sprintf("no example of the conversation generator from seed %d uses only the formats %v", seed, formats))
+	panic(fmt.Sprintf("no example of the conversation generator from seed %d uses only the formats %v and is of the kind asked", seed, formats))
 }
 
 // inFormats reports whether every message of in uses one of formats.
