@@ -79,7 +79,11 @@ func checkPruneUnderTarget(t *rapid.T, tg target.Target) {
 		}
 		return
 	}
-	c, _, kept, in, ctx := s.drawPruned(t)
+	pruneUnderTarget(s, drawBudgetCase(t, s))
+}
+
+func pruneUnderTarget(s *session, c budgetCase) {
+	_, kept, in, ctx := s.pruned(c)
 	left := sumAt(c.per, kept)
 	switch {
 	case len(kept) == 0:
@@ -99,7 +103,11 @@ func checkPruneUnderTarget(t *rapid.T, tg target.Target) {
 
 func checkPruneFirstAndFinal(t *rapid.T, tg target.Target) {
 	s := newSession(t, tg, "PRN-2")
-	c, _, kept, in, ctx := s.drawPruned(t)
+	pruneFirstAndFinal(s, drawBudgetCase(t, s))
+}
+
+func pruneFirstAndFinal(s *session, c budgetCase) {
+	_, kept, in, ctx := s.pruned(c)
 	first, final := c.h.units[0], c.h.units[len(c.h.units)-1]
 	for _, u := range [][2]int{first, final} {
 		for i := u[0]; i < u[1]; i++ {
@@ -119,7 +127,11 @@ func checkPruneFirstAndFinal(t *rapid.T, tg target.Target) {
 
 func checkPruneSubsequence(t *rapid.T, tg target.Target) {
 	s := newSession(t, tg, "PRN-1")
-	_, res, kept, in, ctx := s.drawPruned(t)
+	pruneSubsequence(s, drawBudgetCase(t, s))
+}
+
+func pruneSubsequence(s *session, c budgetCase) {
+	res, kept, in, ctx := s.pruned(c)
 	for k := 1; k < len(kept); k++ {
 		if kept[k] <= kept[k-1] {
 			s.fail("PRN-1", "messages[%d] is %s, after messages[%d] = input[%d]: pruning returns the rest in order, each once\n%s", k, describe(in, kept[k]), k-1, kept[k-1], ctx)
@@ -133,7 +145,11 @@ func checkPruneSubsequence(t *rapid.T, tg target.Target) {
 
 func checkPruneUnitsWhole(t *rapid.T, tg target.Target) {
 	s := newSession(t, tg, "UNIT-3")
-	c, _, kept, in, ctx := s.drawPruned(t)
+	pruneUnitsWhole(s, drawBudgetCase(t, s))
+}
+
+func pruneUnitsWhole(s *session, c budgetCase) {
+	_, kept, in, ctx := s.pruned(c)
 	if u, has, lacks, ok := splitUnit(c.h.units, func(i int) bool { return slices.Contains(kept, i) }); ok {
 		s.fail("UNIT-3", "the unit %s — %s and its results — is split: pruning keeps %s but removes %s; it removes whole units only\n%s",
 			indexList(rangeIdx(u[0], u[1])), describe(in, u[0]), indexList(has), indexList(lacks), ctx)
@@ -149,7 +165,12 @@ func checkPruneMonotone(t *rapid.T, tg target.Target) {
 	p1 := rapid.IntRange(1, 99).Draw(t, "smaller percent")
 	p2 := rapid.IntRange(p1+1, 100).Draw(t, "larger percent")
 	r1, r2 := ratioJSON(t, p1), ratioJSON(t, p2)
-	larger := rapid.Bool().Draw(t, "larger target first")
+	pruneMonotone(s, c, r1, r2, rapid.Bool().Draw(t, "larger target first"))
+}
+
+// pruneMonotone prunes c with the smaller target_ratio r1 and the larger
+// r2, in that order or the other.
+func pruneMonotone(s *session, c budgetCase, r1, r2 json.RawMessage, larger bool) {
 	var a, b protocol.BudgetPruneResult
 	if larger {
 		b, _ = s.budgetPrune(c, r2)
@@ -166,7 +187,10 @@ func checkPruneMonotone(t *rapid.T, tg target.Target) {
 
 func checkPruneOldestFirst(t *rapid.T, tg target.Target) {
 	s := newSession(t, tg, "PRN-1")
-	c := drawBudgetCase(t, s)
+	pruneOldestFirst(s, drawBudgetCase(t, s))
+}
+
+func pruneOldestFirst(s *session, c budgetCase) {
 	res, kept := s.budgetPrune(c, c.ratio)
 	in := c.in()
 	want := c.expectPrune(c.percent)
@@ -261,14 +285,13 @@ func cmpWord(a, b int) string {
 	return "<"
 }
 
-// drawPruned draws a budget case and prunes it at its ratio: the case, the
-// result, the input positions kept, the input, and a description of all of
-// it for a failure.
-func (s *session) drawPruned(t *rapid.T) (budgetCase, protocol.BudgetPruneResult, []int, []msg, string) {
-	c := drawBudgetCase(t, s)
+// pruned prunes c with its own target and returns the result, the input
+// positions kept, the input, and a description of all of it for a
+// failure.
+func (s *session) pruned(c budgetCase) (protocol.BudgetPruneResult, []int, []msg, string) {
 	res, kept := s.budgetPrune(c, c.ratio)
 	in := c.in()
-	return c, res, kept, in, fmt.Sprintf("%s\ngot %s, removed %v", c.describe(), traceList(res.Messages, in), res.Removed)
+	return res, kept, in, fmt.Sprintf("%s\ngot %s, removed %v", c.describe(), traceList(res.Messages, in), res.Removed)
 }
 
 // The budget methods' calls, checked for shape as they return.

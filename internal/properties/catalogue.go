@@ -5,6 +5,7 @@ package properties
 // its capability.
 
 import (
+	"encoding/json"
 	"slices"
 
 	"github.com/convspec/convspec/conformance/protocol"
@@ -109,22 +110,27 @@ func All() []Property {
 			Check: checkCountAdditive},
 		{ID: "prop/budget-prune-under-target", Clauses: []string{"PRN-1", "PRN-3", "PRN-4"}, Capability: protocol.CapBudget,
 			Doc:   "after pruning the count is below the target, or only the units of the first and the final message are left; below the target nothing changes; never empty",
-			Check: checkPruneUnderTarget},
+			Check: checkPruneUnderTarget, Examples: budgetEdges("PRN-1", pruneUnderTarget)},
 		{ID: "prop/budget-prune-keeps-first-and-final", Clauses: []string{"PRN-2"}, Capability: protocol.CapBudget,
 			Doc:   "pruning keeps the first and the final message and their units",
-			Check: checkPruneFirstAndFinal},
+			Check: checkPruneFirstAndFinal, Examples: budgetEdges("PRN-2", pruneFirstAndFinal)},
 		{ID: "prop/budget-prune-subsequence", Clauses: []string{"PRN-1", "MSG-2"}, Capability: protocol.CapBudget,
 			Doc:   "what pruning returns is the input without the positions it lists as removed, in order and unchanged",
-			Check: checkPruneSubsequence},
+			Check: checkPruneSubsequence, Examples: budgetEdges("PRN-1", pruneSubsequence)},
 		{ID: "prop/budget-prune-units-whole", Clauses: []string{"UNIT-3", "PRN-1"}, Capability: protocol.CapBudget,
 			Doc:   "pruning removes whole units in both provider formats: no result without its call, no call without all its results",
-			Check: checkPruneUnitsWhole},
+			Check: checkPruneUnitsWhole, Examples: budgetEdges("UNIT-3", pruneUnitsWhole)},
 		{ID: "prop/budget-prune-monotone", Clauses: []string{"PRN-5"}, Capability: protocol.CapBudget,
 			Doc:   "a larger target ratio never removes more messages than a smaller one",
-			Check: checkPruneMonotone},
+			Check: checkPruneMonotone, Examples: budgetEdges("PRN-5", func(s *session, c budgetCase) {
+				for _, smaller := range []string{"0.79", "0.5"} {
+					pruneMonotone(s, c, json.RawMessage(smaller), json.RawMessage("0.8"), false)
+					pruneMonotone(s, c, json.RawMessage(smaller), json.RawMessage("0.8"), true)
+				}
+			})},
 		{ID: "prop/budget-prune-oldest-first", Clauses: []string{"PRN-1"}, Capability: protocol.CapBudget,
 			Doc:   "pruning removes exactly the oldest units after the first message's unit, one by one until the count is strictly below the target",
-			Check: checkPruneOldestFirst},
+			Check: checkPruneOldestFirst, Examples: budgetEdges("PRN-1", pruneOldestFirst)},
 		{ID: "prop/budget-check-thresholds", Clauses: []string{"THR-1", "THR-2"}, Capability: protocol.CapBudget,
 			Doc:   "budget.check is approaching exactly above 80% of the limit and at the limit exactly above 95%, compared exactly, at and around the boundaries",
 			Check: checkThresholds},

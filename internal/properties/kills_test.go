@@ -51,7 +51,7 @@ var kills = []kill{
 	{"prop/summarize-state-machine", "summary-of-tool-results", []string{"SUM-6"}},
 	{"prop/summarize-state-machine", "summary-prefix-missing", []string{"SUM-2"}},
 	{"prop/summarize-prompt", "summarize-single-newline", []string{"SUM-1"}},
-	{"prop/budget-prune-under-target", "budget-ratio-inverted", []string{"PRN-1"}},
+	{"prop/budget-prune-under-target", "budget-ratio-inverted", []string{"PRN-1", "PRN-3"}},
 	{"prop/budget-prune-under-target", "budget-prune-stops-at-target", []string{"PRN-1"}},
 	{"prop/budget-prune-keeps-first-and-final", "budget-prunes-system-prompt", []string{"PRN-2"}},
 	{"prop/budget-prune-units-whole", "budget-prunes-messages", []string{"UNIT-3"}},

@@ -21,11 +21,11 @@ func trimmerEdges(clause, guarantee string, check func(trimSession, trimCase)) [
 		what = "limit its count and its count + 1"
 	}
 	var out []Example
-	startsWithSystem := func(in []msg) bool { return len(in) > 1 && in[0].Role == "system" }
+	startsWithSystem := func(h history) bool { return len(h.msgs) > 1 && h.msgs[0].Role == "system" }
 	for k, cv := range []struct {
 		name   string
 		o      genOpts
-		accept func([]msg) bool
+		accept func(history) bool
 	}{
 		{"the empty conversation", genOpts{}, nil},
 		{"one message", genOpts{n: 1}, nil},
@@ -44,7 +44,7 @@ func trimmerEdges(clause, guarantee string, check func(trimSession, trimCase)) [
 					if len(o.formats) == 1 {
 						o.format = o.formats[0]
 					}
-					h := history{msgs: fixedMessages(o.formats, o, k, cv.accept)}
+					h := fixedHistory(o.formats, o, k, cv.accept)
 					for _, limit := range limits(countOf(d, raws(h.msgs))) {
 						check(s, trimCase{decl: d, h: h, limit: limit})
 					}

@@ -101,20 +101,20 @@ func edgeConversations(formats []string, n, seed int) [][]msg {
 	o := genOpts{n: n, exact: true, marked: true, tools: -1, formats: formats}
 	tools := o
 	tools.tools, tools.force = 1, "tool"
-	return [][]msg{fixedMessages(formats, o, seed, nil), fixedMessages(formats, tools, seed, nil)}
+	return [][]msg{fixedHistory(formats, o, seed, nil).msgs, fixedHistory(formats, tools, seed, nil).msgs}
 }
 
-// fixedMessages is the conversation generator's fixed example for seed,
-// or the next one, in steps of a prime, that accept takes (nil: any) and
+// fixedHistory is the conversation generator's fixed example for seed, or
+// the next one, in steps of a prime, that accept takes (nil: any) and
 // whose messages use only the provider formats given (D-42): a generator
 // reads the declared formats from its rapid.T's context, which a fixed
 // example does not have, so they are passed in the options and checked.
-func fixedMessages(formats []string, o genOpts, seed int, accept func([]msg) bool) []msg {
+func fixedHistory(formats []string, o genOpts, seed int, accept func(history) bool) history {
 	gen := historyGen(o)
 	for try := range 200 {
-		in := gen.Example(seed + try*7919).msgs
-		if inFormats(formats, in) && (accept == nil || accept(in)) {
-			return in
+		h := gen.Example(seed + try*7919)
+		if inFormats(formats, h.msgs) && (accept == nil || accept(h)) {
+			return h
 		}
 	}
 	panic(fmt.Sprintf("no example of the conversation generator from seed %d uses only the formats %v and is of the kind asked", seed, formats))
