@@ -121,17 +121,22 @@ func drawBuild(t *rapid.T) (int, json.RawMessage) {
 	return n, maxRaw(t, n)
 }
 
-// drawBuilt draws max_messages, builds h with it, and plans what build must
-// do (BUILD-1 – BUILD-5).
-func (s *session) drawBuilt(t *rapid.T, h history) (history, int, protocol.HistoryBuildResult, buildPlan) {
-	max, raw := drawBuild(t)
-	return h, max, s.build(h.msgs, raw), planBuild(h, max)
+// built builds h with max_messages max, spelled raw, and plans what build
+// must do (BUILD-1 – BUILD-5).
+func (s *session) built(h history, max int, raw json.RawMessage) (protocol.HistoryBuildResult, buildPlan) {
+	return s.build(h.msgs, raw), planBuild(h, max)
 }
 
 func checkBuildMatchesRules(t *rapid.T, tg target.Target) {
 	s := newSession(t, tg, "BUILD-3")
-	h, _, res, bp := s.drawBuilt(t, wellFormedHistory(t))
-	if len(res.Warnings) > 0 && diagnostics(tg) {
+	h := wellFormedHistory(t)
+	max, raw := drawBuild(t)
+	buildMatchesRules(s, h, max, raw)
+}
+
+func buildMatchesRules(s *session, h history, max int, raw json.RawMessage) {
+	res, bp := s.built(h, max, raw)
+	if len(res.Warnings) > 0 && diagnostics(s.tg) {
 		s.fail("BUILD-2", "the history is well-formed, so the repair changes nothing, but build warned %s", repairs(res.Warnings))
 	}
 	s.matchBuild(h, bp, res)
@@ -139,7 +144,13 @@ func checkBuildMatchesRules(t *rapid.T, tg target.Target) {
 
 func checkBuildRepairs(t *rapid.T, tg target.Target) {
 	s := newSession(t, tg, "BUILD-2")
-	h, _, res, bp := s.drawBuilt(t, brokenHistory(t, 1, 3))
+	h := brokenHistory(t, 1, 3)
+	max, raw := drawBuild(t)
+	buildRepairs(s, h, max, raw)
+}
+
+func buildRepairs(s *session, h history, max int, raw json.RawMessage) {
+	res, bp := s.built(h, max, raw)
 	in := h.msgs
 	summary := fmt.Sprintf("broken structures: %s\n%s\nwanted %s\ngot    %s", brokenList(h), bp.explain(in), indexList(bp.out), traceList(res.Messages, in))
 	for k, x := range traceAll(res.Messages, in) {
@@ -150,7 +161,7 @@ func checkBuildRepairs(t *rapid.T, tg target.Target) {
 			}
 		}
 	}
-	if !diagnostics(tg) {
+	if !diagnostics(s.tg) {
 		s.matchBuild(h, bp, res) // the warnings are diagnostics (D-42)
 		return
 	}
@@ -252,7 +263,13 @@ func entryIdx(list []int, k int, in []msg) string {
 
 func checkBuildWellFormed(t *rapid.T, tg target.Target) {
 	s := newSession(t, tg, "BUILD-5")
-	h, max, res, bp := s.drawBuilt(t, brokenHistory(t, 0, 3))
+	h := brokenHistory(t, 0, 3)
+	max, raw := drawBuild(t)
+	buildWellFormed(s, h, max, raw)
+}
+
+func buildWellFormed(s *session, h history, max int, raw json.RawMessage) {
+	res, bp := s.built(h, max, raw)
 	in := h.msgs
 	summary := fmt.Sprintf("max_messages %d; got %s", max, traceList(res.Messages, in))
 	if len(h.broken) > 0 {
@@ -292,7 +309,13 @@ func checkBuildWellFormed(t *rapid.T, tg target.Target) {
 
 func checkBuildBound(t *rapid.T, tg target.Target) {
 	s := newSession(t, tg, "BUILD-4")
-	h, max, res, bp := s.drawBuilt(t, brokenHistory(t, 0, 2))
+	h := brokenHistory(t, 0, 2)
+	max, raw := drawBuild(t)
+	buildBound(s, h, max, raw)
+}
+
+func buildBound(s *session, h history, max int, raw json.RawMessage) {
+	res, bp := s.built(h, max, raw)
 	in := h.msgs
 	if max == 0 {
 		return // no limit

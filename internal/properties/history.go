@@ -92,8 +92,10 @@ func (s *session) build(in []msg, max json.RawMessage) protocol.HistoryBuildResu
 // Classification
 
 func checkClassify(t *rapid.T, tg target.Target) {
-	s := newSession(t, tg, "CLS-1")
-	h := wellFormedHistory(t)
+	classify(newSession(t, tg, "CLS-1"), wellFormedHistory(t))
+}
+
+func classify(s *session, h history) {
 	in := h.msgs
 	res := s.classify(in)
 	if len(res.Classes) != len(in) {

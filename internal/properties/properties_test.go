@@ -957,3 +957,21 @@ func TestFixedConversationKeepsToDeclaredFormats(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryEdgeIsReached: every shape of history the edge examples ask for
+// is found, in each provider format alone and in both — an edge that
+// silently fell back to an ordinary history would test nothing.
+func TestEveryEdgeIsReached(t *testing.T) {
+	for _, formats := range [][]string{{protocol.FormatOpenAI}, {protocol.FormatAnthropic}, nil} {
+		// The lists as the catalogue uses them: an edge's seed is its
+		// position in its list.
+		for _, edges := range [][]historyEdge{wellFormedEdges(), brokenEdges(0, 4), brokenEdges(0, 3), brokenEdges(0, 2), brokenEdges(1, 3)} {
+			for k, e := range edges {
+				o := e.o
+				o.exact, o.marked, o.formats = true, true, formats
+				_, ok := findHistory(formats, o, k, e.accept)
+				assert.True(t, ok, "formats %v: no history of the edge %q", formats, e.name)
+			}
+		}
+	}
+}

@@ -67,8 +67,10 @@ func runOf(in []msg, idx []int, i int) (prompts, between []int) {
 }
 
 func checkPruneMatchesRules(t *rapid.T, tg target.Target) {
-	s := newSession(t, tg, "PRUNE-1")
-	h := pruneHistory(t, "history")
+	pruneMatchesRules(newSession(t, tg, "PRUNE-1"), pruneHistory(t, "history"))
+}
+
+func pruneMatchesRules(s *session, h history) {
 	in := h.msgs
 	res := s.prune(raws(in))
 	removed := pruneRemoved(in, seqIdx(len(in)))
@@ -153,8 +155,10 @@ func blameOne(in []msg, all []int, has map[int]bool, i int, kept bool) (clause, 
 }
 
 func checkPruneOnlyPrompts(t *rapid.T, tg target.Target) {
-	s := newSession(t, tg, "PRUNE-3")
-	h := pruneHistory(t, "history")
+	pruneOnlyPrompts(newSession(t, tg, "PRUNE-3"), pruneHistory(t, "history"))
+}
+
+func pruneOnlyPrompts(s *session, h history) {
 	in := h.msgs
 	res := s.prune(raws(in))
 	summary := fmt.Sprintf("got %s, removed %v", traceList(res.Messages, in), res.Removed)
@@ -196,8 +200,10 @@ func nonNilInts(s []int) []int {
 }
 
 func checkPruneNoAdjacentPrompts(t *rapid.T, tg target.Target) {
-	s := newSession(t, tg, "PRUNE-1")
-	h := pruneHistory(t, "history")
+	pruneNoAdjacentPrompts(newSession(t, tg, "PRUNE-1"), pruneHistory(t, "history"))
+}
+
+func pruneNoAdjacentPrompts(s *session, h history) {
 	in := h.msgs
 	res := s.prune(raws(in))
 	last := -1 // position in the output of a prompt no assistant message followed yet
@@ -227,8 +233,10 @@ func checkPruneNoAdjacentPrompts(t *rapid.T, tg target.Target) {
 }
 
 func checkPruneKeepsToolStructure(t *rapid.T, tg target.Target) {
-	s := newSession(t, tg, "UNIT-3")
-	h := wellFormedHistory(t)
+	pruneKeepsToolStructure(newSession(t, tg, "UNIT-3"), wellFormedHistory(t))
+}
+
+func pruneKeepsToolStructure(s *session, h history) {
 	in := h.msgs
 	res := s.prune(raws(in))
 	summary := fmt.Sprintf("got %s, removed %v", traceList(res.Messages, in), res.Removed)
@@ -264,8 +272,10 @@ func checkPruneKeepsToolStructure(t *rapid.T, tg target.Target) {
 }
 
 func checkPruneIdempotent(t *rapid.T, tg target.Target) {
-	s := newSession(t, tg, "PRUNE-4")
-	h := pruneHistory(t, "history")
+	pruneIdempotent(newSession(t, tg, "PRUNE-4"), pruneHistory(t, "history"))
+}
+
+func pruneIdempotent(s *session, h history) {
 	in := h.msgs
 	first := s.prune(raws(in))
 	again := s.prune(first.Messages)
@@ -276,9 +286,10 @@ func checkPruneIdempotent(t *rapid.T, tg target.Target) {
 }
 
 func checkPrunePure(t *rapid.T, tg target.Target) {
-	s := newSession(t, tg, "MSG-3")
-	h := pruneHistory(t, "history")
-	other := pruneHistory(t, "another history")
+	prunePure(newSession(t, tg, "MSG-3"), pruneHistory(t, "history"), pruneHistory(t, "another history"))
+}
+
+func prunePure(s *session, h, other history) {
 	in := h.msgs
 	first := s.prune(raws(in))
 	s.prune(raws(other.msgs))
