@@ -30,7 +30,12 @@ const propModel = "convspec-property-model"
 func checkCountAdditive(t *rapid.T, tg target.Target) {
 	s := newSession(t, tg, "TOK-3")
 	h := historyGen(genOpts{n: rapid.IntRange(0, 12).Draw(t, "n"), marked: true, tools: -1}).Draw(t, "conversation")
-	in := h.msgs
+	countAdditive(s, h.msgs, rapid.IntRange(0, len(h.msgs)).Draw(t, "cut"))
+}
+
+// countAdditive checks that in counts as its messages do, in any order
+// and cut in two at cut (TOK-3).
+func countAdditive(s *session, in []msg, cut int) {
 	all := s.count(raws(in))
 	if sum := sumAt(all.PerMessage, seqIdx(len(in))); sum != all.Tokens {
 		s.fail("TOK-3", "budget.count returned tokens %d, but its per-message counts %v add up to %d", all.Tokens, all.PerMessage, sum)
@@ -49,7 +54,6 @@ func checkCountAdditive(t *rapid.T, tg target.Target) {
 		s.fail("TOK-3", "the list counts %d tokens and the same messages reversed %d; the count is the sum of the messages' counts", all.Tokens, back.Tokens)
 	}
 	// Two parts add up to the whole.
-	cut := rapid.IntRange(0, len(in)).Draw(t, "cut")
 	a, b := s.count(raws(in[:cut])), s.count(raws(in[cut:]))
 	if a.Tokens+b.Tokens != all.Tokens {
 		s.fail("TOK-3", "input[0:%d] counts %d and input[%d:] counts %d, %d together, but the whole list counts %d: counts are additive",
@@ -240,12 +244,7 @@ func checkThresholds(t *rapid.T, tg target.Target) {
 	// boundary).
 	at := rapid.SampledFrom([]int{80, 95, 0}).Draw(t, "boundary")
 	if at != 0 && rapid.IntRange(0, 3).Draw(t, "filler") > 0 {
-		step := map[int]int{80: 4, 95: 19}[at]
-		probe := fillerMessage(1)
-		one := s.count([]json.RawMessage{probe}).Tokens // the role and " the"
-		k := 1 + (step-(c+one)%step)%step
-		msgs = append(slices.Clone(msgs), fillerMessage(k))
-		c = s.count(msgs).Tokens
+		msgs, c = s.fillTo(msgs, c, at)
 	}
 	var limit int
 	switch at {
@@ -254,6 +253,24 @@ func checkThresholds(t *rapid.T, tg target.Target) {
 	default:
 		limit = max(1, c*100/at+rapid.IntRange(-1, 1).Draw(t, "off by"))
 	}
+	thresholds(s, msgs, c, limit)
+}
+
+// fillTo appends to msgs, which count c tokens, a filler message that
+// makes the count a multiple of 4 (at 80) or 19 (at 95), so that a limit
+// puts 100·c exactly on at·limit; it returns the messages and their count.
+func (s *session) fillTo(msgs []json.RawMessage, c, at int) ([]json.RawMessage, int) {
+	step := map[int]int{80: 4, 95: 19}[at]
+	probe := fillerMessage(1)
+	one := s.count([]json.RawMessage{probe}).Tokens // the role and " the"
+	k := 1 + (step-(c+one)%step)%step
+	msgs = append(slices.Clone(msgs), fillerMessage(k))
+	return msgs, s.count(msgs).Tokens
+}
+
+// thresholds checks budget.check of msgs, which count c tokens, against
+// a limit (THR-1, THR-2).
+func thresholds(s *session, msgs []json.RawMessage, c, limit int) {
 	var r protocol.BudgetCheckResult
 	s.invoke(protocol.MethodBudgetCheck, protocol.BudgetCheckParams{Messages: msgs, Model: propModel, Limits: map[string]protocol.Count{propModel: protocol.Count(limit)}}, &r)
 	switch {

@@ -62,3 +62,56 @@ func (s *session) boundaryCase(h history, removed string, percent, off int) budg
 	c.ratio = json.RawMessage(strconv.FormatFloat(float64(percent)/100, 'f', -1, 64))
 	return c
 }
+
+// thresholdEdges: budget.check with the count exactly at 80 % and 95 % of
+// the limit and one token of limit to either side (THR-1, THR-2), for
+// the empty conversation and a mix of units.
+func thresholdEdges() []Example {
+	var out []Example
+	for k, cv := range []struct {
+		name string
+		o    genOpts
+	}{{"the empty conversation", genOpts{}}, {"a mix of units", genOpts{n: 5, tools: -1}}} {
+		for _, at := range []int{80, 95} {
+			out = append(out, Example{
+				Name: fmt.Sprintf("%s filled to exactly %d%% of a limit, and one token to either side", cv.name, at),
+				Run: func(f Failer, tg target.Target) {
+					s := fixedSession(f, tg, "THR-1")
+					o := cv.o
+					o.exact, o.marked, o.formats = true, true, tg.Info().Formats
+					msgs := raws(fixedHistory(o.formats, o, k, nil).msgs)
+					msgs, c := s.fillTo(msgs, s.count(msgs).Tokens, at)
+					for _, off := range []int{-1, 0, 1} {
+						thresholds(s, msgs, c, max(1, c*100/at+off))
+					}
+				},
+			})
+		}
+	}
+	return out
+}
+
+// additiveEdges: budget.count of the empty list, one message, a mix of
+// units and tool-call units only, cut at the start, the middle and the
+// end (TOK-3).
+func additiveEdges() []Example {
+	var out []Example
+	for k, cv := range []struct {
+		name string
+		o    genOpts
+	}{{"the empty conversation", genOpts{}}, {"one message", genOpts{n: 1}}, {"a mix of units", genOpts{n: 8, tools: -1}}, {"tool-call units only", genOpts{n: 8, tools: 1, force: "tool"}}} {
+		out = append(out, Example{
+			Name: cv.name + ", cut at the start, the middle and the end",
+			Run: func(f Failer, tg target.Target) {
+				s := fixedSession(f, tg, "TOK-3")
+				o := cv.o
+				o.exact, o.marked, o.formats = true, true, tg.Info().Formats
+				in := fixedHistory(o.formats, o, k, nil).msgs
+				for _, cut := range []int{0, len(in) / 2, len(in)} {
+					countAdditive(s, in, cut)
+				}
+			},
+		})
+	}
+	return out
+}

@@ -109,7 +109,7 @@ func All() []Property {
 		// Capability budget: budget.go.
 		{ID: "prop/budget-count-additive", Clauses: []string{"TOK-3"}, Capability: protocol.CapBudget,
 			Doc:   "the count of a list is the sum of its per-message counts, a message counts the same wherever it stands, and budget.check counts as budget.count does",
-			Check: checkCountAdditive},
+			Check: checkCountAdditive, Examples: additiveEdges()},
 		{ID: "prop/budget-prune-under-target", Clauses: []string{"PRN-1", "PRN-3", "PRN-4"}, Capability: protocol.CapBudget,
 			Doc:   "after pruning the count is below the target, or only the units of the first and the final message are left; below the target nothing changes; never empty",
 			Check: checkPruneUnderTarget, Examples: budgetEdges("PRN-1", pruneUnderTarget)},
@@ -135,7 +135,7 @@ func All() []Property {
 			Check: checkPruneOldestFirst, Examples: budgetEdges("PRN-1", pruneOldestFirst)},
 		{ID: "prop/budget-check-thresholds", Clauses: []string{"THR-1", "THR-2"}, Capability: protocol.CapBudget,
 			Doc:   "budget.check is approaching exactly above 80% of the limit and at the limit exactly above 95%, compared exactly, at and around the boundaries",
-			Check: checkThresholds},
+			Check: checkThresholds, Examples: thresholdEdges()},
 		// Capability loop: loop.go.
 		{ID: "prop/loop-requests-valid-and-bounded", Clauses: []string{"LOOP-6", "LOOP-7", "LOOP-1", "LOOP-2", "LOOP-3", "LOOP-5"}, Capability: protocol.CapLoop,
 			Doc:   "over random runs (both formats, parallel calls or one per message, caps, preserve settings, summaries that succeed, fail or come back empty) every request is valid for its provider, starts with the run's first message and ends with the message appended last, and stays within max_messages; every iteration's metrics count its state and warn above 80% of the cap",
