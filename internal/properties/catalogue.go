@@ -59,10 +59,10 @@ func All() []Property {
 			Check: checkRefusesBrokenTools},
 		{ID: "prop/window-create-warning", Clauses: []string{"CFG-6"}, Capability: protocol.CapWindow,
 			Doc:   "window.create warns preserve_exceeds_max once exactly when max_messages > 0 and h + t >= max_messages",
-			Check: checkCreateWarning},
+			Check: checkCreateWarning, Examples: configEdges("CFG-6", createWarning)},
 		{ID: "prop/window-effective-config", Clauses: []string{"CFG-1", "CFG-2", "CFG-3"}, Capability: protocol.CapWindow,
 			Doc:   "window.create returns the config sent with every absent or null member at its default",
-			Check: checkEffectiveConfig},
+			Check: checkEffectiveConfig, Examples: configEdges("CFG-1", func(s *session, c cfgCase) { s.create(c) })},
 		// Capability history: history.go, prune.go, build.go.
 		{ID: "prop/history-classify", Clauses: []string{"CLS-1", "UNIT-1"}, Capability: protocol.CapHistory,
 			Doc:   "history.classify gives every message its class and splits the conversation into the units it was built from",

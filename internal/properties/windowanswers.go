@@ -220,8 +220,11 @@ func describeAll(in []msg, idx []int) string {
 }
 
 func checkCreateWarning(t *rapid.T, tg target.Target) {
-	s := newSession(t, tg, "CFG-6")
-	w := s.create(configGen(maxGen).Draw(t, "config"))
+	createWarning(newSession(t, tg, "CFG-6"), configGen(maxGen).Draw(t, "config"))
+}
+
+func createWarning(s *session, c cfgCase) {
+	w := s.create(c)
 	got := countCode(w.warnings, codePreserveExceedsMax)
 	switch fills := w.max > 0 && w.h+w.t >= w.max; {
 	case fills && got != 1:

@@ -172,3 +172,35 @@ func messageFormat(raw json.RawMessage) string {
 	}
 	return ""
 }
+
+// configEdges creates a window with each edge's configuration, and with
+// the configurations that leave a member to its default (CFG-1, CFG-2:
+// absent, null) or spell a count as 3.0 and 3e0 (CFG-3), and checks each
+// with check.
+func configEdges(clause string, check func(s *session, c cfgCase)) []Example {
+	var out []Example
+	for _, e := range windowEdgeList() {
+		out = append(out, Example{
+			Name: fmt.Sprintf("max_messages %d, preserve_first_n %d, preserve_last_n %d", e.max, e.first, e.last),
+			Run: func(f Failer, tg target.Target) {
+				check(fixedSession(f, tg, clause), fixedConfig(e.max, e.first, e.last))
+			},
+		})
+	}
+	three := 3
+	for _, c := range []cfgCase{
+		{},
+		{Raw: json.RawMessage(`{}`), Sent: map[string]string{}},
+		{Raw: json.RawMessage(`{"max_messages":null,"preserve_first_n":null,"preserve_last_n":null,"summarize_on_trim":null}`),
+			Sent: map[string]string{"max_messages": "null", "preserve_first_n": "null", "preserve_last_n": "null", "summarize_on_trim": "null"}},
+		{Raw: json.RawMessage(`{"max_messages":3.0,"preserve_first_n":3e0}`), Max: &three, First: &three,
+			Sent: map[string]string{"max_messages": "3.0", "preserve_first_n": "3e0"}},
+	} {
+		name := "no config member"
+		if c.Raw != nil {
+			name = "config " + string(c.Raw)
+		}
+		out = append(out, Example{Name: name, Run: func(f Failer, tg target.Target) { check(fixedSession(f, tg, clause), c) }})
+	}
+	return out
+}
