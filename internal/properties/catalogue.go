@@ -56,7 +56,7 @@ func All() []Property {
 			Check: checkUnitsWhole, Examples: windowEdges("WIN-9", anyLength, unitsWhole)},
 		{ID: "prop/window-refuses-broken-tools", Clauses: []string{"UNIT-2"}, Capability: protocol.CapWindow,
 			Doc:   "window.trim refuses a conversation with one broken tool structure with invalid_message naming the code and a position",
-			Check: checkRefusesBrokenTools},
+			Check: checkRefusesBrokenTools, Examples: brokenToolEdges()},
 		{ID: "prop/window-create-warning", Clauses: []string{"CFG-6"}, Capability: protocol.CapWindow,
 			Doc:   "window.create warns preserve_exceeds_max once exactly when max_messages > 0 and h + t >= max_messages",
 			Check: checkCreateWarning, Examples: configEdges("CFG-6", createWarning)},

@@ -975,3 +975,20 @@ func TestEveryEdgeIsReached(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryBrokenToolEdgeIsReached: each kind of broken structure is found
+// early and late in a conversation, in each provider format alone and in
+// both.
+func TestEveryBrokenToolEdgeIsReached(t *testing.T) {
+	for _, formats := range [][]string{{protocol.FormatOpenAI}, {protocol.FormatAnthropic}, nil} {
+		var missed []string
+		for k, kind := range append(slices.Clone(sureDefects), ambiguousDefects...) {
+			for _, where := range []string{"early", "late"} {
+				if _, ok := findHistory(formats, brokenToolOpts(formats), k, brokenAt(kind, where)); !ok {
+					missed = append(missed, kind+" "+where)
+				}
+			}
+		}
+		assert.Empty(t, missed, "formats %v: edges never reached", formats)
+	}
+}

@@ -179,6 +179,11 @@ func checkRefusesBrokenTools(t *rapid.T, tg target.Target) {
 	w := s.create(configGen(maxGen).Draw(t, "config"))
 	n := rapid.OneOf(rapid.IntRange(0, 12), lengthGen(w.max, w.h, w.t, anyLength)).Draw(t, "n")
 	h := historyGen(genOpts{n: n, marked: true, tools: rapid.IntRange(1, 3).Draw(t, "tool weight"), defects: [2]int{1, 1}, ambiguous: true}).Draw(t, "conversation")
+	refusesBrokenTools(s, w, h)
+}
+
+// refusesBrokenTools trims h, which has one broken tool structure, with w.
+func refusesBrokenTools(s *session, w window, h history) {
 	b := h.broken[0]
 	what := fmt.Sprintf("the conversation has one broken tool structure (%s, injected as %q): %s", strings.Join(b.codes, " or "), b.defect, describeAll(h.msgs, b.idx))
 	msgs := raws(h.msgs)

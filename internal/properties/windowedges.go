@@ -204,3 +204,47 @@ func configEdges(clause string, check func(s *session, c cfgCase)) []Example {
 	}
 	return out
 }
+
+// brokenToolEdges trims, with a window that trims and one that does not,
+// a conversation with one broken tool structure of each kind the
+// generator makes (UNIT-2), early and late in the conversation.
+func brokenToolEdges() []Example {
+	var out []Example
+	for k, kind := range append(slices.Clone(sureDefects), ambiguousDefects...) {
+		for _, where := range []string{"early", "late"} {
+			out = append(out, Example{
+				Name: fmt.Sprintf("one broken structure (%s) %s", kind, where),
+				Run: func(f Failer, tg target.Target) {
+					s := fixedSession(f, tg, "UNIT-2")
+					o := brokenToolOpts(tg.Info().Formats)
+					h := fixedHistory(o.formats, o, k, brokenAt(kind, where))
+					if len(h.broken) == 0 { // not reachable in these formats: nothing to refuse
+						return
+					}
+					for _, c := range []cfgCase{fixedConfig(3, 1, 1), fixedConfig(0, 0, 0)} {
+						refusesBrokenTools(s, s.create(c), h)
+					}
+				},
+			})
+		}
+	}
+	return out
+}
+
+// brokenToolOpts generate conversations with one broken tool structure.
+func brokenToolOpts(formats []string) genOpts {
+	return genOpts{n: 8, exact: true, marked: true, tools: 2, defects: [2]int{1, 1}, ambiguous: true, formats: formats}
+}
+
+// brokenAt accepts a history whose one broken structure is of kind and
+// starts in its first half (where "early") or ends in its second
+// ("late").
+func brokenAt(kind, where string) func(history) bool {
+	return func(h history) bool {
+		if len(h.broken) == 0 || h.broken[0].defect != kind {
+			return false
+		}
+		idx, n := h.broken[0].idx, len(h.msgs)
+		return len(idx) > 0 && (where == "early" && 2*idx[0] < n || where == "late" && 2*idx[len(idx)-1] >= n)
+	}
+}
