@@ -227,7 +227,12 @@ func checkCutsByPosition(t *rapid.T, tg target.Target) {
 	cfg := configGen(maxGen).Draw(t, "config")
 	w := s.create(cfg)
 	n := lengthGen(w.max, w.h, w.t, overCap).Draw(t, "n")
-	conv := identicalConversationGen(n).Draw(t, "conversation")
+	cutsByPosition(s, w, identicalConversationGen(n).Draw(t, "conversation"))
+}
+
+// cutsByPosition trims conv, whose messages are copies of a few
+// templates, with w.
+func cutsByPosition(s *session, w window, conv identical) {
 	in := conv.messages()
 	res := s.trim(w, in)
 	p := planFor(w, in)
@@ -290,7 +295,7 @@ func checkCutsByPosition(t *rapid.T, tg target.Target) {
 				wanted = label(list.want[i])
 			}
 			s.fail("WIN-5", "the conversation is %s, identical messages that only their position tells apart (* a message of a tool-call unit); %s[%d] should be %s, but %s\n%s\nwanted trimmed %s, evicted %s\ngot    trimmed %s, evicted %s",
-				wantPattern(seqIdx(n)), list.name, i, wanted, templ(list.got, i), p.explain(w),
+				wantPattern(seqIdx(len(in))), list.name, i, wanted, templ(list.got, i), p.explain(w),
 				wantPattern(p.trimmed()), wantPattern(p.evicted()), pattern(res.Trimmed), pattern(res.Evicted))
 		}
 	}

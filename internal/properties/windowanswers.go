@@ -89,6 +89,11 @@ func checkEstimate(t *rapid.T, tg target.Target) {
 	for i := range in {
 		in[i] = msgGen(i, msgOpts{tools: true, overflow: true}).Draw(t, fmt.Sprintf("input[%d]", i))
 	}
+	estimate(s, in)
+}
+
+// estimate checks window.estimate of in (EST-1 – EST-5).
+func estimate(s *session, in []msg) {
 	got := s.estimate(in)
 	chars := 0
 	for _, m := range in {

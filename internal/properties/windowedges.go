@@ -248,3 +248,64 @@ func brokenAt(kind, where string) func(history) bool {
 		return len(idx) > 0 && (where == "early" && 2*idx[0] < n || where == "late" && 2*idx[len(idx)-1] >= n)
 	}
 }
+
+// identicalEdges trims, with every boundary window that trims,
+// conversations of copies of a few templates (WIN-5: the window cuts by
+// position, not by content).
+func identicalEdges() []Example {
+	var out []Example
+	for k, e := range windowEdgeList() {
+		if e.max == 0 || e.n <= e.max {
+			continue
+		}
+		out = append(out, Example{
+			Name: fmt.Sprintf("copies of a few messages, max_messages %d, preserve_first_n %d, preserve_last_n %d, %d messages", e.max, e.first, e.last, e.n),
+			Run: func(f Failer, tg target.Target) {
+				s := fixedSession(f, tg, "WIN-5")
+				w := s.create(fixedConfig(e.max, e.first, e.last))
+				gen := identicalConversationGen(e.n)
+				for try := range 200 {
+					if conv := gen.Example(k + try*7919); inFormats(tg.Info().Formats, conv.msgs) || try == 199 {
+						cutsByPosition(s, w, conv)
+						return
+					}
+				}
+			},
+		})
+	}
+	return out
+}
+
+// estimateEdges estimates the empty list, one message with content of
+// each JSON type, and pairs of them whose characters add up to one over
+// and to a multiple of 4 (EST-1: the division is done once, on the total).
+func estimateEdges() []Example {
+	of := func(kind string) func(msg) bool { return func(m msg) bool { return m.Kind == kind } }
+	kinds := []func(msg) bool{of("string"), of("array"), of("object"), of("null"), of("absent"), of("number"), of("boolean"),
+		// a string written with escapes: EST-2 counts its value, not its JSON text
+		func(m msg) bool { return m.Kind == "string" && strings.Contains(string(m.Raw), `\\`) }}
+	return []Example{{Name: "the empty list, then one message of each content type and an escaped string, then pairs around multiples of 4", Run: func(f Failer, tg target.Target) {
+		s := fixedSession(f, tg, "EST-1")
+		estimate(s, nil)
+		gen := msgGen(0, msgOpts{tools: true, overflow: true})
+		var ones []msg
+		for k, kind := range kinds {
+			for try := range 500 {
+				if m := gen.Example(k + try*7919); kind(m) && inFormats(tg.Info().Formats, []msg{m}) {
+					ones = append(ones, m)
+					break
+				}
+			}
+		}
+		for _, m := range ones {
+			estimate(s, []msg{m})
+		}
+		for i, a := range ones {
+			for _, b := range ones[i+1:] {
+				if r := (a.Chars + b.Chars) % 4; r == 0 || r == 1 {
+					estimate(s, []msg{a, b})
+				}
+			}
+		}
+	}}}
+}
