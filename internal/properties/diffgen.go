@@ -128,14 +128,14 @@ func one(format string, args ...any) []json.RawMessage {
 
 // invalidMessage draws a message MSG-1 or CLS-2 refuses.
 func invalidMessage(t *rapid.T) json.RawMessage {
-	return json.RawMessage(rapid.SampledFrom([]string{
+	return json.RawMessage(rapid.SampledFrom(onlyFormats(t, []string{
 		`{"content":"hi"}`, `{"role":""}`, `{"role":7}`, `"hi"`, `null`, `[]`,
 		`{"role":"user","content":"\ud800"}`, `{"role":"user","content":"a\udc00b"}`,
 		`{"role":"assistant","tool_calls":{}}`, `{"role":"assistant","tool_calls":[{"type":"function"}]}`,
 		`{"role":"assistant","tool_calls":[{"id":""}]}`, `{"role":"tool","content":"x"}`, `{"role":"tool","tool_call_id":7}`,
 		`{"role":"assistant","content":[{"type":"tool_use","name":"f","input":{}}]}`,
 		`{"role":"user","content":[{"type":"tool_result","content":"x"}]}`,
-	}).Draw(t, "invalid message"))
+	}, func(m string) string { return messageFormat(json.RawMessage(m)) })).Draw(t, "invalid message"))
 }
 
 // scriptGen draws a summarizer script: a reply (sometimes blank or only

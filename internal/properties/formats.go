@@ -2,6 +2,7 @@ package properties
 
 import (
 	"context"
+	"encoding/json"
 	"slices"
 
 	"pgregory.net/rapid"
@@ -75,3 +76,71 @@ func drawAnthropic(t *rapid.T, label string) bool {
 // diagnostics level (D-42): a property of another level checks warnings
 // and exact texts only then.
 func diagnostics(tg target.Target) bool { return tg.Info().HasLevel(protocol.LevelDiagnostics) }
+
+// messageFormat is the provider format a message's tool members show: a
+// tool role or tool_calls for OpenAI, a tool_use or tool_result block for
+// Anthropic; "" for a message of neither.
+func messageFormat(raw json.RawMessage) string {
+	var m struct {
+		Role      string          `json:"role"`
+		ToolCalls json.RawMessage `json:"tool_calls"`
+		Content   json.RawMessage `json:"content"`
+	}
+	if json.Unmarshal(raw, &m) != nil {
+		return ""
+	}
+	if m.Role == "tool" || len(m.ToolCalls) > 0 && string(m.ToolCalls) != "null" {
+		return protocol.FormatOpenAI
+	}
+	var blocks []struct {
+		Type string `json:"type"`
+	}
+	if json.Unmarshal(m.Content, &blocks) == nil {
+		for _, b := range blocks {
+			if b.Type == "tool_use" || b.Type == "tool_result" {
+				return protocol.FormatAnthropic
+			}
+		}
+	}
+	return ""
+}
+
+// sendsOnly reports whether every message anywhere in v — a request's
+// params, a sequence of calls — uses one of formats (nil: both): a fixed
+// example in a format the implementation does not declare is not sent
+// (D-42).
+func sendsOnly(formats []string, v any) bool {
+	if len(formats) == 0 {
+		return true
+	}
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return true
+	}
+	var walk func(json.RawMessage) bool
+	walk = func(x json.RawMessage) bool {
+		var obj map[string]json.RawMessage
+		var arr []json.RawMessage
+		switch {
+		case json.Unmarshal(x, &obj) == nil:
+			if _, ok := obj["role"]; ok {
+				if f := messageFormat(x); f != "" && !slices.Contains(formats, f) {
+					return false
+				}
+			}
+			for _, y := range obj {
+				if !walk(y) {
+					return false
+				}
+			}
+		case json.Unmarshal(x, &arr) == nil:
+			for _, y := range arr {
+				if !walk(y) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	return walk(raw)
+}

@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/target"
 )
 
@@ -143,34 +142,6 @@ func inFormats(formats []string, in []msg) bool {
 		}
 	}
 	return true
-}
-
-// messageFormat is the provider format a message's tool members show: a
-// tool role or tool_calls for OpenAI, a tool_use or tool_result block for
-// Anthropic; "" for a message of neither.
-func messageFormat(raw json.RawMessage) string {
-	var m struct {
-		Role      string          `json:"role"`
-		ToolCalls json.RawMessage `json:"tool_calls"`
-		Content   json.RawMessage `json:"content"`
-	}
-	if json.Unmarshal(raw, &m) != nil {
-		return ""
-	}
-	if m.Role == "tool" || len(m.ToolCalls) > 0 && string(m.ToolCalls) != "null" {
-		return protocol.FormatOpenAI
-	}
-	var blocks []struct {
-		Type string `json:"type"`
-	}
-	if json.Unmarshal(m.Content, &blocks) == nil {
-		for _, b := range blocks {
-			if b.Type == "tool_use" || b.Type == "tool_result" {
-				return protocol.FormatAnthropic
-			}
-		}
-	}
-	return ""
 }
 
 // configEdges creates a window with each edge's configuration, and with

@@ -3,6 +3,8 @@ package runner_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -37,8 +39,13 @@ func (c coreOpenAI) Info() target.Info {
 	return i
 }
 
-// Call drops the warnings of every result.
+// Call refuses Anthropic's tool blocks, which a library of OpenAI's format
+// cannot read (the suite must never send them: D-42), and drops the
+// warnings of every result.
 func (c coreOpenAI) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	if sent, err := json.Marshal(params); err == nil && hasAnthropicBlock(sent) {
+		return nil, fmt.Errorf("%s sent Anthropic tool blocks to an implementation that declares only OpenAI's format: %s", method, sent)
+	}
 	res, err := c.Target.Call(ctx, method, params)
 	if err != nil {
 		return res, err
@@ -49,6 +56,40 @@ func (c coreOpenAI) Call(ctx context.Context, method string, params any) (json.R
 	}
 	obj["warnings"] = json.RawMessage("[]")
 	return json.Marshal(obj)
+}
+
+// hasAnthropicBlock reports whether a message anywhere in v has a
+// tool_use or tool_result block in its content array.
+func hasAnthropicBlock(v json.RawMessage) bool {
+	var m struct {
+		Role    string          `json:"role"`
+		Content json.RawMessage `json:"content"`
+	}
+	if json.Unmarshal(v, &m) == nil && m.Role != "" {
+		var blocks []struct {
+			Type string `json:"type"`
+		}
+		if json.Unmarshal(m.Content, &blocks) == nil && slices.ContainsFunc(blocks, func(b struct {
+			Type string `json:"type"`
+		}) bool {
+			return b.Type == "tool_use" || b.Type == "tool_result"
+		}) {
+			return true
+		}
+	}
+	var obj map[string]json.RawMessage
+	var arr []json.RawMessage
+	switch {
+	case json.Unmarshal(v, &obj) == nil:
+		for _, x := range obj {
+			if hasAnthropicBlock(x) {
+				return true
+			}
+		}
+	case json.Unmarshal(v, &arr) == nil:
+		return slices.ContainsFunc(arr, hasAnthropicBlock)
+	}
+	return false
 }
 
 // threeBugs is the reference with three realistic bugs, one per method:
