@@ -232,7 +232,7 @@ func diffConfigProperties() []Property {
 		diffProperty("prop/diff-loop-run", protocol.CapLoop,
 			"loop.run of any run (both formats, parallel calls, any cap, summarizers that reply, fail or reply blank, config files of every spelling) answers as the reference does: every request, state, metric and event",
 			[]string{"LOOP-1", "LOOP-2", "LOOP-3", "LOOP-4", "LOOP-5", "LOOP-6", "LOOP-7"},
-			drawLoopRun, nil, configClauses.of),
+			drawLoopRun, loopRunExamples(), configClauses.of),
 	}
 }
 

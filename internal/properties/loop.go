@@ -87,18 +87,21 @@ func (c loopCase) config() *protocol.ConfigSource {
 }
 
 func checkLoop(t *rapid.T, tg target.Target) {
-	c := drawLoopCase(t)
-	s := newSession(t, tg, "LOOP-1")
+	loopRun(newSession(t, tg, "LOOP-1"), drawLoopCase(t))
+}
+
+// loopRun runs c and checks every request and event of the run.
+func loopRun(s *session, c loopCase) {
 	initial, iterations, err := agentrun.Build(c.plan)
 	if err != nil {
-		t.Fatalf("generator: %v", err)
+		s.t.Fatalf("generator: %v", err)
 	}
 	if initial == nil {
 		initial = []json.RawMessage{}
 	}
 	params := protocol.LoopRunParams{Config: c.config(), Initial: initial, Iterations: iterations, Summarizers: c.summarizers}
 	s.record(protocol.MethodLoopRun, params)
-	raw, err := tg.Call(s.ctx, protocol.MethodLoopRun, params)
+	raw, err := s.tg.Call(s.ctx, protocol.MethodLoopRun, params)
 	var pe *protocol.Error
 	if errors.As(err, &pe) {
 		// The run as scripted is well-formed: an error means the loop broke
