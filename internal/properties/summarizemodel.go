@@ -146,11 +146,7 @@ func checkSummarizeMachine(t *rapid.T, tg target.Target) {
 	h := rapid.IntRange(0, 3).Draw(t, "preserve_first_n")
 	tl := rapid.IntRange(0, 4).Draw(t, "preserve_last_n")
 	on := rapid.SampledFrom([]bool{true, true, true, true, true, true, false}).Draw(t, "summarize_on_trim")
-	raw := fmt.Sprintf(`{"max_messages":%d,"preserve_first_n":%d,"preserve_last_n":%d,"summarize_on_trim":%v}`, maxN, h, tl, on)
-	cfg := cfgCase{Raw: json.RawMessage(raw), Max: &maxN, First: &h, Last: &tl, Summarize: &on,
-		Sent: map[string]string{"max_messages": strconv.Itoa(maxN), "preserve_first_n": strconv.Itoa(h), "preserve_last_n": strconv.Itoa(tl), "summarize_on_trim": strconv.FormatBool(on)}}
-	m := &machine{s: s, w: s.create(cfg), on: on}
-	m.last = protocol.MethodWindowCreate + " " + raw
+	m := newMachine(s, maxN, h, tl, on)
 	t.Repeat(map[string]func(*rapid.T){
 		"append a message": func(t *rapid.T) { m.appendUnit(t, genOpts{tools: 0}) },
 		"append a tool call": func(t *rapid.T) {
@@ -164,13 +160,32 @@ func checkSummarizeMachine(t *rapid.T, tg target.Target) {
 	})
 }
 
+// newMachine creates the window the machine trims with.
+func newMachine(s *session, maxN, h, tl int, on bool) *machine {
+	raw := fmt.Sprintf(`{"max_messages":%d,"preserve_first_n":%d,"preserve_last_n":%d,"summarize_on_trim":%v}`, maxN, h, tl, on)
+	cfg := cfgCase{Raw: json.RawMessage(raw), Max: &maxN, First: &h, Last: &tl, Summarize: &on,
+		Sent: map[string]string{"max_messages": strconv.Itoa(maxN), "preserve_first_n": strconv.Itoa(h), "preserve_last_n": strconv.Itoa(tl), "summarize_on_trim": strconv.FormatBool(on)}}
+	m := &machine{s: s, w: s.create(cfg), on: on}
+	m.last = protocol.MethodWindowCreate + " " + raw
+	return m
+}
+
 // appendUnit continues the conversation with one generated unit: a
 // message, or a tool call with its results in either format, parallel
 // calls included. One unit a step lets rapid shrink a failure to the
 // steps that matter.
 func (m *machine) appendUnit(t *rapid.T, o genOpts) {
+	m.appendHistory(historyGen(m.unitOpts(o)).Draw(t, "appended"), o.silent)
+}
+
+// unitOpts are the options that make the machine's next unit.
+func (m *machine) unitOpts(o genOpts) genOpts {
 	o.n, o.marked, o.base, o.idBase = 1, true, m.seq, m.ids
-	h := historyGen(o).Draw(t, "appended")
+	return o
+}
+
+// appendHistory continues the conversation with h, one unit.
+func (m *machine) appendHistory(h history, silent bool) {
 	first := len(m.conv)
 	m.units++
 	for _, x := range h.msgs {
@@ -182,7 +197,7 @@ func (m *machine) appendUnit(t *rapid.T, o genOpts) {
 	if len(h.msgs) > 1 {
 		shape += fmt.Sprintf(" with %s", plural(len(h.msgs)-1, "result message"))
 	}
-	if o.silent {
+	if silent {
 		shape += ", no text"
 	}
 	m.steps = append(m.steps, fmt.Sprintf("append %s: %s", labels(m.conv[first:]), shape))
@@ -202,8 +217,11 @@ type outcome struct {
 	code    string // the summary warning wanted, "" for none
 }
 
-func (m *machine) trim(t *rapid.T) {
-	sc := drawScript(t, true)
+func (m *machine) trim(t *rapid.T) { m.trimWith(drawScript(t, true)) }
+
+// trimWith trims the conversation with summarizer sc and checks the
+// outcome against the model's.
+func (m *machine) trimWith(sc script) {
 	in := m.conv
 	n := len(in)
 	units := entryUnits(in)
