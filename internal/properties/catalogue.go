@@ -105,7 +105,7 @@ func All() []Property {
 			Check: checkSummarizeMachine, Examples: summarizeMachineEdges()},
 		{ID: "prop/summarize-prompt", Clauses: []string{"SUM-1", "SUM-9"}, Capability: protocol.CapSummarize,
 			Doc:   "window.summarize makes one call with max_tokens 1024 and SUM-1's exact prompt, and returns the reply trimmed, or summarizer_failed for an error or a blank reply",
-			Check: checkSummarizePrompt},
+			Check: checkSummarizePrompt, Examples: summarizePromptEdges()},
 		// Capability budget: budget.go.
 		{ID: "prop/budget-count-additive", Clauses: []string{"TOK-3"}, Capability: protocol.CapBudget,
 			Doc:   "the count of a list is the sum of its per-message counts, a message counts the same wherever it stands, and budget.check counts as budget.count does",

@@ -992,3 +992,12 @@ func TestEveryBrokenToolEdgeIsReached(t *testing.T) {
 		assert.Empty(t, missed, "formats %v: edges never reached", formats)
 	}
 }
+
+// TestEveryPropertyHasEdgeExamples: every property runs fixed edge
+// examples before its random checks, so that a bug at a boundary is found
+// at every seed.
+func TestEveryPropertyHasEdgeExamples(t *testing.T) {
+	for _, p := range All() {
+		assert.NotEmpty(t, p.Examples, "%s has no edge examples", p.ID)
+	}
+}

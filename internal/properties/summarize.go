@@ -119,11 +119,15 @@ func drawScript(t *rapid.T, absent bool) script {
 func checkSummarizePrompt(t *rapid.T, tg target.Target) {
 	s := newSession(t, tg, "SUM-9")
 	h := historyGen(genOpts{n: rapid.IntRange(1, 14).Draw(t, "n"), marked: true, tools: -1}).Draw(t, "messages")
-	sc := drawScript(t, false)
+	summarizePrompt(s, h, drawScript(t, false))
+}
+
+// summarizePrompt asks window.summarize for a summary of h with sc.
+func summarizePrompt(s *session, h history, sc script) {
 	msgs := raws(h.msgs)
 	params := protocol.WindowSummarizeParams{Messages: msgs, Summarizer: sc.wire}
 	s.record(protocol.MethodWindowSummarize, params)
-	raw, err := tg.Call(s.ctx, protocol.MethodWindowSummarize, params)
+	raw, err := s.tg.Call(s.ctx, protocol.MethodWindowSummarize, params)
 	var res protocol.WindowSummarizeResult
 	if err == nil {
 		if derr := target.DecodeResult(protocol.MethodWindowSummarize, raw, &res); derr != nil {

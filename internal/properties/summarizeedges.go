@@ -118,3 +118,28 @@ func summarizeMachineEdges() []Example {
 	}
 	return out
 }
+
+// summarizePromptEdges asks for a summary of one message, of a mix of
+// units and of tool-call units without text, with a summarizer that
+// replies, fails, replies blank and replies nothing (SUM-1, SUM-9).
+func summarizePromptEdges() []Example {
+	var out []Example
+	for k, cv := range []struct {
+		name string
+		o    genOpts
+	}{{"one message", genOpts{n: 1}}, {"a mix of units", genOpts{n: 9, tools: -1}}, {"tool-call units without text", genOpts{n: 6, tools: 1, force: "tool", silent: true}}} {
+		out = append(out, Example{
+			Name: cv.name + ", with a summarizer that replies, fails, replies blank and replies nothing",
+			Run: func(f Failer, tg target.Target) {
+				s := fixedSession(f, tg, "SUM-9")
+				o := cv.o
+				o.exact, o.marked, o.formats = true, true, tg.Info().Formats
+				h := fixedHistory(o.formats, o, k, nil)
+				for _, kind := range []string{"reply", "error", "blank", "empty"} {
+					summarizePrompt(s, h, fixedScript(kind))
+				}
+			},
+		})
+	}
+	return out
+}

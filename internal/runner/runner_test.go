@@ -12,6 +12,7 @@ import (
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/inprocess"
 	"github.com/convspec/convspec/internal/mutants"
+	"github.com/convspec/convspec/internal/properties"
 	"github.com/convspec/convspec/internal/runner"
 	"github.com/convspec/convspec/internal/server"
 	"github.com/convspec/convspec/internal/trace"
@@ -210,7 +211,16 @@ func TestPropertyDetail(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	results, err := runner.Run(context.Background(), tg, runner.Options{Run: mustCompile(t, `^prop/window-estimate$`), Seed: 42, Checks: 50})
+	// The random checks' detail: without the edge examples, which catch
+	// this variant first.
+	var props []properties.Property
+	for _, p := range properties.All() {
+		if p.ID == "prop/window-estimate" {
+			p.Examples = nil
+			props = append(props, p)
+		}
+	}
+	results, err := runner.Run(context.Background(), tg, runner.Options{Run: mustCompile(t, `^prop/window-estimate$`), Seed: 42, Checks: 50, Properties: props})
 	if err != nil {
 		t.Fatal(err)
 	}
