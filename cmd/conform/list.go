@@ -8,8 +8,9 @@ import (
 	"github.com/convspec/convspec/internal/runner"
 )
 
-// list is `conform list`: every selected case ID with its kind, clauses and
-// level (D-42), tab-separated.
+// list is `conform list`: every selected case ID with its kind, clauses,
+// level and provider formats (D-42), tab-separated; "any" for a case whose
+// messages use no provider format (it runs for every implementation).
 func list(args []string, stdout, stderr io.Writer) int {
 	fs, s := runFlags("conform list", stderr)
 	if err := fs.Parse(args); err != nil {
@@ -32,7 +33,11 @@ func list(args []string, stdout, stderr io.Writer) int {
 	n := 0
 	for _, c := range cases {
 		if selected(opts.Run, opts.Skip, c.ID) {
-			fmt.Fprintf(stdout, "%s\t%s\t%s\t%s\n", c.ID, c.Kind, strings.Join(c.Clauses, ","), c.Level)
+			formats := strings.Join(c.Formats, ",")
+			if formats == "" {
+				formats = "any"
+			}
+			fmt.Fprintf(stdout, "%s\t%s\t%s\t%s\t%s\n", c.ID, c.Kind, strings.Join(c.Clauses, ","), c.Level, formats)
 			n++
 		}
 	}
