@@ -219,7 +219,7 @@ func problemLine(k Case) string {
 // junitText is a failure's body: the clauses, then the detail.
 func junitText(k Case) string {
 	var b strings.Builder
-	for _, id := range k.Clauses {
+	for _, id := range k.FailingClauses() {
 		fmt.Fprintln(&b, ClauseTitle(id))
 	}
 	if k.Kind == result.Scenario && k.Source != "" {

@@ -274,7 +274,7 @@ func writeFailureHTML(b *strings.Builder, k Case, prefix, specURL string) {
 	fmt.Fprintf(b, `<details class="failure" id="%s%s"><summary><span class="badge %s">%s</span> <code>%s</code></summary>`,
 		webui.Esc(prefix), webui.Esc(k.ID), badgeClass(k), webui.Esc(verdictLabel(k)), webui.Esc(k.ID))
 	b.WriteString(`<div class="small">`)
-	for _, id := range k.Clauses {
+	for _, id := range k.FailingClauses() {
 		fmt.Fprintf(b, `<div><a href="%s">%s</a></div>`, webui.Esc(clauseHref(specURL, id)), webui.Esc(ClauseTitle(id)))
 	}
 	switch {

@@ -186,7 +186,7 @@ func byCause(cases []Case, causes []Cause) []Case {
 }
 
 func writeDetails(w io.Writer, k Case) {
-	for _, id := range k.Clauses {
+	for _, id := range k.FailingClauses() {
 		fmt.Fprintf(w, "    %s\n", ClauseTitle(id))
 	}
 	if k.Kind == result.Scenario {
