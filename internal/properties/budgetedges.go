@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/convspec/convspec/conformance/target"
 )
 
 // The pruning properties' edge examples (PRN-1 – PRN-5): the target placed
@@ -16,25 +15,19 @@ import (
 
 // budgetEdges runs check on every boundary case.
 func budgetEdges(clause string, check func(s *session, c budgetCase)) []Example {
+	many := func(h history) bool { return len(h.units) > 3 }
 	var out []Example
-	for k, cv := range []struct {
-		name string
-		o    genOpts
-	}{{"no tool calls", genOpts{n: 6}}, {"a mix of units", genOpts{n: 7, tools: -1}}, {"tool-call units only", genOpts{n: 9, tools: 1, force: "tool"}}} {
-		for _, removed := range []string{"none", "one", "all"} {
-			out = append(out, Example{
-				Name: fmt.Sprintf("%s, the target at the count left after removing %s of the removable units, and one token to either side", cv.name, removed),
-				Run: func(f Failer, tg target.Target) {
-					s := fixedSession(f, tg, clause)
-					o := cv.o
-					o.exact, o.marked, o.formats = true, true, tg.Info().Formats
-					h := fixedHistory(o.formats, o, k, func(h history) bool { return len(h.units) > 3 })
-					for _, off := range []int{-1, 0, 1} {
-						check(s, s.boundaryCase(h, removed, 80, off))
-					}
-				},
-			})
+	for _, removed := range []string{"none", "one", "all"} {
+		var edges []historyEdge
+		for _, e := range []historyEdge{{"no tool calls", genOpts{n: 6}, many}, {"a mix of units", genOpts{n: 7, tools: -1}, many}, {"tool-call units only", genOpts{n: 9, tools: 1, force: "tool"}, many}} {
+			e.name = fmt.Sprintf("%s, the target at the count left after removing %s of the removable units, and one token to either side", e.name, removed)
+			edges = append(edges, e)
 		}
+		out = append(out, historyEdges(clause, edges, func(s *session, h history) {
+			for _, off := range []int{-1, 0, 1} {
+				check(s, s.boundaryCase(h, removed, 80, off))
+			}
+		})...)
 	}
 	return out
 }
@@ -68,25 +61,18 @@ func (s *session) boundaryCase(h history, removed string, percent, off int) budg
 // the empty conversation and a mix of units.
 func thresholdEdges() []Example {
 	var out []Example
-	for k, cv := range []struct {
-		name string
-		o    genOpts
-	}{{"the empty conversation", genOpts{}}, {"a mix of units", genOpts{n: 5, tools: -1}}} {
-		for _, at := range []int{80, 95} {
-			out = append(out, Example{
-				Name: fmt.Sprintf("%s filled to exactly %d%% of a limit, and one token to either side", cv.name, at),
-				Run: func(f Failer, tg target.Target) {
-					s := fixedSession(f, tg, "THR-1")
-					o := cv.o
-					o.exact, o.marked, o.formats = true, true, tg.Info().Formats
-					msgs := raws(fixedHistory(o.formats, o, k, nil).msgs)
-					msgs, c := s.fillTo(msgs, s.count(msgs).Tokens, at)
-					for _, off := range []int{-1, 0, 1} {
-						thresholds(s, msgs, c, max(1, c*100/at+off))
-					}
-				},
-			})
+	for _, at := range []int{80, 95} {
+		edges := []historyEdge{{"the empty conversation", genOpts{}, nil}, {"a mix of units", genOpts{n: 5, tools: -1}, nil}}
+		for i := range edges {
+			edges[i].name = fmt.Sprintf("%s filled to exactly %d%% of a limit, and one token to either side", edges[i].name, at)
 		}
+		out = append(out, historyEdges("THR-1", edges, func(s *session, h history) {
+			msgs := raws(h.msgs)
+			msgs, c := s.fillTo(msgs, s.count(msgs).Tokens, at)
+			for _, off := range []int{-1, 0, 1} {
+				thresholds(s, msgs, c, max(1, c*100/at+off))
+			}
+		})...)
 	}
 	return out
 }
@@ -95,23 +81,13 @@ func thresholdEdges() []Example {
 // units and tool-call units only, cut at the start, the middle and the
 // end (TOK-3).
 func additiveEdges() []Example {
-	var out []Example
-	for k, cv := range []struct {
-		name string
-		o    genOpts
-	}{{"the empty conversation", genOpts{}}, {"one message", genOpts{n: 1}}, {"a mix of units", genOpts{n: 8, tools: -1}}, {"tool-call units only", genOpts{n: 8, tools: 1, force: "tool"}}} {
-		out = append(out, Example{
-			Name: cv.name + ", cut at the start, the middle and the end",
-			Run: func(f Failer, tg target.Target) {
-				s := fixedSession(f, tg, "TOK-3")
-				o := cv.o
-				o.exact, o.marked, o.formats = true, true, tg.Info().Formats
-				in := fixedHistory(o.formats, o, k, nil).msgs
-				for _, cut := range []int{0, len(in) / 2, len(in)} {
-					countAdditive(s, in, cut)
-				}
-			},
-		})
+	edges := []historyEdge{{"the empty conversation", genOpts{}, nil}, {"one message", genOpts{n: 1}, nil}, {"a mix of units", genOpts{n: 8, tools: -1}, nil}, {"tool-call units only", genOpts{n: 8, tools: 1, force: "tool"}, nil}}
+	for i := range edges {
+		edges[i].name += ", cut at the start, the middle and the end"
 	}
-	return out
+	return historyEdges("TOK-3", edges, func(s *session, h history) {
+		for _, cut := range []int{0, len(h.msgs) / 2, len(h.msgs)} {
+			countAdditive(s, h.msgs, cut)
+		}
+	})
 }

@@ -123,23 +123,13 @@ func summarizeMachineEdges() []Example {
 // units and of tool-call units without text, with a summarizer that
 // replies, fails, replies blank and replies nothing (SUM-1, SUM-9).
 func summarizePromptEdges() []Example {
-	var out []Example
-	for k, cv := range []struct {
-		name string
-		o    genOpts
-	}{{"one message", genOpts{n: 1}}, {"a mix of units", genOpts{n: 9, tools: -1}}, {"tool-call units without text", genOpts{n: 6, tools: 1, force: "tool", silent: true}}} {
-		out = append(out, Example{
-			Name: cv.name + ", with a summarizer that replies, fails, replies blank and replies nothing",
-			Run: func(f Failer, tg target.Target) {
-				s := fixedSession(f, tg, "SUM-9")
-				o := cv.o
-				o.exact, o.marked, o.formats = true, true, tg.Info().Formats
-				h := fixedHistory(o.formats, o, k, nil)
-				for _, kind := range []string{"reply", "error", "blank", "empty"} {
-					summarizePrompt(s, h, fixedScript(kind))
-				}
-			},
-		})
+	edges := []historyEdge{{"one message", genOpts{n: 1}, nil}, {"a mix of units", genOpts{n: 9, tools: -1}, nil}, {"tool-call units without text", genOpts{n: 6, tools: 1, force: "tool", silent: true}, nil}}
+	for i := range edges {
+		edges[i].name += ", with a summarizer that replies, fails, replies blank and replies nothing"
 	}
-	return out
+	return historyEdges("SUM-9", edges, func(s *session, h history) {
+		for _, kind := range []string{"reply", "error", "blank", "empty"} {
+			summarizePrompt(s, h, fixedScript(kind))
+		}
+	})
 }
