@@ -190,6 +190,16 @@ Feature: pruneMessages, summarizeAndCompress and the check before each call
       [{"event": "context_compression_failed", "error": "quota exceeded"}]
       """
 
+  @PREP-4 @PREP-3
+  Scenario: a failing summarizer's fallback that is still at the limit exhausts the window
+    # The summarizer fails, pruning keeps the first and the final message,
+    # and those two alone count 100 of 100 tokens: still above 95%.
+    Given the budget conversation: system:10, user:90
+    When the request is prepared for "test" with a summarizer that fails with "quota exceeded"
+    Then the request fails with "context_window_exhausted"
+    And the error data has tokenCount 100, limit 100 and model "test"
+    And summaryFn was called 1 time
+
   @LIM-2 @PREP-1
   Scenario: preparing for an unknown model is an error
     Given the budget conversation: system:10, user:20

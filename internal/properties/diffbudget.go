@@ -9,6 +9,7 @@ package properties
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -203,6 +204,18 @@ func thresholdExamples(method string) map[string][]call {
 				p["summarizer"] = map[string]any{"reply": "S"}
 			}
 			ex[k.name+" limit "+itoa(d)] = []call{{method, p}}
+		}
+	}
+	if method == protocol.MethodBudgetPrepare {
+		// PREP-3, PREP-4: above 95 % with a summarizer that fails, or
+		// replies blank, and a first message pruning cannot remove, so that
+		// the fallback is still at the limit — and, with a roomier limit,
+		// below it.
+		huge := rawList(`{"role":"system","content":"`+strings.Repeat(" the", 90)+`"}`, `{"role":"user","content":"go"}`)
+		for _, limit := range []int{refCount(huge), refCount(huge) * 100 / 90} {
+			for name, sum := range map[string]map[string]any{"fails": {"error": "quota exceeded"}, "replies blank": {"reply": " "}} {
+				ex[fmt.Sprintf("a summarizer that %s, first message too big, limit %d", name, limit)] = []call{{method, map[string]any{"messages": huge, "model": "m", "limits": map[string]any{"m": limit}, "summarizer": sum}}}
+			}
 		}
 	}
 	ex["unknown model"] = []call{{method, map[string]any{"messages": numbered(2), "model": "no-such-model", "summarizer": map[string]any{"reply": "S"}}}}
