@@ -18,6 +18,11 @@ type Mutant struct {
 	Clauses []string
 	// Engine serves the variant.
 	Engine server.Engine
+	// RefusedAtHandshake says that the harness refuses the variant's
+	// handshake as a protocol error, before any case runs (ANY-10: a
+	// declaration that breaks the rules is a protocol error): that refusal
+	// is the kill.
+	RefusedAtHandshake bool
 }
 
 // Lookup finds a mutant by name.

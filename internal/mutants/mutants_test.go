@@ -26,7 +26,13 @@ func TestSuiteKillsEveryMutant(t *testing.T) {
 				}
 			}
 			tg, err := inprocess.New(m.Engine)
-			if err != nil {
+			switch {
+			case m.RefusedAtHandshake && err == nil:
+				t.Fatalf("mutant %s (%s): the handshake was accepted; the harness must refuse it", m.Name, m.Bug)
+			case m.RefusedAtHandshake:
+				t.Logf("refused at the handshake: %v", err)
+				return
+			case err != nil:
 				t.Fatal(err)
 			}
 			// The cases of the mutant's own clauses first, scenarios before

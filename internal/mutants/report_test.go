@@ -52,6 +52,18 @@ func TestMutantReport(t *testing.T) {
 		for i, m := range all {
 			t.Run(m.Name, func(t *testing.T) {
 				t.Parallel()
+				if m.RefusedAtHandshake {
+					// The harness refuses it before any case, at every seed.
+					if _, err := inprocess.New(m.Engine); err == nil {
+						t.Errorf("mutant %s (%s): the handshake was accepted", m.Name, m.Bug)
+						return
+					}
+					verdicts[i] = mutants.NewVerdict(m, []mutants.Failure{{ID: "handshake", Clauses: m.Clauses}})
+					for range seeds[1:] {
+						verdicts[i].AddSeed(verdicts[i].Killers)
+					}
+					return
+				}
 				for k, seed := range seeds {
 					tg, err := inprocess.New(m.Engine)
 					if err != nil {

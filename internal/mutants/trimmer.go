@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"slices"
 
+	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/internal/server"
 	"github.com/convspec/convspec/reference/budget"
 	"github.com/convspec/convspec/reference/message"
@@ -38,8 +39,32 @@ func (e trimmerEngine) Trimmers() []server.Trimmer {
 	return ts
 }
 
+// trimmerDeclEngine is the reference with its trimmer declarations
+// changed (ANY-10).
+type trimmerDeclEngine struct {
+	server.Reference
+	declare func([]server.Trimmer) []server.Trimmer
+}
+
+func (e trimmerDeclEngine) Name() string { return "convspec-mutant" }
+
+func (e trimmerDeclEngine) Trimmers() []server.Trimmer { return e.declare(server.ReferenceTrimmers()) }
+
 func trimmerMutants() []Mutant {
 	return []Mutant{
+		{
+			Name:    "trimmer-token-bound-without-counter",
+			Bug:     "declares its token-bounded trimmer as bound tokens but names no counter, leaving the caller to guess how it counts",
+			Clauses: []string{"ANY-10"}, RefusedAtHandshake: true,
+			Engine: trimmerDeclEngine{declare: func(ts []server.Trimmer) []server.Trimmer {
+				for i := range ts {
+					if ts[i].Decl.Bound == protocol.BoundTokens {
+						ts[i].Decl.Counter = ""
+					}
+				}
+				return ts
+			}},
+		},
 		{
 			Name:    "trimmer-splits-pair-at-cut",
 			Bug:     "keeps the system prompt and the last limit − 1 messages, counting messages blind to units, so a tool result can lose its call at the cut",
