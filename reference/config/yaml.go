@@ -140,11 +140,7 @@ func writeScalar(buf *bytes.Buffer, n *yaml.Node, path string) error {
 		}
 		buf.WriteString(strconv.FormatBool(n.Value[0] == 't' || n.Value[0] == 'T'))
 	case "!!int":
-		i, ok := new(big.Int).SetString(strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(n.Value, "+"), "0o"), "0x"), intBase(n.Value))
-		if !ok {
-			return &Error{Path: path, Reason: fmt.Sprintf("line %d: %q is not an integer", n.Line, n.Value)}
-		}
-		buf.WriteString(i.String())
+		return writeInt(buf, n, path)
 	case "!!float":
 		f, err := strconv.ParseFloat(strings.NewReplacer(".inf", "Inf", ".Inf", "Inf", ".INF", "Inf", ".nan", "NaN", ".NaN", "NaN", ".NAN", "NaN").Replace(n.Value), 64)
 		if err != nil && !errors.Is(err, strconv.ErrRange) {
@@ -171,6 +167,8 @@ var (
 
 func coreTag(v string) string {
 	switch {
+	case isDecimal(v): // the common case, and a long one's: no regexp to run
+		return "!!int"
 	case coreNull.MatchString(v):
 		return "!!null"
 	case coreBool.MatchString(v):
@@ -181,6 +179,51 @@ func coreTag(v string) string {
 		return "!!float"
 	}
 	return "!!str"
+}
+
+// isDecimal reports whether v is [-+]?[0-9]+.
+func isDecimal(v string) bool {
+	if v != "" && (v[0] == '+' || v[0] == '-') {
+		v = v[1:]
+	}
+	return v != "" && strings.Trim(v, "0123456789") == ""
+}
+
+// maxRadixDigits bounds an octal or hexadecimal integer: converting one to
+// decimal takes time quadratic in its length, and 64 digits are far beyond
+// any count a config holds (CFG-3 refuses them anyway).
+const maxRadixDigits = 64
+
+// writeInt writes a YAML integer as a JSON number, in time linear in its
+// length: a decimal one as its digits (sign and leading zeros dropped), an
+// octal or hexadecimal one converted, up to maxRadixDigits digits.
+func writeInt(buf *bytes.Buffer, n *yaml.Node, path string) error {
+	v := strings.TrimPrefix(n.Value, "+")
+	if base := intBase(v); base != 10 {
+		digits := v[2:]
+		if len(digits) > maxRadixDigits {
+			return &Error{Path: path, Reason: fmt.Sprintf("line %d: an integer of more than %d digits in base %d is too large for a config", n.Line, maxRadixDigits, base)}
+		}
+		i, ok := new(big.Int).SetString(digits, base)
+		if !ok {
+			return &Error{Path: path, Reason: fmt.Sprintf("line %d: %q is not an integer", n.Line, n.Value)}
+		}
+		buf.WriteString(i.String())
+		return nil
+	}
+	neg := strings.HasPrefix(v, "-")
+	digits := strings.TrimLeft(strings.TrimPrefix(v, "-"), "0")
+	if !isDecimal(v) {
+		return &Error{Path: path, Reason: fmt.Sprintf("line %d: %q is not an integer", n.Line, n.Value)}
+	}
+	if digits == "" {
+		digits = "0"
+	}
+	if neg && digits != "0" {
+		buf.WriteByte('-')
+	}
+	buf.WriteString(digits)
+	return nil
 }
 
 func intBase(v string) int {
