@@ -41,7 +41,7 @@ const (
 	DefaultStartTimeout = 10 * time.Second
 	DefaultCallTimeout  = 10 * time.Second
 	DefaultMaxRestarts  = 10
-	DefaultMaxLineBytes = 64 << 20
+	DefaultMaxLineBytes = protocol.MaxLineBytes
 	stderrTailBytes     = 8 << 10
 	stderrTailLines     = 20
 )

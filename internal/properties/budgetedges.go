@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
-
 )
 
 // The pruning properties' edge examples (PRN-1 – PRN-5): the target placed

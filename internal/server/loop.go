@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
 	"strconv"
 	"sync"
 
@@ -117,6 +118,14 @@ func (h *Handler) loopRun(ctx context.Context, params json.RawMessage) (any, err
 		}
 		run.Iterations = append(run.Iterations, iteration)
 	}
+	if resolved.Config.MaxMessages == 0 {
+		// Trimming is off: every request holds the whole conversation so
+		// far, so the answer grows with the square of the run. Refuse it
+		// before building it (protocol.md, "Limits").
+		if n := untrimmedAnswerBytes(p); n > protocol.MaxResultBytes {
+			return nil, tooLarge(n)
+		}
+	}
 	var seq *summarizerSequence
 	if len(p.Summarizers) > 0 {
 		if seq, err = newSummarizerSequence(p.Summarizers); err != nil {
@@ -181,3 +190,27 @@ func (q *summarizerSequence) Call(ctx context.Context, prompt string, maxTokens 
 }
 
 var _ window.Summarizer = (*summarizerSequence)(nil)
+
+// untrimmedAnswerBytes is about how many bytes of messages loop.run's
+// answer holds when nothing is trimmed: every request holds the state
+// before its model call, every iteration's state the state after it. It
+// saturates instead of overflowing.
+func untrimmedAnswerBytes(p protocol.LoopRunParams) int {
+	state, total := 0, 0
+	add := func(n *int, k int) { *n = min(*n+k, math.MaxInt/2) }
+	for _, m := range p.Initial {
+		add(&state, len(m)+1)
+	}
+	for _, it := range p.Iterations {
+		add(&state, len(it.Prompt)+1)
+		for _, t := range it.Turns {
+			add(&total, state) // the request before this response
+			add(&state, len(t.Response)+1)
+			for _, r := range t.Results {
+				add(&state, len(r)+1)
+			}
+		}
+		add(&total, state) // the iteration's state
+	}
+	return total
+}

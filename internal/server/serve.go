@@ -27,8 +27,14 @@ func Serve(ctx context.Context, h Responder, r io.Reader, w io.Writer) error {
 	in := bufio.NewReaderSize(r, 1<<16)
 	out := bufio.NewWriter(w)
 	for {
-		line, readErr := in.ReadBytes('\n')
-		if len(bytes.TrimSpace(line)) > 0 {
+		line, long, readErr := readLine(in, protocol.MaxLineBytes)
+		if long {
+			resp := &protocol.Response{JSONRPC: "2.0", ID: json.RawMessage("null"), Error: protocol.NewError(protocol.KindInvalidRequest,
+				"the request line is longer than the limit of %d bytes (%d MiB); it was not read", protocol.MaxLineBytes, protocol.MaxLineBytes>>20)}
+			if err := writeLine(out, resp); err != nil {
+				return err
+			}
+		} else if len(bytes.TrimSpace(line)) > 0 {
 			resp, shutdown := answer(ctx, h, line)
 			if resp != nil {
 				if err := writeLine(out, resp); err != nil {
@@ -44,6 +50,24 @@ func Serve(ctx context.Context, h Responder, r io.Reader, w io.Writer) error {
 				return nil
 			}
 			return readErr
+		}
+	}
+}
+
+// readLine reads one line of at most limit bytes; a longer one is read to
+// its end and thrown away, never held whole (long is true then).
+func readLine(in *bufio.Reader, limit int) (line []byte, long bool, err error) {
+	for {
+		chunk, err := in.ReadSlice('\n')
+		if !long {
+			if len(line)+len(chunk) > limit+1 { // the newline does not count
+				long, line = true, nil
+			} else {
+				line = append(line, chunk...)
+			}
+		}
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return line, long, err
 		}
 	}
 }
@@ -97,7 +121,17 @@ func answer(ctx context.Context, h Responder, line []byte) (resp *protocol.Respo
 	if err != nil {
 		return &protocol.Response{JSONRPC: "2.0", ID: id, Error: protocol.NewError(protocol.KindInternalError, "cannot encode result: %v", err)}, shutdown
 	}
+	if len(raw) > protocol.MaxResultBytes {
+		return &protocol.Response{JSONRPC: "2.0", ID: id, Error: tooLarge(len(raw))}, shutdown
+	}
 	return &protocol.Response{JSONRPC: "2.0", ID: id, Result: raw}, shutdown
+}
+
+// tooLarge refuses a request whose answer would be n bytes, over the
+// protocol's limit on a result (protocol.md, "Limits").
+func tooLarge(n int) *protocol.Error {
+	return protocol.NewError(protocol.KindInvalidParams, "the answer would be %d bytes, over the limit of %d bytes (%d MiB) on a result; send a smaller request",
+		n, protocol.MaxResultBytes, protocol.MaxLineBytes>>20)
 }
 
 func isNumber(raw json.RawMessage) bool {
