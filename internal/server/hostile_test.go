@@ -26,6 +26,8 @@ func TestHostileRequests(t *testing.T) {
 		{"target_ratio 1e-12", `{"model":"gpt-4o","messages":` + msgs + `,"target_ratio":1e-12}`, protocol.MethodBudgetPrune, protocol.KindInvalidParams, "target_ratio"},
 		{"target_ratio 1e-300", `{"model":"gpt-4o","messages":` + msgs + `,"target_ratio":1e-300}`, protocol.MethodBudgetPrune, protocol.KindInvalidParams, "target_ratio"},
 		{"target_ratio 0.01", `{"model":"gpt-4o","messages":` + msgs + `,"target_ratio":0.01}`, protocol.MethodBudgetPrune, "", `"result"`},
+		{"a limit that is a fraction names its member", `{"model":"m","messages":` + msgs + `,"limits":{"m":2.5}}`, protocol.MethodBudgetCheck, protocol.KindInvalidParams, "params.limits.m: must be a non-negative integer, got 2.5"},
+		{"a delay that is a fraction names its member", `{"messages":` + msgs + `,"summarizer":{"reply":"s","delay_ms":2.5}}`, protocol.MethodWindowSummarize, protocol.KindInvalidParams, "params.summarizer.delay_ms: must be"},
 		{"limit written 3e3", `{"model":"m","messages":` + msgs + `,"limits":{"m":3e3}}`, protocol.MethodBudgetCheck, "", `"result"`},
 		{"limit written 1.0", `{"model":"m","messages":` + msgs + `,"limits":{"m":1.0}}`, protocol.MethodBudgetCheck, "", `"result"`},
 		{"limit 2.5", `{"model":"m","messages":` + msgs + `,"limits":{"m":2.5}}`, protocol.MethodBudgetCheck, protocol.KindInvalidParams, "2.5"},
@@ -67,5 +69,17 @@ func TestDelayBeyondADurationWaits(t *testing.T) {
 	out := string(server.AnswerLine(ctx, h, []byte(line)))
 	if !strings.Contains(out, "did not answer") {
 		t.Fatalf("a delay of 9223372036855 ms answered before its 100 ms timeout: %s", out)
+	}
+}
+
+// TestRequestThatIsNotAnObject: a JSON line that is not an object is an
+// invalid_request that says so in JSON's terms, not in Go's.
+func TestRequestThatIsNotAnObject(t *testing.T) {
+	h := server.NewHandler(server.Reference{})
+	for line, kind := range map[string]string{`[1,2]`: "an array", `"x"`: "a string", `7`: "a number", `null`: "null", `true`: "a boolean"} {
+		out := string(server.AnswerLine(context.Background(), h, []byte(line)))
+		if !strings.Contains(out, `"kind":"invalid_request"`) || !strings.Contains(out, "got "+kind) || strings.Contains(out, "Go value") {
+			t.Errorf("%s: want invalid_request saying it got %s, got %s", line, kind, out)
+		}
 	}
 }

@@ -22,7 +22,13 @@ var requestMembers = []string{"jsonrpc", "id", "method", "params"}
 func decodeRequest(line []byte) (protocol.Request, error) {
 	var members map[string]json.RawMessage
 	if err := json.Unmarshal(line, &members); err != nil {
+		if json.Valid(line) {
+			return protocol.Request{}, fmt.Errorf("want an object, got %s", jsonKind(line))
+		}
 		return protocol.Request{}, err
+	}
+	if members == nil {
+		return protocol.Request{}, fmt.Errorf("want an object, got null")
 	}
 	var req protocol.Request
 	for name := range members {

@@ -334,58 +334,6 @@ func (h *Handler) historyBuild(params json.RawMessage) (any, error) {
 	return out, nil
 }
 
-// decodeParams decodes params into v, requiring the named members.
-func decodeParams(params json.RawMessage, v any, requiredMembers ...string) error {
-	if len(params) == 0 || string(params) == "null" {
-		params = json.RawMessage("{}")
-	}
-	var members map[string]json.RawMessage
-	if err := json.Unmarshal(params, &members); err != nil {
-		return protocol.NewError(protocol.KindInvalidParams, "params must be an object")
-	}
-	for _, m := range requiredMembers {
-		if v, ok := members[m]; !ok || string(v) == "null" {
-			return protocol.NewError(protocol.KindInvalidParams, "params.%s is missing", m)
-		}
-	}
-	if err := json.Unmarshal(params, v); err != nil {
-		var typeErr *json.UnmarshalTypeError
-		if errors.As(err, &typeErr) {
-			return protocol.NewError(protocol.KindInvalidParams, "params.%s must be %s, got %s", typeErr.Field, jsonTypeName(typeErr.Type.String()), typeErr.Value)
-		}
-		return protocol.NewError(protocol.KindInvalidParams, "params: %v", err)
-	}
-	return nil
-}
-
-// decodeWithMessages is decodeParams for params with a list of messages,
-// which it then parses (MSG-1) into the engine's messages.
-func decodeWithMessages(params json.RawMessage, v any, list *[]json.RawMessage, requiredMembers ...string) ([]message.Message, error) {
-	if err := decodeParams(params, v, requiredMembers...); err != nil {
-		return nil, err
-	}
-	msgs, err := message.FromRaw(*list)
-	if err != nil {
-		return nil, asProtocolError(err)
-	}
-	return msgs, nil
-}
-
-func jsonTypeName(goType string) string {
-	switch goType {
-	case "string":
-		return "a string"
-	case "int", "int64", "float64":
-		return "a number"
-	case "bool":
-		return "a boolean"
-	case "[]json.RawMessage":
-		return "an array"
-	default:
-		return "an object"
-	}
-}
-
 // asProtocolError maps the reference's typed errors to error kinds.
 func asProtocolError(err error) error {
 	switch {
