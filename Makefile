@@ -3,7 +3,7 @@
 GO ?= go
 BIN := bin/conform
 
-.PHONY: all conform test lint bench fuzz build mutants golden golden-characters golden-tokens token-vectors clean
+.PHONY: all conform test lint bench bench-peers fuzz build mutants golden golden-characters golden-tokens token-vectors clean
 
 all: lint test
 
@@ -27,6 +27,20 @@ lint:
 ## bench: benchmarks (compare runs with benchstat, never with timed assertions)
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+## bench-peers: count the mixed corpus with reference/tokens, npm tiktoken and gpt-tokenizer in
+## one run and print millions of tokens per CPU-second and the ratios (needs Node and npm; skipped
+## without them)
+bench-peers:
+	@if ! command -v node >/dev/null || ! command -v npm >/dev/null; then echo "bench-peers: skipped, node and npm are needed"; exit 0; fi; \
+	set -e; mkdir -p bin; \
+	(cd testdata/bench-peers && npm ci --no-audit --no-fund --silent); \
+	$(GO) test -count=1 -run '^TestWriteMixedCorpus$$' ./reference/tokens/ -args -corpus.out $(CURDIR)/bin/corpus.txt >/dev/null; \
+	go_mtok=$$($(GO) test -run '^$$' -bench '^BenchmarkCountMixed$$' -benchtime 3s ./reference/tokens/ | awk '/^BenchmarkCountMixed/ { for (i = 1; i < NF; i++) if ($$(i+1) == "Mtok/cpu-s") print $$i }'); \
+	node testdata/bench-peers/peers.mjs bin/corpus.txt > bin/peers.tsv; \
+	printf '%-24s %10s %12s %8s\n' tokenizer tokens Mtok/cpu-s ratio; \
+	printf '%-24s %10s %12s %8s\n' reference/tokens "$$(cat bin/corpus.txt.tokens)" "$$go_mtok" 1.00; \
+	awk -F'\t' -v go="$$go_mtok" '{ printf "%-24s %10s %12s %8.2f\n", $$1, $$2, $$3, $$3 / go }' bin/peers.tsv
 
 ## fuzz: run each fuzz target for FUZZTIME (default 30s), one after the other; their seed
 ## corpora already run in `make test`

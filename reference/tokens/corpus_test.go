@@ -1,9 +1,12 @@
 package tokens
 
 import (
+	"flag"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"strings"
+	"testing"
 )
 
 // mixedCorpus returns about size bytes of the text an agent's history is
@@ -244,4 +247,23 @@ func (g *corpusGen) whiteSpace() {
 		g.b.WriteString(g.word())
 	}
 	g.b.WriteString("\n")
+}
+
+// corpusOut, when set, makes TestWriteMixedCorpus write the corpus of
+// BenchmarkCountMixed there, for `make bench-peers` to count with other
+// tokenizers.
+var corpusOut = flag.String("corpus.out", "", "write the mixed corpus of BenchmarkCountMixed to this file")
+
+func TestWriteMixedCorpus(t *testing.T) {
+	if *corpusOut == "" {
+		t.Skip("run with -corpus.out FILE (make bench-peers)")
+	}
+	text := mixedCorpus(1, mixedCorpusSize)
+	if err := os.WriteFile(*corpusOut, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Its count, so that the other tokenizers' counts can be compared.
+	if err := os.WriteFile(*corpusOut+".tokens", fmt.Appendf(nil, "%d\n", Count(text)), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
