@@ -1,20 +1,19 @@
 package mutants
 
-// The catalogue: every faulty variant, one entry each, in one table sorted
-// by name, so that `conform mutants` and a reader see the same list. It is
-// one piece (a table) and longer than the files around it for that reason;
-// the engines are in the file of their capability.
+// The catalogue: every faulty variant, one entry each, sorted by name, so
+// that `conform mutants` and a reader see the same list. The entries of
+// capabilities budget and window.summarize are in catalogue_budget.go and
+// catalogue_summarize.go, the trimmers' and the outside review's with
+// their engines; the engines are in the file of their capability.
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
-	"slices"
 	"sort"
 
 	"github.com/convspec/convspec/internal/server"
-	"github.com/convspec/convspec/reference/budget"
 	"github.com/convspec/convspec/reference/config"
 	"github.com/convspec/convspec/reference/history"
 	"github.com/convspec/convspec/reference/loop"
@@ -26,214 +25,34 @@ import (
 // file of its capability.
 func All() []Mutant {
 	ms := []Mutant{
-		{Name: "budget-at-80-is-approaching", Clauses: []string{"THR-1"},
-			Bug:    "uses >= where the spec says >: exactly 80% counts as approaching",
-			Engine: budgetMutant{approaching: func(c, l int) bool { return 100*c >= budget.WarnPercent*l }}},
-		{Name: "budget-at-95-is-at-limit", Clauses: []string{"THR-2"},
-			Bug:    "uses >= where the spec says >: exactly 95% counts as at the limit",
-			Engine: budgetMutant{atLimit: func(c, l int) bool { return 100*c >= budget.HardPercent*l }}},
-		{Name: "budget-claude-100k", Clauses: []string{"LIM-1"},
-			Bug: "gives claude-3.5-sonnet Claude 2's limit of 100,000 tokens instead of 200,000",
-			Engine: budgetMutant{limits: func(extra map[string]int) (budget.Limits, error) {
-				l, err := budget.NewLimits(extra)
-				if err != nil {
-					return nil, err
-				}
-				if _, set := extra["claude-3.5-sonnet"]; !set {
-					l["claude-3.5-sonnet"] = 100_000
-				}
-				return l, nil
-			}}},
-		{Name: "budget-counts-bytes", Clauses: []string{"TOK-2", "TOK-3"},
-			Bug:    "counts ceil(UTF-8 bytes / 4) instead of cl100k tokens",
-			Engine: budgetMutant{messageTokens: func(m message.Message) int { return (len(m.Raw()) + 3) / 4 }}},
-		{Name: "budget-default-limit", Clauses: []string{"LIM-2"},
-			Bug: "silently uses 128,000 for a model it does not know",
-			Engine: budgetMutant{limits: func(extra map[string]int) (budget.Limits, error) {
-				l, err := budget.NewLimits(extra)
-				if err != nil {
-					return nil, err
-				}
-				return anyModel(l), nil
-			}}},
-		{Name: "budget-ignores-role", Clauses: []string{"TOK-2"},
-			Bug:    "counts only the content, not the role",
-			Engine: budgetMutant{messageTokens: func(m message.Message) int { return budget.MessageTokens(m) - 1 }}},
-		{Name: "budget-prepares-at-80", Clauses: []string{"PREP-1"},
-			Bug: "prepares with >= 80%: a conversation at exactly 80% is pruned and warned about",
-			Engine: budgetMutant{prepare: func(ctx context.Context, msgs []message.Message, model string, limits budget.Limits, s budget.Summarizer) ([]message.Message, []budget.Event, error) {
-				limit, err := limits.Of(model)
-				if err != nil {
-					return nil, nil, err
-				}
-				if count := budget.Count(msgs); 100*count == budget.WarnPercent*limit {
-					kept, _, err := budget.Prune(msgs, limit, budget.WarnPercent)
-					if err != nil {
-						return nil, nil, err
-					}
-					return kept, []budget.Event{{Name: budget.EventApproaching, TokenCount: count, Limit: limit}}, nil
-				}
-				return budget.Prepare(ctx, msgs, model, limits, s)
-			}}},
-		{Name: "budget-prune-do-while", Clauses: []string{"PRN-3"},
-			Bug: "removes a unit before testing the count (a do-while loop), so a conversation already below the target loses one",
-			Engine: budgetMutant{prune: func(msgs []message.Message, limit, percent int) ([]message.Message, []int, error) {
-				kept, removed, err := budget.Prune(msgs, limit, percent)
-				if err != nil || len(removed) > 0 {
-					return kept, removed, err
-				}
-				units, err := message.Units(msgs)
-				if err != nil || len(units) < 3 {
-					return kept, removed, err
-				}
-				var gone []int
-				for i := units[1].Start; i < units[1].End; i++ {
-					gone = append(gone, i)
-				}
-				return dropIndexes(msgs, gone), gone, nil
-			}}},
-		{Name: "budget-prune-empty-ok", Clauses: []string{"PRN-4"},
-			Bug: "has no guard for an empty conversation and returns an empty list",
-			Engine: budgetMutant{prune: func(msgs []message.Message, limit, percent int) ([]message.Message, []int, error) {
-				if len(msgs) == 0 {
-					return []message.Message{}, nil, nil
-				}
-				return budget.Prune(msgs, limit, percent)
-			}}},
-		{Name: "budget-prune-gives-up", Clauses: []string{"PREP-5"},
-			Bug: "stops pruning after 100 units (a guard against an endless loop), so a long conversation stays above the target",
-			Engine: budgetMutant{prune: func(msgs []message.Message, limit, percent int) ([]message.Message, []int, error) {
-				return cappedPrune(msgs, limit, percent, 100)
-			}}},
-		{
-			Name:    "budget-prune-stops-at-target",
-			Bug:     "stops pruning once the count is at or below the target (<=), where the spec asks for strictly below",
-			Clauses: []string{"PRN-1"},
-			Engine: budgetMutant{prune: func(msgs []message.Message, limit, percent int) ([]message.Message, []int, error) {
-				// Below percent+ε: 100·c <= p·L is 100·c < p·L + 1.
-				return pruneBelow(msgs, func(c int) bool { return 100*c <= percent*limit })
-			}},
-		},
-		{Name: "budget-prunes-messages", Clauses: []string{"UNIT-3", "PRN-1"},
-			Bug:    "prunes message by message, as 003's first draft did, splitting a tool call from its results",
-			Engine: budgetMutant{prune: messageByMessagePrune}},
-		{
-			Name: "budget-prunes-newest", Bug: "removes the newest messages before the final one instead of the oldest",
-			Clauses: []string{"PRN-1"},
-			Engine: budgetMutant{prune: func(msgs []message.Message, limit, percent int) ([]message.Message, []int, error) {
-				if len(msgs) < 3 {
-					return budget.Prune(msgs, limit, percent)
-				}
-				// prune the reversed middle, then map positions back
-				mid := slices.Clone(msgs[1 : len(msgs)-1])
-				slices.Reverse(mid)
-				rev := append(append([]message.Message{msgs[0]}, mid...), msgs[len(msgs)-1])
-				_, removed, err := budget.Prune(rev, limit, percent)
-				if err != nil {
-					return budget.Prune(msgs, limit, percent)
-				}
-				gone := map[int]bool{}
-				var orig []int
-				for _, r := range removed {
-					o := len(msgs) - 1 - r
-					gone[o] = true
-					orig = append(orig, o)
-				}
-				slices.Sort(orig)
-				var kept []message.Message
-				for i, m := range msgs {
-					if !gone[i] {
-						kept = append(kept, m)
-					}
-				}
-				return kept, orig, nil
-			}},
-		},
-		{Name: "budget-prunes-system-prompt", Clauses: []string{"PRN-2"},
-			Bug: "starts pruning at index 0, dropping the system prompt",
-			Engine: budgetMutant{prune: func(msgs []message.Message, limit, percent int) ([]message.Message, []int, error) {
-				kept, removed, err := budget.Prune(msgs, limit, percent)
-				if err != nil || len(removed) == 0 {
-					return kept, removed, err
-				}
-				return kept[1:], append([]int{0}, removed...), nil
-			}}},
-		{Name: "budget-ratio-inverted", Clauses: []string{"PRN-5", "PRN-1"},
-			Bug: "reads target_ratio as the share of the limit to free, pruning below (1 − ratio) of the limit",
-			Engine: budgetMutant{prune: func(msgs []message.Message, limit, percent int) ([]message.Message, []int, error) {
-				return budget.Prune(msgs, limit, max(1, 100-percent))
-			}}},
-		{
-			Name: "budget-recursive-compression", Bug: "compresses again when the compressed conversation is still at the limit (the summarizer call is checked too)",
-			Clauses: []string{"PREP-3", "PREP-4"},
-			Engine: budgetMutant{prepare: func(ctx context.Context, msgs []message.Message, model string, limits budget.Limits, s budget.Summarizer) ([]message.Message, []budget.Event, error) {
-				out, events, err := budget.Prepare(ctx, msgs, model, limits, s)
-				if err == nil {
-					return out, events, nil
-				}
-				// "retry" by compressing the already compressed conversation
-				again, cerr := budget.Compress(ctx, msgs, s)
-				if cerr == nil {
-					_, _ = budget.Compress(ctx, again, s)
-				}
-				return out, events, err
-			}},
-		},
-		{Name: "budget-warns-after-pruning", Clauses: []string{"PREP-2"},
-			Bug: "reports the token count after pruning in context_window_approaching",
-			Engine: budgetMutant{prepare: func(ctx context.Context, msgs []message.Message, model string, limits budget.Limits, s budget.Summarizer) ([]message.Message, []budget.Event, error) {
-				out, events, err := budget.Prepare(ctx, msgs, model, limits, s)
-				for i := range events {
-					if events[i].Name == budget.EventApproaching {
-						events[i].TokenCount = budget.Count(out)
-					}
-				}
-				return out, events, err
-			}}},
 		{Name: "build-counts-units", Clauses: []string{"BUILD-4"},
 			Bug:    "measures max_messages in units, a tool call and its results counting as one, so the output holds more messages than the bound",
-			Engine: startingAt(unitCountStart)},
-		{Name: "build-dangling-call", Clauses: []string{"BUILD-2"},
+			Engine: startingAt(unitCountStart)}, {Name: "build-dangling-call", Clauses: []string{"BUILD-2"},
 			Bug: "does not repair stored history, so an unanswered tool call or orphaned result is sent on",
 			Engine: engine{build: func(msgs []message.Message, max int) (history.Result, error) {
 				pruned, _ := history.Prune(msgs)
 				return history.Result{Messages: history.Window(pruned, max)}, nil
-			}}},
-		{Name: "build-drops-oversized-unit", Clauses: []string{"BUILD-4"},
+			}}}, {Name: "build-drops-oversized-unit", Clauses: []string{"BUILD-4"},
 			Bug:    "keeps only what fits, so when the last unit alone is longer than max_messages only the system prompt is sent",
-			Engine: startingAt(fitOnlyStart)},
-		{Name: "build-ignores-exchanges", Clauses: []string{"BUILD-3"},
+			Engine: startingAt(fitOnlyStart)}, {Name: "build-ignores-exchanges", Clauses: []string{"BUILD-3"},
 			Bug:    "starts the window at any message boundary instead of at a user prompt, so the model sees a reply without its question",
-			Engine: startingAt(anyUnitStart)},
-		{Name: "build-prunes-after-window", Clauses: []string{"BUILD-1"},
+			Engine: startingAt(anyUnitStart)}, {Name: "build-prunes-after-window", Clauses: []string{"BUILD-1"},
 			Bug: "applies the window before pruning, wasting the budget on orphaned prompts",
 			Engine: engine{build: func(msgs []message.Message, max int) (history.Result, error) {
 				sane, warnings := history.Sanitize(msgs)
 				pruned, _ := history.Prune(history.Window(sane, max))
 				return history.Result{Messages: pruned, Warnings: warnings}, nil
-			}}},
-		{Name: "build-prunes-before-repair", Clauses: []string{"BUILD-5", "BUILD-1"},
+			}}}, {Name: "build-prunes-before-repair", Clauses: []string{"BUILD-5", "BUILD-1"},
 			Bug: "prunes before repairing, so dropping a broken tool call leaves two user prompts adjacent",
 			Engine: engine{build: func(msgs []message.Message, max int) (history.Result, error) {
 				pruned, _ := history.Prune(msgs)
 				sane, warnings := history.Sanitize(pruned)
 				return history.Result{Messages: history.Window(sane, max), Warnings: warnings}, nil
-			}}},
-		{Name: "cap-off-by-one", Clauses: []string{"WIN-4", "WIN-6"},
+			}}}, {Name: "cap-off-by-one", Clauses: []string{"WIN-4", "WIN-6"},
 			Bug:    "keeps max − h − t + 1 middle messages, one over the cap",
-			Engine: planMutant(func(c window.Config, units []message.Unit) window.Plan { return shiftKeep(c.Plan(units), 1) })},
-		{Name: "classify-openai-only", Clauses: []string{"CLS-1", "UNIT-1"},
+			Engine: planMutant(func(c window.Config, units []message.Unit) window.Plan { return shiftKeep(c.Plan(units), 1) })}, {Name: "classify-openai-only", Clauses: []string{"CLS-1", "UNIT-1"},
 			Bug:    "knows only the OpenAI tool format: a tool_use block is assistant text, a user message of tool_result blocks a user prompt",
-			Engine: classifyMutant{classify: openAIOnlyClassify}},
-		{Name: "compress-invents-summary", Clauses: []string{"CMP-2"},
-			Bug: "catches a failing summaryFn and compresses with a placeholder summary instead of failing",
-			Engine: compressMutant{compress: func(ctx context.Context, msgs []message.Message, s budget.Summarizer) ([]message.Message, error) {
-				return budget.Compress(ctx, msgs, placeholderOnFailure{s})
-			}}},
-		{Name: "compress-keeps-last-message", Clauses: []string{"CMP-1"},
-			Bug:    "keeps the last message instead of the last user prompt, so a conversation ending in a tool result keeps the result",
-			Engine: compressMutant{compress: lastMessageCompress}},
-		{Name: "config-block-replaces-shorthand", Clauses: []string{"CONF-3"},
+			Engine: classifyMutant{classify: openAIOnlyClassify}}, {Name: "config-block-replaces-shorthand", Clauses: []string{"CONF-3"},
 			Bug: "lets a conversation block without max_messages reset the shorthand's cap to the default",
 			Engine: loopMutant{resolve: func(text []byte, f config.Format) (config.Resolved, error) {
 				res, err := config.Resolve(text, f)
@@ -241,8 +60,7 @@ func All() []Mutant {
 					res.Config.MaxMessages, res.MaxMessagesFrom = window.DefaultMaxMessages, config.SourceDefault
 				}
 				return res, err
-			}}},
-		{Name: "config-error-without-path", Clauses: []string{"CONF-4"},
+			}}}, {Name: "config-error-without-path", Clauses: []string{"CONF-4"},
 			Bug: "reports an invalid config without the field path",
 			Engine: loopMutant{resolve: func(text []byte, f config.Format) (config.Resolved, error) {
 				res, err := config.Resolve(text, f)
@@ -250,8 +68,7 @@ func All() []Mutant {
 					return res, &config.Error{Reason: ce.Reason}
 				}
 				return res, err
-			}}},
-		{
+			}}}, {
 			Name:    "config-json-duplicates-last",
 			Bug:     "reads JSON config files with a plain JSON parser, which silently keeps the last of a key given twice",
 			Clauses: []string{"CONF-6"},
@@ -270,11 +87,9 @@ func All() []Mutant {
 				last, _ := json.Marshal(v) // encoding/json kept the last value of each name
 				return config.Resolve(last, f)
 			}},
-		},
-		{Name: "config-null-is-zero", Clauses: []string{"CFG-2"},
+		}, {Name: "config-null-is-zero", Clauses: []string{"CFG-2"},
 			Bug:    "reads a member that is present but null as 0 (JavaScript's Number(null)), so null max_messages disables trimming",
-			Engine: parsedWith{parse: nullAsZero}},
-		{Name: "config-requires-execution", Clauses: []string{"CONF-2"},
+			Engine: parsedWith{parse: nullAsZero}}, {Name: "config-requires-execution", Clauses: []string{"CONF-2"},
 			Bug: "reads execution.max_conversation_messages without checking that execution exists, failing on a file without it",
 			Engine: loopMutant{resolve: func(text []byte, f config.Format) (config.Resolved, error) {
 				res, err := config.Resolve(text, f)
@@ -285,8 +100,7 @@ func All() []Mutant {
 					return config.Resolved{}, errors.New("TypeError: cannot read properties of undefined (reading 'max_conversation_messages')")
 				}
 				return res, nil
-			}}},
-		{Name: "config-shorthand-ignored", Clauses: []string{"CONF-1", "CONF-3"},
+			}}}, {Name: "config-shorthand-ignored", Clauses: []string{"CONF-1", "CONF-3"},
 			Bug: "reads only execution.conversation, so max_conversation_messages alone leaves the cap at 100",
 			Engine: loopMutant{resolve: func(text []byte, f config.Format) (config.Resolved, error) {
 				res, err := config.Resolve(text, f)
@@ -294,8 +108,7 @@ func All() []Mutant {
 					res.Config.MaxMessages, res.MaxMessagesFrom = window.DefaultMaxMessages, config.SourceDefault
 				}
 				return res, err
-			}}},
-		{Name: "config-silent-override", Clauses: []string{"CONF-3", "CONF-7"},
+			}}}, {Name: "config-silent-override", Clauses: []string{"CONF-3", "CONF-7"},
 			Bug: "lets the block override the shorthand's cap without a warning",
 			Engine: loopMutant{resolve: func(text []byte, f config.Format) (config.Resolved, error) {
 				res, err := config.Resolve(text, f)
@@ -307,8 +120,7 @@ func All() []Mutant {
 				}
 				res.Warnings = kept
 				return res, err
-			}}},
-		{Name: "config-strict-host-keys", Clauses: []string{"CONF-5"},
+			}}}, {Name: "config-strict-host-keys", Clauses: []string{"CONF-5"},
 			Bug: "decodes the whole file with unknown fields refused, so the host's own keys fail",
 			Engine: loopMutant{resolve: func(text []byte, f config.Format) (config.Resolved, error) {
 				res, err := config.Resolve(text, f)
@@ -319,52 +131,38 @@ func All() []Mutant {
 					return config.Resolved{}, &config.Error{Path: path, Reason: "field not found in type Config"}
 				}
 				return res, nil
-			}}},
-		{Name: "config-type-panics", Clauses: []string{"PROTO-2", "CFG-3"},
+			}}}, {Name: "config-type-panics", Clauses: []string{"PROTO-2", "CFG-3"},
 			Bug:    "reads counts with an unchecked type assertion, so a string where a count belongs panics and is answered internal_error",
-			Engine: parsedWith{parse: assertingParse}},
-		{Name: "create-no-warning", Clauses: []string{"CFG-6"},
+			Engine: parsedWith{parse: assertingParse}}, {Name: "create-no-warning", Clauses: []string{"CFG-6"},
 			Bug:    "warns preserve_exceeds_max only when a trim takes the head-and-tail path, never at creation",
-			Engine: createMutant{warnings: func(window.Config, []window.Warning) []window.Warning { return nil }}},
-		{Name: "create-warning-strict", Clauses: []string{"CFG-6"},
+			Engine: createMutant{warnings: func(window.Config, []window.Warning) []window.Warning { return nil }}}, {Name: "create-warning-strict", Clauses: []string{"CFG-6"},
 			Bug: "warns preserve_exceeds_max at creation only when head and tail exceed the cap (>), not when they fill it",
 			Engine: createMutant{warnings: func(c window.Config, ws []window.Warning) []window.Warning {
 				if c.PreserveFirstN+c.PreserveLastN == c.MaxMessages {
 					return nil
 				}
 				return ws
-			}}},
-		{Name: "defaults-not-applied", Clauses: []string{"CFG-1"},
+			}}}, {Name: "defaults-not-applied", Clauses: []string{"CFG-1"},
 			Bug:    "leaves omitted config members at zero instead of 100 / false / 1 / 20",
-			Engine: configMutant(zeroDefaults)},
-		{Name: "estimate-bytes", Clauses: []string{"EST-2", "EST-3"},
+			Engine: configMutant(zeroDefaults)}, {Name: "estimate-bytes", Clauses: []string{"EST-2", "EST-3"},
 			Bug:    "counts UTF-8 bytes instead of UTF-16 code units (Go's len)",
-			Engine: estimateMutant(bytesEstimate)},
-		{Name: "estimate-counts-role", Clauses: []string{"EST-5"},
+			Engine: estimateMutant(bytesEstimate)}, {Name: "estimate-counts-role", Clauses: []string{"EST-5"},
 			Bug:    "counts the role as well as the content",
-			Engine: estimateMutant(roleCountingEstimate)},
-		{Name: "estimate-floor", Clauses: []string{"EST-1"},
+			Engine: estimateMutant(roleCountingEstimate)}, {Name: "estimate-floor", Clauses: []string{"EST-1"},
 			Bug:    "rounds the estimate down (integer division) instead of up",
-			Engine: estimateMutant(floorEstimate)},
-		{Name: "estimate-go-json", Clauses: []string{"EST-3"},
+			Engine: estimateMutant(floorEstimate)}, {Name: "estimate-go-json", Clauses: []string{"EST-3"},
 			Bug:    "serializes content with Go's encoding/json (sorted keys, <>& escaped) instead of JSON.stringify",
-			Engine: estimateMutant(goJSONEstimate)},
-		{Name: "estimate-null-is-four", Clauses: []string{"EST-4"},
+			Engine: estimateMutant(goJSONEstimate)}, {Name: "estimate-null-is-four", Clauses: []string{"EST-4"},
 			Bug:    "counts null content as JSON.stringify(null), 4 characters",
-			Engine: estimateMutant(nullCountingEstimate)},
-		{Name: "estimate-per-message", Clauses: []string{"EST-1"},
+			Engine: estimateMutant(nullCountingEstimate)}, {Name: "estimate-per-message", Clauses: []string{"EST-1"},
 			Bug:    "rounds up per message and sums, instead of dividing the total once",
-			Engine: estimateMutant(perMessageEstimate)},
-		{Name: "evict-newest-middle", Clauses: []string{"WIN-4"},
+			Engine: estimateMutant(perMessageEstimate)}, {Name: "evict-newest-middle", Clauses: []string{"WIN-4"},
 			Bug:    "keeps the oldest middle messages and evicts the most recent ones",
-			Engine: trimMutant(newestEvictedTrim)},
-		{Name: "handshake-without-name", Clauses: []string{"PROTO-1"},
+			Engine: trimMutant(newestEvictedTrim)}, {Name: "handshake-without-name", Clauses: []string{"PROTO-1"},
 			Bug:    "takes its name from build metadata that is not set, so the handshake names no implementation",
-			Engine: namelessEngine{}},
-		{Name: "head-tail-overlap", Clauses: []string{"WIN-2", "WIN-5"},
+			Engine: namelessEngine{}}, {Name: "head-tail-overlap", Clauses: []string{"WIN-2", "WIN-5"},
 			Bug:    "takes the tail as the last t messages even when they overlap the head, so messages appear twice",
-			Engine: trimMutant(overlappingTrim)},
-		{Name: "loop-approaching-at-80", Clauses: []string{"LOOP-5"},
+			Engine: trimMutant(overlappingTrim)}, {Name: "loop-approaching-at-80", Clauses: []string{"LOOP-5"},
 			Bug: "warns at exactly 80% of the cap instead of above it",
 			Engine: loopMutant{run: func(ctx context.Context, r loop.Run) (loop.Result, error) {
 				res, err := loop.Execute(ctx, r)
@@ -374,8 +172,7 @@ func All() []Mutant {
 					}
 				}
 				return res, err
-			}}},
-		{Name: "loop-evicts-first-message", Clauses: []string{"LOOP-2"},
+			}}}, {Name: "loop-evicts-first-message", Clauses: []string{"LOOP-2"},
 			Bug: "honours preserve_first_n 0 in the loop, dropping the system prompt",
 			Engine: loopMutant{run: func(ctx context.Context, r loop.Run) (loop.Result, error) {
 				w, err := window.New(r.Config)
@@ -387,13 +184,11 @@ func All() []Mutant {
 					res.Iterations[i].Events = withoutCode(res.Iterations[i].Events, loop.CodeFirstRaised)
 				}
 				return res, err
-			}}},
-		{Name: "loop-hands-on-untrimmed-state", Clauses: []string{"LOOP-3"},
+			}}}, {Name: "loop-hands-on-untrimmed-state", Clauses: []string{"LOOP-3"},
 			Bug: "returns the conversation state after the final reply without trimming it",
 			Engine: loopMutant{run: withTrimmer(func(w *window.Window) loop.Trimmer {
 				return onlyWhen(w, func(msgs []message.Message) bool { return msgs[len(msgs)-1].Class() != message.AssistantText })
-			})}},
-		{Name: "loop-no-trim-event", Clauses: []string{"LOOP-4"},
+			})}}, {Name: "loop-no-trim-event", Clauses: []string{"LOOP-4"},
 			Bug: "trims silently, without the conversation_trimmed log event",
 			Engine: loopMutant{run: func(ctx context.Context, r loop.Run) (loop.Result, error) {
 				res, err := loop.Execute(ctx, r)
@@ -401,8 +196,7 @@ func All() []Mutant {
 					res.Iterations[i].Events = withoutCode(res.Iterations[i].Events, loop.CodeTrimmed)
 				}
 				return res, err
-			}}},
-		{Name: "loop-tool-result-as-prompt", Clauses: []string{"LOOP-6"},
+			}}}, {Name: "loop-tool-result-as-prompt", Clauses: []string{"LOOP-6"},
 			Bug: "classifies an Anthropic tool_result message as a user prompt, so the window cuts between a tool_use and its result",
 			Engine: loopMutant{run: withTrimmer(func(w *window.Window) loop.Trimmer {
 				return trimmerFunc(func(_ context.Context, msgs []message.Message, _ window.Summarizer) (window.Result, error) {
@@ -422,19 +216,15 @@ func All() []Mutant {
 					}
 					return w.Apply(w.Config().Plan(split), msgs), nil
 				})
-			})}},
-		{Name: "loop-trims-once-per-iteration", Clauses: []string{"LOOP-1", "LOOP-7", "LOOP-3"},
+			})}}, {Name: "loop-trims-once-per-iteration", Clauses: []string{"LOOP-1", "LOOP-7", "LOOP-3"},
 			Bug: "trims only before the first model call of an iteration, so the array grows through the tool-call loop",
 			Engine: loopMutant{run: withTrimmer(func(w *window.Window) loop.Trimmer {
 				return onlyWhen(w, func(msgs []message.Message) bool { return msgs[len(msgs)-1].Class() == message.UserPrompt })
-			})}},
-		{Name: "message-role-enum", Clauses: []string{"MSG-1"},
+			})}}, {Name: "message-role-enum", Clauses: []string{"MSG-1"},
 			Bug:    "validates role against system/user/assistant/tool, refusing developer and every other role",
-			Engine: strictMessages{check: knownRolesOnly}},
-		{Name: "metrics-input-tokens", Clauses: []string{"MET-1"},
+			Engine: strictMessages{check: knownRolesOnly}}, {Name: "metrics-input-tokens", Clauses: []string{"MET-1"},
 			Bug:    "reports estimatedTokens of the input instead of what is kept",
-			Engine: resultMutant(inputTokenMetrics)},
-		{
+			Engine: resultMutant(inputTokenMetrics)}, {
 			Name:    "metrics-only-when-trimmed",
 			Bug:     "returns early when nothing needs trimming, with zero metrics",
 			Clauses: []string{"MET-2"},
@@ -448,111 +238,51 @@ func All() []Mutant {
 					return res, err
 				})
 			}},
-		},
-		{Name: "negative-accepted", Clauses: []string{"CFG-3"},
+		}, {Name: "negative-accepted", Clauses: []string{"CFG-3"},
 			Bug:    "clamps negative counts to 0 instead of refusing them",
-			Engine: configMutant(clampNegatives)},
-		{Name: "no-trim-warning", Clauses: []string{"WIN-3"},
+			Engine: configMutant(clampNegatives)}, {Name: "no-trim-warning", Clauses: []string{"WIN-3"},
 			Bug:    "never warns preserve_exceeds_max on a trim (only at creation)",
-			Engine: resultMutant(withoutWarnings)},
-		{Name: "prune-drops-between", Clauses: []string{"PRUNE-3"},
+			Engine: resultMutant(withoutWarnings)}, {Name: "prune-drops-between", Clauses: []string{"PRUNE-3"},
 			Bug:    "drops everything between the members of a run (system messages, tool results), not only the orphaned prompts",
-			Engine: engine{prune: pruneDroppingBetween}},
-		{Name: "prune-keeps-first", Clauses: []string{"PRUNE-1"},
+			Engine: engine{prune: pruneDroppingBetween}}, {Name: "prune-keeps-first", Clauses: []string{"PRUNE-1"},
 			Bug:    "keeps the first user prompt of a run instead of the last",
-			Engine: engine{prune: pruneWith(isPrompt, message.Message.IsAssistant, true)}},
-		{Name: "prune-remembers-removed", Clauses: []string{"MSG-3", "PRUNE-3"},
+			Engine: engine{prune: pruneWith(isPrompt, message.Message.IsAssistant, true)}}, {Name: "prune-remembers-removed", Clauses: []string{"MSG-3", "PRUNE-3"},
 			Bug:    "keeps the removed positions in a field that is never reset, so every prune reports those of the earlier ones too",
-			Engine: engine{prune: rememberingPrune()}},
-		{Name: "prune-single-pass", Clauses: []string{"PRUNE-1", "PRUNE-4"},
+			Engine: engine{prune: rememberingPrune()}}, {Name: "prune-single-pass", Clauses: []string{"PRUNE-1", "PRUNE-4"},
 			Bug:    "after removing a prompt forgets the one that replaced it, so a run of three keeps two and a second prune removes more",
-			Engine: engine{prune: singlePassPrune}},
-		{Name: "prune-tool-result-as-prompt", Clauses: []string{"CLS-1", "PRUNE-2"},
+			Engine: engine{prune: singlePassPrune}}, {Name: "prune-tool-result-as-prompt", Clauses: []string{"CLS-1", "PRUNE-2"},
 			Bug:    "treats an Anthropic user message of tool_result blocks as a user prompt, pruning it and orphaning its call",
-			Engine: engine{prune: pruneWith(func(m message.Message) bool { return m.Role() == "user" }, message.Message.IsAssistant, false)}},
-		{Name: "prune-tool-result-breaks-run", Clauses: []string{"PRUNE-2"},
+			Engine: engine{prune: pruneWith(func(m message.Message) bool { return m.Role() == "user" }, message.Message.IsAssistant, false)}}, {Name: "prune-tool-result-breaks-run", Clauses: []string{"PRUNE-2"},
 			Bug: "lets a tool result end a run of user prompts, so orphaned prompts before it survive",
 			Engine: engine{prune: pruneWith(isPrompt, func(m message.Message) bool {
 				return m.IsAssistant() || m.Class() == message.ToolResult
-			}, false)}},
-		{Name: "rewrites-messages", Clauses: []string{"MSG-2"},
+			}, false)}}, {Name: "rewrites-messages", Clauses: []string{"MSG-2"},
 			Bug:    "rebuilds kept messages from role and content, dropping every other member",
-			Engine: resultMutant(rewritingTrim)},
-		{Name: "summarize-single-newline", Clauses: []string{"SUM-1", "SUM-9"},
-			Bug:    "separates the rendered messages of the summarization prompt with one newline instead of a blank line",
-			Engine: summarizeMutant{summarize: singleNewlineSummarize}},
-		{Name: "summary-after-tail", Clauses: []string{"SUM-2"},
-			Bug:    "appends the summary after the tail instead of after the head",
-			Engine: summarizingMutant(summaryAfterTail)},
-		{Name: "summary-counter-never-resets", Clauses: []string{"SUM-5"},
-			Bug:    "keeps counting after a summary, so every later trim summarizes again",
-			Engine: summarizingMutant(neverResets)},
-		{Name: "summary-counter-resets-on-failure", Clauses: []string{"SUM-7", "SUM-4"},
-			Bug:    "forgets the pending messages when the summarizer fails, so they are never summarized",
-			Engine: summarizingMutant(resetsOnFailure)},
-		{Name: "summary-covers-only-this-trim", Clauses: []string{"SUM-4"},
-			Bug:    "summarizes only this trim's evicted messages, silently dropping the ones evicted before",
-			Engine: summarizingMutant(coversOnlyThisTrim)},
-		{Name: "summary-error-as-text", Clauses: []string{"SUM-7"},
-			Bug:    "inserts the summarizer's error text as the summary",
-			Engine: summarizingMutant(errorAsSummary)},
-		{Name: "summary-every-trim", Clauses: []string{"SUM-5"},
-			Bug:    "summarizes on every trim that evicts, ignoring the rate limit",
-			Engine: summarizingMutant(summarizesEveryTrim)},
-		{Name: "summary-ignores-flag", Clauses: []string{"SUM-8"},
-			Bug:    "summarizes whenever the trim is given a summarizer, ignoring summarize_on_trim: false",
-			Engine: engine{window: func(c window.Config) server.Window { return newFlagBlindWindow(c) }}},
-		{Name: "summary-max-tokens-4096", Clauses: []string{"SUM-1"},
-			Bug:    "calls the summarizer with max_tokens 4096 instead of 1024",
-			Engine: summarizingMutant(wrongMaxTokens)},
-		{Name: "summary-not-counted", Clauses: []string{"SUM-3"},
-			Bug:    "inserts the summary without giving up a middle place, one over the cap",
-			Engine: summarizingMutant(summaryNotCounted)},
-		{Name: "summary-of-tool-results", Clauses: []string{"SUM-6"},
-			Bug:    "calls the summarizer for evictions that hold only tool results",
-			Engine: summarizingMutant(summarizesToolResults)},
-		{Name: "summary-pending-without-summarizer", Clauses: []string{"SUM-8"},
-			Bug: "adds a trim's evicted messages to the pending list even when no summarizer was given, so a later trim summarizes them",
-			Engine: engine{window: func(c window.Config) server.Window {
-				return pendingAlways{&faultySummarizer{cfg: c}}
-			}}},
-		{Name: "summary-prefix-missing", Clauses: []string{"SUM-2"},
-			Bug:    "leaves out the [Conversation Summary] prefix",
-			Engine: summarizingMutant(prefixMissing)},
-		{Name: "tail-zero-keeps-all", Clauses: []string{"WIN-2"},
+			Engine: resultMutant(rewritingTrim)}, {Name: "tail-zero-keeps-all", Clauses: []string{"WIN-2"},
 			Bug:    "takes the tail with slice(-t), which for t = 0 is the whole conversation",
-			Engine: trimMutant(sliceMinusZeroTrim)},
-		{Name: "tokens-special-text", Clauses: []string{"TOK-1"},
+			Engine: trimMutant(sliceMinusZeroTrim)}, {Name: "tokens-special-text", Clauses: []string{"TOK-1"},
 			Bug:    "encodes with tiktoken's encode(allowed_special=\"all\"), so the text <|endoftext|> becomes the special token 100257",
-			Engine: tokenMutant{encode: encodeWithSpecials}},
-		{Name: "tool-call-schema", Clauses: []string{"CLS-2"},
+			Engine: tokenMutant{encode: encodeWithSpecials}}, {Name: "tool-call-schema", Clauses: []string{"CLS-2"},
 			Bug:    "validates tool members against the providers' full schemas, refusing a call without function or name, or a result without content",
-			Engine: strictMessages{check: fullToolSchema}},
-		{Name: "trims-at-cap", Clauses: []string{"WIN-1", "WIN-8"},
+			Engine: strictMessages{check: fullToolSchema}}, {Name: "trims-at-cap", Clauses: []string{"WIN-1", "WIN-8"},
 			Bug:    "trims when n == max (`n < max` for the no-op test), warning about a conversation that needs no trim",
-			Engine: planMutant(trimAtCapPlan)},
-		{Name: "unknown-config-ignored", Clauses: []string{"CFG-4"},
+			Engine: planMutant(trimAtCapPlan)}, {Name: "unknown-config-ignored", Clauses: []string{"CFG-4"},
 			Bug:    "ignores unknown config members, so a typo silently falls back to a default",
-			Engine: configMutant(ignoreUnknown)},
-		{Name: "window-accepts-broken-tools", Clauses: []string{"UNIT-2"},
+			Engine: configMutant(ignoreUnknown)}, {Name: "window-accepts-broken-tools", Clauses: []string{"UNIT-2"},
 			Bug:    "trims a conversation with an orphaned tool result or an unanswered call instead of refusing it",
-			Engine: trimMutant(uncheckedTrim)},
-		{Name: "window-resumes-at-last-cut", Clauses: []string{"WIN-7"},
+			Engine: trimMutant(uncheckedTrim)}, {Name: "window-resumes-at-last-cut", Clauses: []string{"WIN-7"},
 			Bug:    "remembers how many messages its trims evicted and skips that many after the head on the next trim, as if every call passed the full, growing history",
-			Engine: engine{window: func(c window.Config) server.Window { return newResumingWindow(c) }}},
-		{Name: "window-splits-head-unit", Clauses: []string{"WIN-9", "UNIT-3"},
+			Engine: engine{window: func(c window.Config) server.Window { return newResumingWindow(c) }}}, {Name: "window-splits-head-unit", Clauses: []string{"WIN-9", "UNIT-3"},
 			Bug:    "ends the preserved head after preserve_first_n messages even inside a tool-call unit",
-			Engine: planMutant(splitPlan("head"))},
-		{Name: "window-splits-middle-unit", Clauses: []string{"WIN-9", "UNIT-3"},
+			Engine: planMutant(splitPlan("head"))}, {Name: "window-splits-middle-unit", Clauses: []string{"WIN-9", "UNIT-3"},
 			Bug:    "keeps exactly max − h − t middle messages even when that cuts a tool-call unit",
-			Engine: planMutant(splitPlan("middle"))},
-		{Name: "window-splits-tail-unit", Clauses: []string{"WIN-9", "UNIT-3"},
+			Engine: planMutant(splitPlan("middle"))}, {Name: "window-splits-tail-unit", Clauses: []string{"WIN-9", "UNIT-3"},
 			Bug:    "starts the preserved tail preserve_last_n messages from the end even inside a tool-call unit, orphaning tool results",
-			Engine: planMutant(splitPlan("tail"))},
-		{Name: "zero-max-trims", Clauses: []string{"CFG-5"},
+			Engine: planMutant(splitPlan("tail"))}, {Name: "zero-max-trims", Clauses: []string{"CFG-5"},
 			Bug:    "treats max_messages 0 as a cap of zero instead of disabling trimming",
-			Engine: trimMutant(zeroMaxTrim)},
-	}
+			Engine: trimMutant(zeroMaxTrim)}}
+	ms = append(ms, budgetCatalogue()...)
+	ms = append(ms, summarizeCatalogue()...)
 	ms = append(ms, trimmerMutants()...)
 	ms = append(ms, outsiderMutants()...)
 	sort.Slice(ms, func(i, j int) bool { return ms[i].Name < ms[j].Name })
