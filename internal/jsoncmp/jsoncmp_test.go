@@ -96,3 +96,19 @@ func TestCompareOpen(t *testing.T) {
 	assert.Nil(t, Compare("x", want, got, rules))
 	assert.Equal(t, `result.a[0].b: want 1, got 2`, Compare("y", want, got, rules).String())
 }
+
+// TestWithoutFreeText: the steps leave out of a member's elements exactly
+// the free text FreeText names, and nothing else.
+func TestWithoutFreeText(t *testing.T) {
+	for _, tc := range []struct{ member, in, want string }{
+		{"warnings", `[{"code":"c","message":"for people","indexes":[1]}]`, `[{"code":"c","indexes":[1]}]`},
+		{"events", `[{"event":"context_compression_failed","error":"quota"}]`, `[{"event":"context_compression_failed"}]`},
+		{"events", `[{"event":"context_compressed","originalTokenCount":9}]`, `[{"event":"context_compressed","originalTokenCount":9}]`},
+		{"other", `[{"message":"kept"}]`, `[{"message":"kept"}]`},
+		{"warnings", `not json`, `not json`},
+	} {
+		if got := string(WithoutFreeText(tc.member, []byte(tc.in))); !Equal([]byte(got), []byte(tc.want)) && got != tc.want {
+			t.Errorf("WithoutFreeText(%q, %s) = %s, want %s", tc.member, tc.in, got, tc.want)
+		}
+	}
+}

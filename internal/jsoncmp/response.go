@@ -52,6 +52,34 @@ var FreeText = []Pattern{
 	}, Why: "a loop event other than those of LOOP-4 and LOOP-5 is a warning passed on, whose message is for people"},
 }
 
+// WithoutFreeText is raw, the JSON of the result member named member (an
+// array of objects: "warnings", "events"), without the free text FreeText
+// names in its elements — what the steps compare outside a whole result;
+// raw itself when it is not JSON.
+func WithoutFreeText(member string, raw []byte) []byte {
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return raw
+	}
+	list, _ := v.([]any)
+	for _, p := range FreeText {
+		inner, ok := strings.CutPrefix(p.Path, member+"[*].")
+		if !ok || p.Method != "" || strings.ContainsAny(inner, ".[") {
+			continue
+		}
+		for _, e := range list {
+			if obj, ok := e.(map[string]any); ok && (p.When == nil || p.When(obj)) {
+				delete(obj, inner)
+			}
+		}
+	}
+	out, err := json.Marshal(v)
+	if err != nil {
+		return raw
+	}
+	return out
+}
+
 // LoopFixedTexts are the loop events whose message LOOP-4 and LOOP-5 fix.
 var LoopFixedTexts = []string{"conversation_trimmed", "conversation_metrics", "conversation_approaching_limit"}
 

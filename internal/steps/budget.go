@@ -11,7 +11,6 @@ import (
 	"github.com/cucumber/godog"
 
 	"github.com/convspec/convspec/conformance/protocol"
-	"github.com/convspec/convspec/internal/freetext"
 	"github.com/convspec/convspec/internal/jsoncmp"
 )
 
@@ -355,9 +354,9 @@ func (w *budgetSteps) eventsAre(doc *godog.DocString) error {
 		return err
 	}
 	// The events' error is for people (PREP-3): compared by neither the
-	// steps nor the replay (package freetext).
+	// steps nor the replay (jsoncmp.FreeText).
 	got, _ := json.Marshal(w.events)
-	if !jsoncmp.Equal(freetext.Without("events", got), freetext.Without("events", []byte(doc.Content))) {
+	if !jsoncmp.Equal(jsoncmp.WithoutFreeText("events", got), jsoncmp.WithoutFreeText("events", []byte(doc.Content))) {
 		return w.failf("events differ:\n  wanted %s\n  got    %s", strings.Join(strings.Fields(doc.Content), " "), got)
 	}
 	return nil

@@ -13,7 +13,6 @@ import (
 
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/internal/agentrun"
-	"github.com/convspec/convspec/internal/freetext"
 	"github.com/convspec/convspec/internal/jsoncmp"
 )
 
@@ -370,11 +369,11 @@ func (w *world) iterationEvents(i int, table *godog.Table) error {
 		want = append(want, protocol.Warning{Code: row.Cells[0].Value, Message: row.Cells[1].Value})
 	}
 	// A warning passed on has a message for people; only LOOP-4's and
-	// LOOP-5's texts are compared (package freetext).
+	// LOOP-5's texts are compared (jsoncmp.FreeText).
 	fixed := func(evs []protocol.Warning) []protocol.Warning {
 		out := slices.Clone(evs)
 		for i := range out {
-			if !slices.Contains(freetext.LoopTexts, out[i].Code) {
+			if !slices.Contains(jsoncmp.LoopFixedTexts, out[i].Code) {
 				out[i].Message = ""
 			}
 		}
