@@ -15,6 +15,7 @@ import (
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/jsoncmp"
+	"github.com/convspec/convspec/internal/trimbound"
 	"github.com/convspec/convspec/reference/message"
 )
 
@@ -164,7 +165,7 @@ func checkTrimBound(s trimSession, c trimCase) {
 	for _, i := range fl {
 		flMsgs = append(flMsgs, c.h.msgs[i].Raw)
 	}
-	got, need := countOf(c.decl, out), countOf(c.decl, flMsgs)
+	got, need := trimbound.Count(c.decl, out), trimbound.Count(c.decl, flMsgs)
 	switch {
 	case need <= c.limit && got > c.limit:
 		s.fail("ANY-6", "the output counts %d %s, above the limit %d (the floor, %s, counts %d)\n%s\n%s",

@@ -16,8 +16,7 @@ import (
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/jsoncmp"
-	"github.com/convspec/convspec/reference/budget"
-	"github.com/convspec/convspec/reference/message"
+	"github.com/convspec/convspec/internal/trimbound"
 )
 
 // trimCase is one generated request to trimmer.trim.
@@ -49,7 +48,7 @@ func drawTrimCase(t *rapid.T, tg target.Target, guarantee string, limits func(t 
 		format = d.Formats[0]
 	}
 	h := historyGen(genOpts{n: trimLen.Draw(t, "n"), marked: true, tools: -1, runs: rapid.Bool().Draw(t, "orphan runs"), format: format}).Draw(t, "conversation")
-	total := countOf(d, raws(h.msgs))
+	total := trimbound.Count(d, raws(h.msgs))
 	return trimCase{decl: d, h: h, limit: limits(t, total)}
 }
 
@@ -62,28 +61,6 @@ func anyLimit(t *rapid.T, total int) int {
 // fittingLimit draws a limit the conversation fits in (ANY-7).
 func fittingLimit(t *rapid.T, total int) int {
 	return total + rapid.IntRange(0, 3).Draw(t, "limit above the count")
-}
-
-// countOf counts messages by the trimmer's bound (ANY-6): messages, cl100k
-// tokens (TOK-2) or ⌈characters / 4⌉ per message (EST-2 – EST-5), summed.
-// A message that cannot be read counts 0: ANY-1 reports it.
-func countOf(d protocol.TrimmerDecl, msgs []json.RawMessage) int {
-	if d.Bound == protocol.BoundMessages {
-		return len(msgs)
-	}
-	n := 0
-	for _, raw := range msgs {
-		m, err := message.Parse(raw)
-		if err != nil {
-			continue
-		}
-		if d.Counter == protocol.CounterCl100k {
-			n += budget.MessageTokens(m)
-		} else {
-			n += ceil4(m.ContentLength())
-		}
-	}
-	return n
 }
 
 // unit says what a count is.
@@ -196,7 +173,7 @@ func match(in []msg, out []json.RawMessage) []int {
 // message's position, class and count.
 func (c trimCase) describe() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "trimmer %q (bound %s), limit %d; the input counts %d %s:\n", c.decl.Name, unit(c.decl), c.limit, countOf(c.decl, raws(c.h.msgs)), unit(c.decl))
+	fmt.Fprintf(&b, "trimmer %q (bound %s), limit %d; the input counts %d %s:\n", c.decl.Name, unit(c.decl), c.limit, trimbound.Count(c.decl, raws(c.h.msgs)), unit(c.decl))
 	for i, m := range c.h.msgs {
 		fmt.Fprintf(&b, "  in[%d] %-14s unit %v  %s\n", i, m.Class, m.Unit, abbreviate(m.Raw, 160))
 	}

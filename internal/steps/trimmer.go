@@ -18,7 +18,7 @@ import (
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/jsoncmp"
-	"github.com/convspec/convspec/reference/budget"
+	"github.com/convspec/convspec/internal/trimbound"
 	"github.com/convspec/convspec/reference/message"
 )
 
@@ -241,26 +241,6 @@ func (tw *trimWorld) endsWith(list string) func(trimRun) error {
 	}
 }
 
-// count counts by the trimmer's declared bound (ANY-6).
-func count(d protocol.TrimmerDecl, raws []json.RawMessage) int {
-	if d.Bound == protocol.BoundMessages {
-		return len(raws)
-	}
-	n := 0
-	for _, raw := range raws {
-		m, err := message.Parse(raw)
-		if err != nil {
-			continue
-		}
-		if d.Counter == protocol.CounterCl100k {
-			n += budget.MessageTokens(m)
-		} else {
-			n += (m.ContentLength() + 3) / 4
-		}
-	}
-	return n
-}
-
 // floor is what the trimmer's claimed guarantees keep (ANY-6).
 func (tw *trimWorld) floor(d protocol.TrimmerDecl) ([]json.RawMessage, error) {
 	msgs, err := message.FromRaw(tw.w.input)
@@ -300,7 +280,7 @@ func (tw *trimWorld) bound(r trimRun) error {
 	if err != nil {
 		return err
 	}
-	got, need := count(r.decl, r.out), count(r.decl, fl)
+	got, need := trimbound.Count(r.decl, r.out), trimbound.Count(r.decl, fl)
 	switch {
 	case need <= tw.limit && got > tw.limit:
 		return fmt.Errorf("the output counts %d (%s), above the limit", got, r.decl.Bound)
