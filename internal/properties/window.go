@@ -14,11 +14,6 @@ import (
 // codePreserveExceedsMax is the warning of CFG-6 and WIN-3.
 const codePreserveExceedsMax = "preserve_exceeds_max"
 
-func checkMatchesPlan(t *rapid.T, tg target.Target) {
-	s, w, in := start(t, tg, "WIN-5", maxGen, anyLength)
-	matchesPlan(s, w, in)
-}
-
 func matchesPlan(s *session, w window, in []msg) {
 	res := s.trim(w, in)
 	p := planFor(w, in)
@@ -35,11 +30,6 @@ func matchesPlan(s *session, w window, in []msg) {
 	}
 	s.fail("WIN-5", "evicted[%d] should be %s, but %s; evicted holds the evicted messages in input order\n%s",
 		j, wantAt(wantE, j, in), gotAt(res.Evicted, j, in, "evicted"), summary)
-}
-
-func checkHeadAndTail(t *rapid.T, tg target.Target) {
-	s, w, in := start(t, tg, "WIN-2", maxGen, overCap)
-	headAndTail(s, w, in)
 }
 
 func headAndTail(s *session, w window, in []msg) {
@@ -87,11 +77,6 @@ func headAndTail(s *session, w window, in []msg) {
 	}
 }
 
-func checkBound(t *rapid.T, tg target.Target) {
-	s, w, in := start(t, tg, "WIN-6", maxGen, overCap)
-	bound(s, w, in)
-}
-
 func bound(s *session, w window, in []msg) {
 	res := s.trim(w, in)
 	p := planFor(w, in)
@@ -108,11 +93,6 @@ func bound(s *session, w window, in []msg) {
 		s.fail("WIN-6", "max_messages is %d and the head and tail, grown to whole units, hold |head| + |tail| = %d < %d messages, so trimmed holds at most %d messages; got %d: %s\n%s",
 			w.max, p.head+p.tail, w.max, w.max, got, traceList(res.Trimmed, in), p.explain(w))
 	}
-}
-
-func checkOrder(t *rapid.T, tg target.Target) {
-	s, w, in := start(t, tg, "WIN-5", maxGen, overCap)
-	order(s, w, in)
 }
 
 func order(s *session, w window, in []msg) {
@@ -143,11 +123,6 @@ func order(s *session, w window, in []msg) {
 	}
 }
 
-func checkPartition(t *rapid.T, tg target.Target) {
-	s, w, in := start(t, tg, "WIN-5", maxGen, anyLength)
-	partition(s, w, in)
-}
-
 func partition(s *session, w window, in []msg) {
 	res := s.trim(w, in)
 	where := make([][]string, len(in))
@@ -174,11 +149,6 @@ func partition(s *session, w window, in []msg) {
 	}
 }
 
-func checkIdempotent(t *rapid.T, tg target.Target) {
-	s, w, in := start(t, tg, "WIN-7", maxGen, anyLength)
-	idempotent(s, w, in)
-}
-
 func idempotent(s *session, w window, in []msg) {
 	first := s.trim(w, in)
 	again := s.trimRaw(w, first.Trimmed)
@@ -196,11 +166,6 @@ func idempotent(s *session, w window, in []msg) {
 		s.fail("WIN-7", "trimming the same input twice with the same window gave different results\nfirst:  trimmed %s, evicted %s\nsecond: trimmed %s, evicted %s",
 			traceList(first.Trimmed, in), traceList(first.Evicted, in), traceList(repeat.Trimmed, in), traceList(repeat.Evicted, in))
 	}
-}
-
-func checkUnderCap(t *rapid.T, tg target.Target) {
-	s, w, in := start(t, tg, "WIN-1", rapid.OneOf(rapid.Just(0), maxGen, maxGen), withinLimit)
-	underCap(s, w, in)
 }
 
 func underCap(s *session, w window, in []msg) {

@@ -16,11 +16,6 @@ import (
 // messages it keeps: byte-exact messages, metrics, estimates, warnings,
 // units and the effective configuration.
 
-func checkRoundTrip(t *rapid.T, tg target.Target) {
-	s, w, in := start(t, tg, "MSG-2", maxGen, anyLength)
-	roundTrip(s, w, in)
-}
-
 func roundTrip(s *session, w window, in []msg) {
 	res := s.trim(w, in)
 	for _, list := range trimLists(res) {
@@ -37,11 +32,6 @@ func roundTrip(s *session, w window, in []msg) {
 			}
 		}
 	}
-}
-
-func checkMetrics(t *rapid.T, tg target.Target) {
-	s, w, in := start(t, tg, "MET-1", maxGen, anyLength)
-	metrics(s, w, in)
 }
 
 func metrics(s *session, w window, in []msg) {
@@ -104,11 +94,6 @@ func estimate(s *session, in []msg) {
 	}
 }
 
-func checkTrimWarning(t *rapid.T, tg target.Target) {
-	s, w, in := start(t, tg, "WIN-3", maxGen, anyLength)
-	trimWarning(s, w, in)
-}
-
 func trimWarning(s *session, w window, in []msg) {
 	res := s.trim(w, in)
 	n := len(in)
@@ -129,11 +114,6 @@ func trimWarning(s *session, w window, in []msg) {
 		s.fail("WIN-8", "%s, so the trim does not take the path of WIN-3 and must not warn %q; got %s",
 			why, codePreserveExceedsMax, warningCodes(res.Warnings))
 	}
-}
-
-func checkUnitsWhole(t *rapid.T, tg target.Target) {
-	s, w, in := start(t, tg, "WIN-9", maxGen, anyLength)
-	unitsWhole(s, w, in)
 }
 
 func unitsWhole(s *session, w window, in []msg) {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/convspec/convspec/conformance/target"
+	"pgregory.net/rapid"
 )
 
 // The window properties' edge examples: every invariant of a trim checked,
@@ -20,6 +21,19 @@ import (
 // windowCase is a window property's check of one trim: the window it
 // created and the conversation it trims.
 type windowCase func(s *session, w window, in []msg)
+
+// onTrims makes p a property of one trim: its random cases create a window
+// from a generated configuration (max_messages drawn by maxes) and trim a
+// conversation whose length mode places around the window's boundaries;
+// its edge examples are windowEdges'; check judges each trim.
+func (p Property) onTrims(clause string, maxes *rapid.Generator[int], mode lengthMode, check windowCase) Property {
+	p.Check = func(t *rapid.T, tg target.Target) {
+		s, w, in := start(t, tg, clause, maxes, mode)
+		check(s, w, in)
+	}
+	p.Examples = windowEdges(clause, mode, check)
+	return p
+}
 
 // windowEdge is a window and a conversation length at a boundary.
 type windowEdge struct {
