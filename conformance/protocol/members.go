@@ -36,37 +36,35 @@ func (e *MemberError) Error() string {
 	return fmt.Sprintf("%s: want %s, got %s", e.Path, e.Rule, e.Got)
 }
 
-// checkMembers walks raw against the Go type t of this package's result
-// types: every member present is checked, recursively.
-func checkMembers(raw json.RawMessage, t reflect.Type, path string) error {
-	raw = bytes.TrimSpace(raw)
-	isNull := string(raw) == "null"
-	fail := func(rule string) error { return &MemberError{Path: path, Rule: rule, Got: abbreviate(raw)} }
+// checkMembers walks x, a result decoded once by DecodeValue, against the
+// Go type t of this package's result types: every member present is
+// checked, recursively.
+func checkMembers(x any, t reflect.Type, path string) error {
+	fail := func(rule string) error { return &MemberError{Path: path, Rule: rule, Got: abbreviateValue(x)} }
 	if t == reflect.TypeFor[json.RawMessage]() {
 		return nil // any JSON value: a message, a summary
 	}
 	switch t.Kind() {
 	case reflect.Pointer:
-		if isNull {
+		if x == nil {
 			return nil
 		}
-		return checkMembers(raw, t.Elem(), path)
+		return checkMembers(x, t.Elem(), path)
 	case reflect.Int, reflect.Int64, reflect.Int32:
-		if !nonNegativeInteger(raw) {
+		if n, ok := x.(json.Number); !ok || !nonNegativeInteger([]byte(n)) {
 			return fail("a non-negative integer")
 		}
 	case reflect.Bool:
-		if string(raw) != "true" && string(raw) != "false" {
+		if _, ok := x.(bool); !ok {
 			return fail("a boolean")
 		}
 	case reflect.String:
-		var s string
-		if len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &s) != nil {
+		if _, ok := x.(string); !ok {
 			return fail("a string")
 		}
 	case reflect.Slice:
-		var elems []json.RawMessage
-		if len(raw) == 0 || raw[0] != '[' || json.Unmarshal(raw, &elems) != nil {
+		elems, ok := x.([]any)
+		if !ok {
 			return fail("an array")
 		}
 		for i, e := range elems {
@@ -75,8 +73,8 @@ func checkMembers(raw json.RawMessage, t reflect.Type, path string) error {
 			}
 		}
 	case reflect.Map:
-		var members map[string]json.RawMessage
-		if len(raw) == 0 || raw[0] != '{' || json.Unmarshal(raw, &members) != nil {
+		members, ok := x.(map[string]any)
+		if !ok {
 			return fail("an object")
 		}
 		for k, v := range members {
@@ -85,8 +83,8 @@ func checkMembers(raw json.RawMessage, t reflect.Type, path string) error {
 			}
 		}
 	case reflect.Struct:
-		var members map[string]json.RawMessage
-		if len(raw) == 0 || raw[0] != '{' || json.Unmarshal(raw, &members) != nil {
+		members, ok := x.(map[string]any)
+		if !ok {
 			return fail("an object")
 		}
 		for i := range t.NumField() {
@@ -96,7 +94,7 @@ func checkMembers(raw json.RawMessage, t reflect.Type, path string) error {
 				continue
 			}
 			v, ok := members[name]
-			if !ok || strings.Contains(opts, "omitempty") && string(bytes.TrimSpace(v)) == "null" {
+			if !ok || strings.Contains(opts, "omitempty") && v == nil {
 				continue // required members are checkRequired's; null is an optional one absent
 			}
 			if err := checkMembers(v, f.Type, join(path, name)); err != nil {
@@ -105,6 +103,32 @@ func checkMembers(raw json.RawMessage, t reflect.Type, path string) error {
 		}
 	}
 	return nil
+}
+
+// DecodeValue decodes a result once, numbers kept as written
+// (json.Number), into the value CheckValue and the JSON Schema check both
+// read.
+func DecodeValue(raw []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("more than one JSON value")
+	}
+	return v, nil
+}
+
+// abbreviateValue is a decoded value as the JSON it was sent as,
+// abbreviated.
+func abbreviateValue(x any) string {
+	b, err := json.Marshal(x)
+	if err != nil {
+		return fmt.Sprint(x)
+	}
+	return abbreviate(b)
 }
 
 // integralNumbers rewrites every number of raw whose value is an integer
@@ -161,7 +185,16 @@ func nonNegativeInteger(raw []byte) bool {
 // to one of this package's result types, and returns the first member that
 // breaks its rule as a *MemberError.
 func CheckMembers(raw json.RawMessage, v any) error {
-	return checkMembers(raw, reflect.TypeOf(v).Elem(), "result")
+	x, err := DecodeValue(raw)
+	if err != nil {
+		return &MemberError{Path: "result", Rule: "a JSON value", Got: abbreviate(raw)}
+	}
+	return CheckValue(x, v)
+}
+
+// CheckValue is CheckMembers on a result already decoded by DecodeValue.
+func CheckValue(x any, v any) error {
+	return checkMembers(x, reflect.TypeOf(v).Elem(), "result")
 }
 
 // IntegralNumbers rewrites numbers such as 3.0 and 3e0, which CheckMembers

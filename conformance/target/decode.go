@@ -25,13 +25,18 @@ var ErrSchema = errors.New("result does not match protocol v1")
 // *protocol.MemberError naming the member and the rule (a deviation the
 // harness reports as a failure, not a broken transport).
 func DecodeResult(method string, raw json.RawMessage, v any) error {
-	if err := protocol.CheckMembers(raw, v); err != nil {
+	// Decoded once for the member check and the JSON Schema both.
+	tree, err := protocol.DecodeValue(raw)
+	if err != nil {
+		return fmt.Errorf("%w: result is not JSON: %v", ErrSchema, err)
+	}
+	if err := protocol.CheckValue(tree, v); err != nil {
 		var me *protocol.MemberError
 		if errors.As(err, &me) && me.Got != "nothing" && me.Path != "result" {
 			return err
 		}
 	}
-	if err := schema.Result(method, raw); err != nil {
+	if err := schema.ResultValue(method, tree); err != nil {
 		if errors.Is(err, schema.ErrNoSchema) {
 			return err
 		}

@@ -115,6 +115,25 @@ func Result(method string, raw []byte) error {
 	if err != nil {
 		return fmt.Errorf("result is not JSON: %w", err)
 	}
+	return resultValue(sch, v)
+}
+
+// ResultValue is Result on a result already decoded with its numbers as
+// json.Number (encoding/json's UseNumber), so that a caller that needs the
+// decoded value too decodes once.
+func ResultValue(method string, v any) error {
+	results, err := protocolResults()
+	if err != nil {
+		return err
+	}
+	sch, ok := results[method]
+	if !ok {
+		return fmt.Errorf("%w for method %q", ErrNoSchema, method)
+	}
+	return resultValue(sch, v)
+}
+
+func resultValue(sch *jsonschema.Schema, v any) error {
 	if errs := violations(sch.Validate(v), "result"); len(errs) > 0 {
 		return errs[0]
 	}
