@@ -103,41 +103,41 @@ var ErrNoSchema = errors.New("no result schema")
 // ("result.metrics.evictedMessages is missing"); a member that is null
 // where the schema wants a value counts as missing.
 func Result(method string, raw []byte) error {
-	results, err := protocolResults()
-	if err != nil {
-		return err
-	}
-	sch, ok := results[method]
-	if !ok {
-		return fmt.Errorf("%w for method %q", ErrNoSchema, method)
-	}
 	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 	if err != nil {
+		if _, serr := resultSchema(method); serr != nil {
+			return serr
+		}
 		return fmt.Errorf("result is not JSON: %w", err)
 	}
-	return resultValue(sch, v)
+	return ResultValue(method, v)
 }
 
 // ResultValue is Result on a result already decoded with its numbers as
 // json.Number (encoding/json's UseNumber), so that a caller that needs the
 // decoded value too decodes once.
 func ResultValue(method string, v any) error {
-	results, err := protocolResults()
+	sch, err := resultSchema(method)
 	if err != nil {
 		return err
 	}
-	sch, ok := results[method]
-	if !ok {
-		return fmt.Errorf("%w for method %q", ErrNoSchema, method)
-	}
-	return resultValue(sch, v)
-}
-
-func resultValue(sch *jsonschema.Schema, v any) error {
 	if errs := violations(sch.Validate(v), "result"); len(errs) > 0 {
 		return errs[0]
 	}
 	return nil
+}
+
+// resultSchema is the schema of method's result.
+func resultSchema(method string) (*jsonschema.Schema, error) {
+	results, err := protocolResults()
+	if err != nil {
+		return nil, err
+	}
+	sch, ok := results[method]
+	if !ok {
+		return nil, fmt.Errorf("%w for method %q", ErrNoSchema, method)
+	}
+	return sch, nil
 }
 
 func compile(schemaJSON []byte, url, ref string) (*jsonschema.Schema, error) {
