@@ -158,6 +158,7 @@ func runImpl(b string) int {
 		return func(result any, err error) { respond(id, result, err) }
 	}
 	r := bufio.NewReader(in)
+	var previous *protocol.Request // twice-late: the request to answer again
 	for {
 		line, err := r.ReadBytes('\n')
 		if err != nil {
@@ -225,6 +226,13 @@ func runImpl(b string) int {
 		case "twice":
 			answer(req.ID)(h.Handle(context.Background(), req.Method, req.Params))
 			answer(req.ID)(h.Handle(context.Background(), req.Method, req.Params))
+		case "twice-late":
+			// the second answer to a request comes once the next one is read
+			if previous != nil {
+				answer(previous.ID)(h.Handle(context.Background(), previous.Method, previous.Params))
+			}
+			answer(req.ID)(h.Handle(context.Background(), req.Method, req.Params))
+			previous = &req
 		case "shutdown-garbage", "shutdown-crash", "shutdown-exit", "shutdown-signal", "shutdown-twice", "shutdown-stays":
 			answer(req.ID)(h.Handle(context.Background(), req.Method, req.Params))
 		case "wrong-id":

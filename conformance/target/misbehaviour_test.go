@@ -26,6 +26,20 @@ func TestSecondAnswerIsAProtocolError(t *testing.T) {
 	require.Contains(t, f.Detail, "second answer")
 }
 
+// A second answer that arrives only after the next request was sent is
+// still named as what it is, under the method of the request it answers
+// twice, not as a wrong id of the next.
+func TestLateSecondAnswerIsNamed(t *testing.T) {
+	im := newImpl(t, "twice-late")
+	p := im.start(t)
+	_, err := Estimate(context.Background(), p, nil)
+	require.NoError(t, err)
+	_, err = CreateWindow(context.Background(), p, nil)
+	f := requireFailure(t, err, ProtocolError)
+	require.Equal(t, protocol.MethodWindowEstimate, f.Method, "%v", f)
+	require.Contains(t, f.Detail, "second answer to window.estimate")
+}
+
 // A restarted implementation that declares something else is a protocol
 // error: the cases were chosen by the first handshake.
 func TestChangedHandshakeIsAProtocolError(t *testing.T) {

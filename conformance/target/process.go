@@ -254,9 +254,25 @@ func (p *Process) roundTrip(ctx context.Context, s *session, method string, para
 	res, err := decodeResponse(method, out, id)
 	var f *Failure
 	if errors.As(err, &f) {
+		if lateSecondAnswer(out, id) {
+			f = &Failure{Outcome: ProtocolError, Method: s.prevMethod,
+				Detail: fmt.Sprintf("a second answer to %s (id %d) arrived after %s was sent: %s", s.prevMethod, id-1, method, abbreviate(out))}
+			return nil, p.end(s, f)
+		}
 		return nil, p.end(s, err)
 	}
 	return res, err
+}
+
+// lateSecondAnswer reports whether out, read in answer to the request of
+// id, is a response to the request before it: ids are sent in sequence,
+// so a second answer that arrives after the next request was written
+// carries the id before.
+func lateSecondAnswer(out []byte, id int64) bool {
+	var resp struct {
+		ID json.RawMessage `json:"id"`
+	}
+	return id > 1 && json.Unmarshal(out, &resp) == nil && string(bytes.TrimSpace(resp.ID)) == strconv.FormatInt(id-1, 10)
 }
 
 // end kills s after a failure or an abandoned request and completes a

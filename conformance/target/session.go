@@ -34,8 +34,9 @@ type session struct {
 	stderrDone chan struct{}
 	dead       chan struct{} // closed by kill
 	// lastMethod is the method of the last request sent, which a stray
-	// line is blamed on.
-	lastMethod string
+	// line is blamed on; prevMethod the one before it, which a second
+	// answer that arrives late (after the next request) answers again.
+	lastMethod, prevMethod string
 	once       sync.Once
 }
 
@@ -266,7 +267,7 @@ func (s *session) exchange(ctx context.Context, method string, line []byte, time
 		}
 	default:
 	}
-	s.lastMethod = method
+	s.prevMethod, s.lastMethod = s.lastMethod, method
 
 	// The write may block on a full pipe when the child does not read; the
 	// goroutine ends once kill closes stdin.
