@@ -37,7 +37,7 @@ type session struct {
 	// line is blamed on; prevMethod the one before it, which a second
 	// answer that arrives late (after the next request) answers again.
 	lastMethod, prevMethod string
-	once       sync.Once
+	once                   sync.Once
 }
 
 type lineResult struct {
