@@ -27,23 +27,28 @@ func (w *world) compareInput(what string, got []json.RawMessage, list string) er
 // positions want, and reports the first difference by index, role and
 // which input message it was.
 func (w *world) compareList(what string, got, input []json.RawMessage, want []int) error {
-	wantLabels := make([]string, len(want))
-	for i, p := range want {
-		wantLabels[i] = strconv.Itoa(p)
+	// The summary names every returned message by its input position,
+	// which costs a search of the input per message: it is written only
+	// for a failure.
+	summary := func() string {
+		wantLabels := make([]string, len(want))
+		for i, p := range want {
+			wantLabels[i] = strconv.Itoa(p)
+		}
+		gotLabels := make([]string, len(got))
+		for i, g := range got {
+			gotLabels[i] = identify(g, input)
+		}
+		return fmt.Sprintf("\n  wanted %s = messages [%s]\n  got    %s = messages [%s]", what, strings.Join(wantLabels, " "), what, strings.Join(gotLabels, " "))
 	}
-	gotLabels := make([]string, len(got))
-	for i, g := range got {
-		gotLabels[i] = identify(g, input)
-	}
-	summary := fmt.Sprintf("\n  wanted %s = messages [%s]\n  got    %s = messages [%s]", what, strings.Join(wantLabels, " "), what, strings.Join(gotLabels, " "))
 	for i := 0; i < max(len(got), len(want)); i++ {
 		switch {
 		case i >= len(got):
-			return w.failf("%s is missing message %d at index %d (%s)%s", what, want[i], i, describe(input[want[i]-1]), summary)
+			return w.failf("%s is missing message %d at index %d (%s)%s", what, want[i], i, describe(input[want[i]-1]), summary())
 		case i >= len(want):
-			return w.failf("%s has an extra message at index %d: %s%s", what, i, describe(got[i]), summary)
+			return w.failf("%s has an extra message at index %d: %s%s", what, i, describe(got[i]), summary())
 		case !jsoncmp.Equal(got[i], input[want[i]-1]):
-			return w.failf("%s differs at index %d: got %s, want message %d (%s)%s", what, i, describe(got[i]), want[i], describe(input[want[i]-1]), summary)
+			return w.failf("%s differs at index %d: got %s, want message %d (%s)%s", what, i, describe(got[i]), want[i], describe(input[want[i]-1]), summary())
 		}
 	}
 	return nil
