@@ -98,21 +98,11 @@ func normalize(method string, r jsoncmp.Response) jsoncmp.Response {
 	return jsoncmp.Response{Result: b}
 }
 
-// oracle is the reference, served in process: a fresh one per sequence,
-// so that its handles and pending lists start from nothing.
-func oracle(f Failer) target.Target {
-	ref, err := inprocess.New(server.Reference{})
-	if err != nil {
-		f.Fatalf("the reference cannot be started: %v", err)
-	}
-	return ref
-}
-
 // differ sends a sequence to tg and to the reference and fails on the first
 // response that differs. clauseOf names the clause of a differing member.
 func differ(ctx context.Context, f Failer, tg target.Target, seq []call, clauseOf func(method, path string) string) {
 	f.Helper()
-	ref := oracle(f)
+	ref := inprocess.Oracle(server.Reference{}) // fresh: its handles start from nothing
 	var refHandles, tgHandles []string
 	var sent []string
 	for i, c := range seq {
