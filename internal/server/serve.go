@@ -73,7 +73,7 @@ func readLine(in *bufio.Reader, limit int) (line []byte, long bool, err error) {
 }
 
 func writeLine(out *bufio.Writer, resp *protocol.Response) error {
-	b, err := marshal(resp)
+	b, err := encodeResponse(resp)
 	if err != nil {
 		b, _ = marshal(protocol.Response{JSONRPC: "2.0", ID: resp.ID,
 			Error: protocol.NewError(protocol.KindInternalError, "cannot encode result: %v", err)})
@@ -158,9 +158,29 @@ func AnswerLine(ctx context.Context, h Responder, line []byte) []byte {
 	if resp == nil {
 		return nil
 	}
-	b, err := marshal(resp)
+	b, err := encodeResponse(resp)
 	if err != nil {
 		return nil
 	}
 	return b
+}
+
+// encodeResponse writes a response line as marshal would, but places a
+// result, already encoded compactly by answer, as it is: encoding/json
+// would compact and check every byte of it a second time, the largest part
+// of a trim's answer.
+func encodeResponse(resp *protocol.Response) ([]byte, error) {
+	if resp.Error != nil || len(resp.Result) == 0 {
+		return marshal(resp)
+	}
+	id, err := marshal(resp.ID)
+	if err != nil {
+		return nil, err
+	}
+	b := make([]byte, 0, len(`{"jsonrpc":"2.0","id":,"result":}`)+len(id)+len(resp.Result))
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = append(b, id...)
+	b = append(b, `,"result":`...)
+	b = append(b, resp.Result...)
+	return append(b, '}'), nil
 }
