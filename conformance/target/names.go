@@ -12,11 +12,7 @@ var responseMembers = []string{"jsonrpc", "id", "result", "error"}
 // inexactMember names a member of a response object whose name differs from
 // one of the protocol's only in case: encoding/json would read `"Id"` as the
 // id, but the protocol's names are exact (D-40).
-func inexactMember(line []byte) error {
-	var members map[string]json.RawMessage
-	if json.Unmarshal(line, &members) != nil {
-		return nil // not an object: the decoder says so
-	}
+func inexactMember(members map[string]json.RawMessage) error {
 	for name := range members {
 		for _, want := range responseMembers {
 			if name != want && strings.EqualFold(name, want) {

@@ -232,11 +232,23 @@ func (p *Process) start(ctx context.Context) (Info, error) {
 func (p *Process) request(method string, params json.RawMessage) ([]byte, int64, error) {
 	p.nextID++
 	id := p.nextID
-	line, err := json.Marshal(protocol.Request{JSONRPC: "2.0", ID: json.RawMessage(strconv.FormatInt(id, 10)), Method: method, Params: params})
+	// The params are already encoded: the line is written around them, as
+	// json.Marshal of a protocol.Request would write it, without encoding
+	// them a second time.
+	name, err := json.Marshal(method)
 	if err != nil {
 		return nil, 0, fmt.Errorf("encoding request %s: %w", method, err)
 	}
-	return append(line, '\n'), id, nil
+	line := make([]byte, 0, len(`{"jsonrpc":"2.0","id":,"method":,"params":}`)+20+len(name)+len(params)+1)
+	line = append(line, `{"jsonrpc":"2.0","id":`...)
+	line = strconv.AppendInt(line, id, 10)
+	line = append(line, `,"method":`...)
+	line = append(line, name...)
+	if len(params) > 0 {
+		line = append(line, `,"params":`...)
+		line = append(line, params...)
+	}
+	return append(line, '}', '\n'), id, nil
 }
 
 // roundTrip sends one request on s and decodes its response. Unless the
@@ -295,31 +307,61 @@ func decodeResponse(method string, line []byte, id int64) (json.RawMessage, erro
 	fail := func(format string, args ...any) error {
 		return &Failure{Outcome: ProtocolError, Method: method, Detail: fmt.Sprintf(format, args...)}
 	}
-	var resp protocol.Response
-	if err := json.Unmarshal(line, &resp); err != nil {
+	// The line is decoded once, into its members by name: their names are
+	// checked exactly (D-40) and each member is then read alone.
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(line, &members); err != nil {
+		if json.Valid(line) {
+			err = fmt.Errorf("want an object, got %s", jsonKind(line))
+		}
 		return nil, fail("stdout line is not a JSON-RPC response (%v): %s", err, abbreviate(line))
 	}
-	if err := inexactMember(line); err != nil {
+	if err := inexactMember(members); err != nil {
 		return nil, fail("%v: %s", err, abbreviate(line))
 	}
-	if resp.JSONRPC != "2.0" {
+	var version string
+	if json.Unmarshal(members["jsonrpc"], &version) != nil || version != "2.0" {
 		return nil, fail(`response lacks "jsonrpc": "2.0": %s`, abbreviate(line))
 	}
-	if got := string(bytes.TrimSpace(resp.ID)); got != strconv.FormatInt(id, 10) {
+	if got := string(bytes.TrimSpace(members["id"])); got != strconv.FormatInt(id, 10) {
 		return nil, fail("response has id %s, the request had id %d", orNothing(got), id)
 	}
+	result := members["result"]
+	var rpcErr *protocol.Error
+	if raw, ok := members["error"]; ok && string(raw) != "null" {
+		if err := json.Unmarshal(raw, &rpcErr); err != nil || rpcErr == nil {
+			return nil, fail(`"error" is not a JSON-RPC error object (code, message, data): %s`, abbreviate(line))
+		}
+	}
 	switch {
-	case resp.Error != nil && resp.Result != nil:
+	case rpcErr != nil && result != nil:
 		return nil, fail("response has both result and error: %s", abbreviate(line))
-	case resp.Error != nil:
-		if resp.Error.Kind() == "" {
+	case rpcErr != nil:
+		if rpcErr.Kind() == "" {
 			return nil, fail("error response has no known kind (data.kind or code): %s", abbreviate(line))
 		}
-		return nil, resp.Error
-	case resp.Result == nil:
+		return nil, rpcErr
+	case result == nil:
 		return nil, fail("response has neither result nor error: %s", abbreviate(line))
 	}
-	return resp.Result, nil
+	return result, nil
+}
+
+// jsonKind names the JSON type of a valid JSON text that is not an object.
+func jsonKind(v []byte) string {
+	switch v = bytes.TrimSpace(v); {
+	case len(v) == 0:
+		return "nothing"
+	case v[0] == '[':
+		return "an array"
+	case v[0] == '"':
+		return "a string"
+	case v[0] == 't' || v[0] == 'f':
+		return "a boolean"
+	case v[0] == 'n':
+		return "null"
+	}
+	return "a number"
 }
 
 func orNothing(s string) string {
