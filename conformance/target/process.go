@@ -312,7 +312,7 @@ func decodeResponse(method string, line []byte, id int64) (json.RawMessage, erro
 	var members map[string]json.RawMessage
 	if err := json.Unmarshal(line, &members); err != nil {
 		if json.Valid(line) {
-			err = fmt.Errorf("want an object, got %s", jsonKind(line))
+			err = fmt.Errorf("want an object, got %s", protocol.JSONKind(line))
 		}
 		return nil, fail("stdout line is not a JSON-RPC response (%v): %s", err, abbreviate(line))
 	}
@@ -345,23 +345,6 @@ func decodeResponse(method string, line []byte, id int64) (json.RawMessage, erro
 		return nil, fail("response has neither result nor error: %s", abbreviate(line))
 	}
 	return result, nil
-}
-
-// jsonKind names the JSON type of a valid JSON text that is not an object.
-func jsonKind(v []byte) string {
-	switch v = bytes.TrimSpace(v); {
-	case len(v) == 0:
-		return "nothing"
-	case v[0] == '[':
-		return "an array"
-	case v[0] == '"':
-		return "a string"
-	case v[0] == 't' || v[0] == 'f':
-		return "a boolean"
-	case v[0] == 'n':
-		return "null"
-	}
-	return "a number"
 }
 
 func orNothing(s string) string {

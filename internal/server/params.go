@@ -111,23 +111,3 @@ func locate(raw json.RawMessage, t reflect.Type, prefix string) (string, error) 
 	}
 	return prefix, decode(raw, t)
 }
-
-// jsonKind names the JSON type of a value, as an error message says it.
-func jsonKind(raw []byte) string {
-	switch v := strings.TrimLeft(string(raw), " \t\r\n"); {
-	case v == "":
-		return "nothing"
-	case v[0] == '[':
-		return "an array"
-	case v[0] == '{':
-		return "an object"
-	case v[0] == '"':
-		return "a string"
-	case v[0] == 't' || v[0] == 'f':
-		return "a boolean"
-	case v[0] == 'n':
-		return "null"
-	default:
-		return "a number"
-	}
-}

@@ -23,7 +23,7 @@ func decodeRequest(line []byte) (protocol.Request, error) {
 	var members map[string]json.RawMessage
 	if err := json.Unmarshal(line, &members); err != nil {
 		if json.Valid(line) {
-			return protocol.Request{}, fmt.Errorf("want an object, got %s", jsonKind(line))
+			return protocol.Request{}, fmt.Errorf("want an object, got %s", protocol.JSONKind(line))
 		}
 		return protocol.Request{}, err
 	}
