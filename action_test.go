@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -107,24 +109,16 @@ func (r *actionRun) condition(c string) bool {
 func runAction(t *testing.T, workspace string, inputs map[string]string) *actionRun {
 	t.Helper()
 	data, err := os.ReadFile("action.yml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var a action
-	if err := yaml.Unmarshal(data, &a); err != nil {
-		t.Fatalf("action.yml: %v", err)
-	}
-	if a.Runs.Using != "composite" {
-		t.Fatalf("action.yml runs using %q, want composite", a.Runs.Using)
-	}
+	require.NoError(t, yaml.Unmarshal(data, &a), "action.yml")
+	require.Equal(t, "composite", a.Runs.Using, "what action.yml runs using")
 	r := &actionRun{t: t, inputs: map[string]string{}, outputs: map[string]map[string]string{}}
 	for name, in := range a.Inputs {
 		r.inputs[name] = in.Default
 	}
 	for name, v := range inputs {
-		if _, ok := a.Inputs[name]; !ok {
-			t.Fatalf("action.yml has no input %q", name)
-		}
+		require.Contains(t, a.Inputs, name, "the inputs of action.yml")
 		r.inputs[name] = v
 	}
 	tmp := t.TempDir()
@@ -150,13 +144,9 @@ func runAction(t *testing.T, workspace string, inputs map[string]string) *action
 			t.Fatalf("action.yml step %d has shell %q, want bash", i, st.Shell)
 		}
 		script := filepath.Join(tmp, "step.sh")
-		if err := os.WriteFile(script, []byte(st.Run), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, os.WriteFile(script, []byte(st.Run), 0o644))
 		output := filepath.Join(tmp, "output-"+st.ID)
-		if err := os.WriteFile(output, nil, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, os.WriteFile(output, nil, 0o644))
 		cmd := exec.Command("bash", "--noprofile", "--norc", "-eo", "pipefail", script) // as GitHub runs shell: bash
 		cmd.Dir = workspace
 		cmd.Env = append(os.Environ(), "GITHUB_OUTPUT="+output, "GITHUB_STEP_SUMMARY="+summary, "GOBIN="+gobin, "GOFLAGS=-buildvcs=false")
@@ -182,9 +172,7 @@ func runAction(t *testing.T, workspace string, inputs map[string]string) *action
 
 func readOutputs(t *testing.T, path string) map[string]string {
 	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer f.Close()
 	out := map[string]string{}
 	sc := bufio.NewScanner(f)
@@ -207,9 +195,7 @@ func TestAction(t *testing.T) {
 		t.Skip("no bash")
 	}
 	checkout, err := filepath.Abs(".")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	// The fake implementation is conform's own reference server with a
 	// bug: it rounds the token estimate down.
 	const impl = `"$CONFORM" serve -mutant estimate-floor`
@@ -230,29 +216,22 @@ func TestAction(t *testing.T) {
 				"flags": `-run ^EST-1/5-characters-estimate-2-tokens$ -checks 5`,
 			}
 			if c.baseline != "" {
-				if err := os.WriteFile(filepath.Join(ws, "known.json"), []byte(c.baseline), 0o644); err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, os.WriteFile(filepath.Join(ws, "known.json"), []byte(c.baseline), 0o644))
 				in["baseline"] = "known.json"
 			}
 			r := runAction(t, ws, in)
-			if got := r.outputs["run"]["exit-code"]; got != c.wantExit {
-				t.Errorf("exit-code output %q, want %q", got, c.wantExit)
-			}
-			if c.wantFail && r.failed != "Verdict" {
-				t.Errorf("the step that failed: %q, want the Verdict step", r.failed)
-			}
-			if !c.wantFail && r.failed != "" {
-				t.Errorf("step %q failed, want none", r.failed)
+			assert.Equal(t, c.wantExit, r.outputs["run"]["exit-code"], "exit-code output")
+			if c.wantFail {
+				assert.Equal(t, "Verdict", r.failed, "the step that failed")
+			} else {
+				assert.Empty(t, r.failed, "the step that failed")
 			}
 			for _, f := range []string{"conform-report.html", "conform-junit.xml"} {
-				if _, err := os.Stat(filepath.Join(ws, f)); err != nil {
-					t.Errorf("the action wrote no %s: %v", f, err)
-				}
+				_, err := os.Stat(filepath.Join(ws, f))
+				assert.NoError(t, err, "the action wrote no %s", f)
 			}
-			if strings.Join(r.uploaded, " ") != "conform-report.html conform-junit.xml" {
-				t.Errorf("the artifact holds %q, want the HTML and JUnit reports", r.uploaded)
-			}
+			assert.Equal(t, []string{"conform-report.html", "conform-junit.xml"}, r.uploaded, "the artifact's files")
+			// The summary spans lines: the message prints it as it is.
 			wantSummary := "FAIL: 1 case fails"
 			if !c.wantFail {
 				wantSummary = "PASS (1 expected failure)"

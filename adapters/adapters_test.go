@@ -22,10 +22,12 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 const (
@@ -60,12 +62,9 @@ func TestAdapterSizes(t *testing.T) {
 		{"../examples/python/adapter.py", maxExampleAdapterLines},
 	} {
 		data, err := os.ReadFile(c.file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if n := bytes.Count(data, []byte("\n")); n > c.max {
-			t.Errorf("%s: %d lines, want at most %d (what does the adapter do that the kit should?)", c.file, n, c.max)
-		} else {
+		require.NoError(t, err)
+		n := bytes.Count(data, []byte("\n"))
+		if assert.LessOrEqual(t, n, c.max, "%s: lines (what does the adapter do that the kit should?)", c.file) {
 			t.Logf("%s: %d lines", c.file, n)
 		}
 	}
@@ -73,9 +72,7 @@ func TestAdapterSizes(t *testing.T) {
 
 func TestKitsConform(t *testing.T) {
 	root, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	conform := filepath.Join(t.TempDir(), "conform")
 	if out, err := run(root, "go", "build", "-o", conform, "./cmd/conform"); err != nil {
 		t.Fatalf("go build ./cmd/conform: %v\n%s", err, out)
@@ -164,11 +161,12 @@ func checkConform(t *testing.T, conform, dir string, c toy) {
 	cmd.Dir = dir
 	out, err := cmd.CombinedOutput()
 	name := strings.Join(c.command, " ")
-	if m := handshakeLine.FindSubmatch(out); m == nil {
+	// The messages print conform's output as it is, lines and all.
+	m := handshakeLine.FindSubmatch(out)
+	if m == nil {
 		t.Fatalf("conform -- %s: no handshake line (%v):\n%s", name, err, out)
-	} else if declared := strings.Split(string(m[1]), ", "); !slices.Equal(declared, c.capabilities) {
-		t.Fatalf("conform -- %s: the adapter declares %v, want %v", name, declared, c.capabilities)
 	}
+	require.Equal(t, c.capabilities, strings.Split(string(m[1]), ", "), "conform -- %s: the capabilities the adapter declares", name)
 	got, line, perr := counts(out)
 	if perr != nil {
 		t.Fatalf("conform -- %s: %v (%v):\n%s", name, perr, err, out)

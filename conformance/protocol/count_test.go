@@ -5,6 +5,8 @@ import (
 	"math/big"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
 )
 
 func TestCount(t *testing.T) {
@@ -19,8 +21,10 @@ func TestCount(t *testing.T) {
 	} {
 		var c Count
 		err := json.Unmarshal([]byte(tc.in), &c)
-		if (err == nil) != tc.ok || (tc.ok && c != tc.want) {
-			t.Errorf("Count %s = %d, %v; want %d, ok %v", tc.in, c, err, tc.want, tc.ok)
+		if !tc.ok {
+			assert.Error(t, err, "Count %s = %d", tc.in, c)
+		} else if assert.NoError(t, err, "Count %s", tc.in) {
+			assert.Equal(t, tc.want, c, "Count %s", tc.in)
 		}
 	}
 }

@@ -1,9 +1,11 @@
 package protocol
 
 import (
-	"errors"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestMemberErrors: a well-formed result with a member of the wrong JSON
@@ -26,18 +28,11 @@ func TestMemberErrors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			err := CheckMembers([]byte(tc.raw), tc.into)
 			var me *MemberError
-			if !errors.As(err, &me) {
-				t.Fatalf("DecodeResult = %v; want a MemberError", err)
-			}
-			if err.Error() != tc.want {
-				t.Errorf("got  %s\nwant %s", err, tc.want)
-			}
-			if strings.Contains(err.Error(), "Go ") || strings.Contains(err.Error(), "int") && !strings.Contains(err.Error(), "integer") {
-				t.Errorf("the message leaks Go types: %s", err)
-			}
+			require.ErrorAs(t, err, &me)
+			assert.EqualError(t, err, tc.want)
+			assert.NotContains(t, err.Error(), "Go ", "the message leaks Go types")
+			assert.False(t, strings.Contains(err.Error(), "int") && !strings.Contains(err.Error(), "integer"), "the message leaks Go types: %s", err)
 		})
 	}
-	if err := CheckMembers([]byte(strings.Replace(create, "%s", "3e0", 1)), &WindowCreateResult{}); err != nil {
-		t.Errorf("3e0 is the count 3: %v", err)
-	}
+	assert.NoError(t, CheckMembers([]byte(strings.Replace(create, "%s", "3e0", 1)), &WindowCreateResult{}), "3e0 is the count 3")
 }

@@ -26,6 +26,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/internal/server"
 )
@@ -275,9 +277,8 @@ type impl struct {
 func newImpl(t *testing.T, behaviour string) *impl {
 	t.Helper()
 	var b [8]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		t.Fatal(err)
-	}
+	_, err := rand.Read(b[:])
+	require.NoError(t, err)
 	im := &impl{mark: hex.EncodeToString(b[:]), dir: t.TempDir()}
 	im.cfg = ProcessConfig{
 		Command: []string{os.Args[0]},
@@ -301,9 +302,7 @@ func newImpl(t *testing.T, behaviour string) *impl {
 func (im *impl) start(t *testing.T) *Process {
 	t.Helper()
 	p, err := StartProcess(context.Background(), im.cfg)
-	if err != nil {
-		t.Fatalf("StartProcess: %v", err)
-	}
+	require.NoError(t, err, "StartProcess")
 	t.Cleanup(func() { p.Close() })
 	return p
 }
@@ -366,9 +365,7 @@ func processesMarked(t *testing.T, env string) []int {
 		t.Skipf("cannot read /proc: %v", err)
 	}
 	entries, err := os.ReadDir("/proc")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	want := []byte(env)
 	var pids []int
 	for _, e := range entries {

@@ -1,8 +1,10 @@
 package target
 
 import (
-	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestHandshakeLevelsAndFormats: absent levels and formats mean all (a
@@ -25,22 +27,13 @@ func TestHandshakeLevelsAndFormats(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			info, err := DecodeHandshake([]byte(head + tc.extra + "}"))
 			if tc.fail != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.fail) {
-					t.Fatalf("DecodeHandshake = %v; want an error mentioning %q", err, tc.fail)
-				}
+				require.ErrorContains(t, err, tc.fail)
 				return
 			}
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			got := []bool{info.HasLevel("core"), info.HasLevel("diagnostics"), info.HasFormat("openai"), info.HasFormat("anthropic")}
 			want := []bool{tc.core, tc.diag, tc.oai, tc.ant}
-			for i := range got {
-				if got[i] != want[i] {
-					t.Errorf("core, diagnostics, openai, anthropic = %v, want %v", got, want)
-					break
-				}
-			}
+			assert.Equal(t, want, got, "core, diagnostics, openai, anthropic")
 		})
 	}
 }

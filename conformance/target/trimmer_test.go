@@ -2,9 +2,10 @@ package target
 
 import (
 	"encoding/json"
-	"errors"
-	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestTrimmerDeclarations: capability trimmer needs a valid trimmers list;
@@ -37,21 +38,15 @@ func TestTrimmerDeclarations(t *testing.T) {
 			info, err := DecodeHandshake(json.RawMessage(tc.result))
 			if tc.wantErr != "" {
 				var f *Failure
-				if !errors.As(err, &f) || f.Outcome != ProtocolError || !strings.Contains(err.Error(), tc.wantErr) {
-					t.Fatalf("got %v, want a protocol error mentioning %q", err, tc.wantErr)
-				}
+				require.ErrorAs(t, err, &f)
+				require.Equal(t, ProtocolError, f.Outcome)
+				require.ErrorContains(t, err, tc.wantErr)
 				return
 			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(info.Trimmers) != tc.trimmers {
-				t.Errorf("%d trimmers, want %d", len(info.Trimmers), tc.trimmers)
-			}
+			require.NoError(t, err)
+			assert.Len(t, info.Trimmers, tc.trimmers)
 			for capability, want := range tc.claims {
-				if got := info.Has(capability); got != want {
-					t.Errorf("Has(%q) = %v, want %v", capability, got, want)
-				}
+				assert.Equal(t, want, info.Has(capability), "Has(%q)", capability)
 			}
 		})
 	}

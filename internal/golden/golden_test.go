@@ -12,6 +12,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/result"
 	"github.com/convspec/convspec/conformance/target"
@@ -31,21 +34,13 @@ var repoCases = filepath.Join("..", "..", filepath.FromSlash(golden.Dir))
 func TestGoldenFilesAreUpToDate(t *testing.T) {
 	t.Parallel()
 	cases, err := golden.Generate(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	tmp := t.TempDir()
-	if err := golden.Write(tmp, cases); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, golden.Write(tmp, cases))
 	fresh, err := golden.Load(tmp)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	have, err := golden.Load(repoCases)
-	if err != nil {
-		t.Fatalf("%v\nrun `make golden` to write the golden cases", err)
-	}
+	require.NoError(t, err, "run `make golden` to write the golden cases")
 	byPath := map[string]golden.File{}
 	for _, f := range have {
 		byPath[f.Path] = f
@@ -113,9 +108,7 @@ func clip(s string) string {
 func TestReplayPassesTheReference(t *testing.T) {
 	t.Parallel()
 	all, err := golden.Load(repoCases)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var files []golden.File
 	for _, f := range all {
 		if len(f.Raw) <= golden.GzipAbove {
@@ -123,17 +116,11 @@ func TestReplayPassesTheReference(t *testing.T) {
 		}
 	}
 	tg, err := inprocess.New(server.Reference{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	results := golden.Replay(context.Background(), tg, files, golden.Options{})
-	if len(results) != len(files) {
-		t.Fatalf("%d results for %d cases", len(results), len(files))
-	}
+	require.Equal(t, len(files), len(results), "one result per case")
 	for _, r := range results {
-		if r.Outcome != result.Passed {
-			t.Errorf("%s: %s\n%s", r.ID, r.Outcome, r.Detail)
-		}
+		assert.Equal(t, result.Passed, r.Outcome, "%s\n%s", r.ID, r.Detail)
 	}
 }
 
@@ -142,32 +129,23 @@ func TestReplayPassesTheReference(t *testing.T) {
 func TestReplayRejectsMutants(t *testing.T) {
 	t.Parallel()
 	files, err := golden.Load(repoCases)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for _, name := range []string{"head-tail-overlap", "estimate-floor", "prune-keeps-first", "summary-prefix-missing"} {
 		m, ok := mutants.Lookup(name)
-		if !ok {
-			t.Fatalf("no mutant %s", name)
-		}
+		require.True(t, ok, "no mutant %s", name)
 		tg, err := inprocess.New(m.Engine)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		var opts golden.Options
 		opts.Run = regexp.MustCompile("^(" + strings.Join(m.Clauses, "|") + ")/")
 		killed := false
 		for _, r := range golden.Replay(context.Background(), tg, files, opts) {
 			if r.Outcome == result.Failed {
 				killed = true
-				if r.Step == 0 || r.Detail == "" {
-					t.Errorf("%s: %s failed without saying where: %+v", name, r.ID, r)
-				}
+				assert.NotZero(t, r.Step, "%s: %s failed without saying at which step: %+v", name, r.ID, r)
+				assert.NotEmpty(t, r.Detail, "%s: %s failed without saying how: %+v", name, r.ID, r)
 			}
 		}
-		if !killed {
-			t.Errorf("mutant %s (%s) survived the golden cases of %v", name, m.Bug, m.Clauses)
-		}
+		assert.True(t, killed, "mutant %s (%s) survived the golden cases of %v", name, m.Bug, m.Clauses)
 	}
 }
 
@@ -217,28 +195,18 @@ func (u *uuidTarget) SendLine(ctx context.Context, line []byte) ([]byte, error) 
 
 func TestReplayBindsHandles(t *testing.T) {
 	files, err := golden.Load(repoCases)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	inner, err := inprocess.New(server.Reference{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	tg := &uuidTarget{Target: inner, t: t, handles: map[string]string{}}
 	var opts golden.Options
 	opts.Run = regexp.MustCompile(`^(WIN-[0-9]+|SUM-4|PROTO-2)/`)
 	results := golden.Replay(context.Background(), tg, files, opts)
-	if len(results) < 10 {
-		t.Fatalf("only %d cases selected", len(results))
-	}
+	require.GreaterOrEqual(t, len(results), 10, "cases selected")
 	for _, r := range results {
-		if r.Outcome != result.Passed {
-			t.Errorf("%s: %s\n%s", r.ID, r.Outcome, r.Detail)
-		}
+		assert.Equal(t, result.Passed, r.Outcome, "%s\n%s", r.ID, r.Detail)
 	}
-	if tg.next == 0 {
-		t.Error("no window was created")
-	}
+	assert.NotZero(t, tg.next, "no window was created")
 }
 
 func TestCompare(t *testing.T) {
@@ -280,11 +248,10 @@ func TestCompare(t *testing.T) {
 		{"a line answered as expected", golden.Step{Line: ptr("oops"), ID: json.RawMessage(`null`), Error: protocol.NewError("parse_error", "x")}, golden.Response{ID: json.RawMessage(`null`), Error: &protocol.Error{Code: -32700, Message: "no data member"}}, ""},
 	} {
 		got := golden.Compare(c.step, c.got)
-		switch {
-		case c.want == "" && got != "":
-			t.Errorf("%s: want agreement, got %q", c.name, got)
-		case c.want != "" && !strings.Contains(got, c.want):
-			t.Errorf("%s: want a difference mentioning %q, got %q", c.name, c.want, got)
+		if c.want == "" {
+			assert.Empty(t, got, "%s: want agreement", c.name)
+		} else {
+			assert.Contains(t, got, c.want, "%s: want a difference mentioning it", c.name)
 		}
 	}
 }
@@ -297,9 +264,7 @@ func TestMethodCapability(t *testing.T) {
 		"history.build": "history", "budget.prepare": "budget", "tokens.encode": "tokens.cl100k",
 		"initialize": "", "shutdown": "", "window.frobnicate": "window", "nothing.here": "",
 	} {
-		if got := golden.MethodCapability(method); got != want {
-			t.Errorf("MethodCapability(%q) = %q, want %q", method, got, want)
-		}
+		assert.Equal(t, want, golden.MethodCapability(method), "MethodCapability(%q)", method)
 	}
 }
 
@@ -312,9 +277,8 @@ func TestDecodeRejectsMalformedFiles(t *testing.T) {
 		"neither":         `{"format":1,"id":"X-1/a","name":"a","feature":"f","title":"t","clauses":["X-1"],"steps":[{"method":"m","params":{}}]}`,
 		"line and method": `{"format":1,"id":"X-1/a","name":"a","feature":"f","title":"t","clauses":["X-1"],"steps":[{"line":"x","method":"m","result":{}}]}`,
 	} {
-		if _, err := golden.Decode([]byte(doc)); err == nil {
-			t.Errorf("%s: Decode accepted %s", name, doc)
-		}
+		_, err := golden.Decode([]byte(doc))
+		assert.Error(t, err, "%s: Decode accepted %s", name, doc)
 	}
 }
 
@@ -322,22 +286,15 @@ func TestDecodeRejectsMalformedFiles(t *testing.T) {
 func TestWriteRemovesStaleFiles(t *testing.T) {
 	dir := t.TempDir()
 	stale := filepath.Join(dir, "window", "trim", "WIN-1_gone.json")
-	if err := os.MkdirAll(filepath.Dir(stale), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(stale, []byte("{}"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, os.MkdirAll(filepath.Dir(stale), 0o755))
+	require.NoError(t, os.WriteFile(stale, []byte("{}"), 0o644))
 	c := golden.Case{Format: golden.FormatVersion, ID: "WIN-1/kept", Name: "kept", Feature: "window/trim.feature", Title: "t",
 		Clauses: []string{"WIN-1"}, Steps: []golden.Step{{Method: "window.estimate", Params: json.RawMessage(`{"messages":[]}`), Result: json.RawMessage(`{"tokens":0}`)}}}
-	if err := golden.Write(dir, []golden.Case{c}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(stale); !os.IsNotExist(err) {
-		t.Errorf("the stale file is still there: %v", err)
-	}
+	require.NoError(t, golden.Write(dir, []golden.Case{c}))
+	_, err := os.Stat(stale)
+	assert.ErrorIs(t, err, os.ErrNotExist, "the stale file is still there")
 	files, err := golden.Load(dir)
-	if err != nil || len(files) != 1 || files[0].Path != "window/trim/WIN-1_kept.json" {
-		t.Fatalf("Load = %+v, %v", files, err)
-	}
+	require.NoError(t, err)
+	require.Len(t, files, 1)
+	assert.Equal(t, "window/trim/WIN-1_kept.json", files[0].Path)
 }

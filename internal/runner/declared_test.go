@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/report"
 	"github.com/convspec/convspec/conformance/result"
@@ -112,9 +115,7 @@ func (b threeBugs) NewWindow(config json.RawMessage) (server.Window, window.Conf
 func engineOf(t *testing.T, name string) server.Engine {
 	t.Helper()
 	m, ok := mutants.Lookup(name)
-	if !ok {
-		t.Fatalf("no mutant %s", name)
-	}
+	require.True(t, ok, "no mutant %s", name)
 	return m.Engine
 }
 
@@ -124,14 +125,10 @@ const declaredSeed = 1
 func runDeclared(t *testing.T, engine server.Engine) *report.Run {
 	t.Helper()
 	tg, err := inprocess.New(engine)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	core := coreOpenAI{Target: tg}
 	sum, err := runner.RunAll(context.Background(), core, runner.Options{Seed: declaredSeed})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	info := core.Info()
 	return &report.Run{Implementation: &info, Seed: sum.Seed, Cases: report.Judge(sum.Results, nil, false)}
 }
@@ -156,14 +153,10 @@ func TestDeclaredCoreOpenAI(t *testing.T) {
 			}
 		}
 		for _, want := range []string{"level validation not declared", "level diagnostics not declared", "format anthropic not declared", "capability budget not declared"} {
-			if why[want] == 0 {
-				t.Errorf("no case is not applicable for %q; got %v", want, why)
-			}
+			assert.NotZero(t, why[want], "no case is not applicable for %q; got %v", want, why)
 		}
 		for _, v := range run.LevelVerdicts() {
-			if v.Verdict == report.LevelFail {
-				t.Errorf("%s %s fails", v.Capability, v.Level)
-			}
+			assert.NotEqual(t, report.LevelFail, v.Verdict, "%s %s fails", v.Capability, v.Level)
 		}
 	})
 	t.Run("three bugs", func(t *testing.T) {
@@ -180,9 +173,7 @@ func TestDeclaredCoreOpenAI(t *testing.T) {
 			t.Fatalf("%s; want 3 causes", report.CausesLine(causes))
 		}
 		var text strings.Builder
-		if err := report.Text(&text, run, report.TextOptions{}); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, report.Text(&text, run, report.TextOptions{}))
 		head, _, _ := strings.Cut(text.String(), "\n--- ")
 		t.Log(head)
 		if !strings.Contains(head, "3 causes across") {

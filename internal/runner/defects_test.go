@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/result"
 	"github.com/convspec/convspec/conformance/target"
@@ -23,14 +26,10 @@ import (
 // the suite's own "assignment to entry in nil map".
 func TestSummaryOfADocumentConversation(t *testing.T) {
 	tg, err := inprocess.New(mutantNamed(t, "summary-of-tool-results").Engine)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	rs, err := runner.Run(context.Background(), tg, runner.Options{Seed: 1, Properties: []properties.Property{},
 		Run: regexp.MustCompile(`^SUM-6/`)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	failed := 0
 	for _, r := range rs {
 		if strings.Contains(r.Detail, "nil map") || strings.Contains(r.Detail, "panic") {
@@ -40,17 +39,13 @@ func TestSummaryOfADocumentConversation(t *testing.T) {
 			failed++
 		}
 	}
-	if failed == 0 {
-		t.Fatalf("no SUM-6 scenario fails against summary-of-tool-results: %+v", rs)
-	}
+	require.NotZero(t, failed, "no SUM-6 scenario fails against summary-of-tool-results: %+v", rs)
 }
 
 func mutantNamed(t *testing.T, name string) mutants.Mutant {
 	t.Helper()
 	m, ok := mutants.Lookup(name)
-	if !ok {
-		t.Fatalf("no mutant %s", name)
-	}
+	require.True(t, ok, "no mutant %s", name)
 	return m
 }
 
@@ -80,20 +75,12 @@ func (r rewording) Call(ctx context.Context, method string, params any) (json.Ra
 // more than the replay does (SPEC.md PREP-3: no check compares it).
 func TestEventErrorIsFreeText(t *testing.T) {
 	ref, err := inprocess.New(server.Reference{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	rs, err := runner.Run(context.Background(), rewording{ref}, runner.Options{Seed: 1, Properties: []properties.Property{},
 		Run: regexp.MustCompile(`^PREP-3/`)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(rs) == 0 {
-		t.Fatal("no PREP-3 scenario ran")
-	}
+	require.NoError(t, err)
+	require.NotEmpty(t, rs, "no PREP-3 scenario ran")
 	for _, r := range rs {
-		if r.Outcome != result.Passed {
-			t.Errorf("%s %s: %s", r.ID, r.Outcome, r.Detail)
-		}
+		assert.Equal(t, result.Passed, r.Outcome, "%s: %s", r.ID, r.Detail)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/result"
 	"github.com/convspec/convspec/conformance/target"
@@ -44,9 +46,7 @@ func (l levels) Info() target.Info {
 // diagnostics is not checked for an implementation without them.
 func TestEveryDeviationIsReported(t *testing.T) {
 	ref, err := inprocess.New(server.Reference{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	opts := runner.Options{Seed: 1, Properties: []properties.Property{},
 		Features: fstest.MapFS{"d.feature": {Data: []byte(twoDeviations)}}}
 	for _, tc := range []struct {
@@ -59,20 +59,16 @@ func TestEveryDeviationIsReported(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rs, err := runner.Run(context.Background(), tc.tg, opts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(rs) != 1 || rs[0].Outcome != result.Failed {
-				t.Fatalf("results %+v; want one failure", rs)
-			}
+			require.NoError(t, err)
+			require.Len(t, rs, 1, "want one failure")
+			require.Equal(t, result.Failed, rs[0].Outcome, "%+v", rs[0])
 			r := rs[0]
 			var got []string
 			for _, d := range r.Deviations {
 				got = append(got, d.Clause)
 			}
-			if strings.Join(got, " ") != strings.Join(tc.clauses, " ") {
-				t.Fatalf("deviations under %v, want %v:\n%s", got, tc.clauses, r.Detail)
-			}
+			require.Equal(t, tc.clauses, got, "the clauses of the deviations; detail:\n%s", r.Detail)
+			// The detail spans lines: these messages print it as it is.
 			if len(tc.clauses) > 1 && !strings.HasPrefix(r.Detail, "2 deviations:") {
 				t.Errorf("the detail does not list both deviations:\n%s", r.Detail)
 			}

@@ -1,8 +1,10 @@
 package runner_test
 
 import (
-	"slices"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/convspec/convspec/conformance/result"
 	"github.com/convspec/convspec/internal/runner"
@@ -13,9 +15,7 @@ import (
 // messages, and a case's level is its first clause's.
 func TestScenarioFormats(t *testing.T) {
 	cases, err := runner.Cases(runner.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	byID := map[string]result.Case{}
 	for _, c := range cases {
 		byID[c.ID] = c
@@ -29,12 +29,13 @@ func TestScenarioFormats(t *testing.T) {
 		"WIN-1/under-the-cap-nothing-changes":                                 nil,
 	} {
 		c, ok := byID[id]
-		if !ok {
-			t.Errorf("no case %s", id)
+		if !assert.True(t, ok, "no case %s", id) {
 			continue
 		}
-		if !slices.Equal(c.Formats, want) {
-			t.Errorf("%s: formats %v, want %v", id, c.Formats, want)
+		if want == nil {
+			assert.Empty(t, c.Formats, "%s: formats", id) // nil or empty alike
+		} else {
+			assert.Equal(t, want, c.Formats, "%s: formats", id)
 		}
 	}
 	for id, want := range map[string]string{
@@ -45,8 +46,6 @@ func TestScenarioFormats(t *testing.T) {
 		"prop/window-refuses-broken-tools":        "validation",
 		"BUILD-3/max-messages-minus-1-is-refused": "validation",
 	} {
-		if got := byID[id].Level; got != want {
-			t.Errorf("%s: level %q, want %q", id, got, want)
-		}
+		assert.Equal(t, want, byID[id].Level, "%s: level", id)
 	}
 }

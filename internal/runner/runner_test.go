@@ -4,9 +4,11 @@ import (
 	"context"
 	"os"
 	"regexp"
-	"slices"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/convspec/convspec/conformance/result"
 	"github.com/convspec/convspec/conformance/target"
@@ -35,29 +37,21 @@ func TestMain(m *testing.M) {
 // one scenario or property by its stable ID.
 func runAsSubtests(t *testing.T, tg target.Target) {
 	results, err := runner.Run(context.Background(), tg, runner.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(results) == 0 {
-		t.Fatal("no case ran")
-	}
+	require.NoError(t, err)
+	require.NotEmpty(t, results, "no case ran")
 	for _, r := range results {
 		t.Run(r.ID, func(t *testing.T) {
-			switch {
-			case r.Outcome == result.NotApplicable:
+			if r.Outcome == result.NotApplicable {
 				t.Skipf("not applicable: %s", r.Detail)
-			case r.Outcome != result.Passed:
-				t.Errorf("%s %v: %s", r.Outcome, r.Clauses, r.Detail)
 			}
+			assert.Equal(t, result.Passed, r.Outcome, "%v: %s", r.Clauses, r.Detail)
 		})
 	}
 }
 
 func TestReferenceInProcess(t *testing.T) {
 	tg, err := inprocess.New(server.Reference{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	runAsSubtests(t, tg)
 }
 
@@ -66,14 +60,10 @@ func TestReferenceOverTheWire(t *testing.T) {
 		Command: []string{os.Args[0]},
 		Env:     []string{"CONVSPEC_SERVE=1"},
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer tg.Close()
 	runAsSubtests(t, tg)
-	if n := tg.Restarts(); n != 0 {
-		t.Errorf("the reference server was restarted %d times", n)
-	}
+	assert.Zero(t, tg.Restarts(), "times the reference server was restarted")
 }
 
 // TestEveryClauseIsChecked: a clause without a scenario or property is a
@@ -81,9 +71,7 @@ func TestReferenceOverTheWire(t *testing.T) {
 // trace.CaseGaps', the trace's part that needs no traceability document).
 func TestEveryClauseIsChecked(t *testing.T) {
 	cases, err := runner.TraceCases(runner.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for _, g := range trace.CaseGaps(spec.Clauses(), cases) {
 		t.Error(g)
 	}
@@ -102,13 +90,14 @@ func TestScenarioIDs(t *testing.T) {
 		{"typo", []string{"@WIN-4", "@windw"}, "", true},
 	} {
 		c, err := runner.ScenarioCase(tc.name, "f.feature", tc.tags)
-		if tc.bad != (err != nil) || c.ID != tc.id {
-			t.Errorf("ScenarioCase(%q, %v) = %q, %v; want %q (error: %v)", tc.name, tc.tags, c.ID, err, tc.id, tc.bad)
+		if tc.bad {
+			assert.Error(t, err, "ScenarioCase(%q, %v)", tc.name, tc.tags)
+		} else {
+			assert.NoError(t, err, "ScenarioCase(%q, %v)", tc.name, tc.tags)
 		}
+		assert.Equal(t, tc.id, c.ID, "ScenarioCase(%q, %v)", tc.name, tc.tags)
 	}
-	if got := runner.Slug("Head 3 + tail 4: only they're kept (max 0.5)"); got != "head-3-plus-tail-4-only-they-re-kept-max-0.5" {
-		t.Errorf("Slug = %q", got)
-	}
+	assert.Equal(t, "head-3-plus-tail-4-only-they-re-kept-max-0.5", runner.Slug("Head 3 + tail 4: only they're kept (max 0.5)"))
 }
 
 // TestSelection: -run and -skip run exactly the cases `conform list`
@@ -116,13 +105,9 @@ func TestScenarioIDs(t *testing.T) {
 // outline, or skips most of the features — and a case keeps its source.
 func TestSelection(t *testing.T) {
 	tg, err := inprocess.New(server.Reference{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	all, err := runner.Cases(runner.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for _, tc := range []struct{ run, skip string }{
 		{run: `^WIN-3/`},
 		{run: `^EST-1/5-characters`},
@@ -145,26 +130,16 @@ func TestSelection(t *testing.T) {
 				sources[c.ID] = c.Source
 			}
 		}
-		if len(want) == 0 {
-			t.Fatalf("-run %q -skip %q selects nothing", tc.run, tc.skip)
-		}
+		require.NotEmpty(t, want, "-run %q -skip %q selects nothing", tc.run, tc.skip)
 		results, err := runner.Run(context.Background(), tg, opts)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		var got []string
 		for _, r := range results {
 			got = append(got, r.ID)
-			if r.Outcome != result.Passed {
-				t.Errorf("%s: %s: %s", r.ID, r.Outcome, r.Detail)
-			}
-			if r.Source != sources[r.ID] {
-				t.Errorf("%s: source %q, want %q", r.ID, r.Source, sources[r.ID])
-			}
+			assert.Equal(t, result.Passed, r.Outcome, "%s: %s", r.ID, r.Detail)
+			assert.Equal(t, sources[r.ID], r.Source, "%s: source", r.ID)
 		}
-		if !slices.Equal(got, want) {
-			t.Errorf("-run %q -skip %q ran\n%q\nwant\n%q", tc.run, tc.skip, got, want)
-		}
+		assert.Equal(t, want, got, "the cases -run %q -skip %q ran", tc.run, tc.skip)
 	}
 }
 
@@ -173,26 +148,19 @@ func TestSelection(t *testing.T) {
 // line number or position, so it survives edits elsewhere; and it is unique.
 func TestCaseIDsAreStable(t *testing.T) {
 	cases, err := runner.Cases(runner.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	scenarioID := regexp.MustCompile(`^[A-Z]+-[0-9]+/[a-z0-9.]+(-[a-z0-9.]+)*$`)
 	propertyID := regexp.MustCompile(`^prop/[a-z0-9]+(-[a-z0-9]+)*$`)
 	seen := map[string]bool{}
 	for _, c := range cases {
-		if seen[c.ID] {
-			t.Errorf("ID %s twice", c.ID)
-		}
+		assert.False(t, seen[c.ID], "ID %s twice", c.ID)
 		seen[c.ID] = true
 		switch c.Kind {
 		case result.Scenario:
-			if !scenarioID.MatchString(c.ID) || !strings.HasPrefix(c.ID, c.Clauses[0]+"/") || c.ID != c.Clauses[0]+"/"+runner.Slug(c.Name) {
-				t.Errorf("scenario %q (%s): ID %s is not its first clause and the slug of its name", c.Name, c.Source, c.ID)
-			}
+			assert.Regexp(t, scenarioID, c.ID, "scenario %q (%s)", c.Name, c.Source)
+			assert.Equal(t, c.Clauses[0]+"/"+runner.Slug(c.Name), c.ID, "scenario %q (%s): ID is not its first clause and the slug of its name", c.Name, c.Source)
 		case result.Property:
-			if !propertyID.MatchString(c.ID) {
-				t.Errorf("property ID %s is not prop/NAME", c.ID)
-			}
+			assert.Regexp(t, propertyID, c.ID, "property ID is not prop/NAME")
 		default:
 			t.Errorf("%s: kind %q", c.ID, c.Kind)
 		}
@@ -208,9 +176,7 @@ func TestPropertyDetail(t *testing.T) {
 		t.Skip("no mutant estimate-floor")
 	}
 	tg, err := inprocess.New(m.Engine)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	// The random checks' detail: without the edge examples, which catch
 	// this variant first.
 	var props []properties.Property
@@ -221,13 +187,12 @@ func TestPropertyDetail(t *testing.T) {
 		}
 	}
 	results, err := runner.Run(context.Background(), tg, runner.Options{Run: mustCompile(t, `^prop/window-estimate$`), Seed: 42, Checks: 50, Properties: props})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(results) != 1 || results[0].Outcome != result.Failed {
-		t.Fatalf("results: %+v", results)
-	}
+	require.NoError(t, err)
+	require.Len(t, results, 1)
+	require.Equal(t, result.Failed, results[0].Outcome, "%+v", results[0])
 	r := results[0]
+	// The detail spans lines: these messages print it as it is, where
+	// assert.Contains would quote it on one line.
 	for _, want := range []string{"[rapid] failed after", "EST-1", "requests sent:", "window.estimate {"} {
 		if !strings.Contains(r.Detail, want) {
 			t.Errorf("detail lacks %q:\n%s", want, r.Detail)

@@ -3,9 +3,11 @@ package server_test
 import (
 	"context"
 	"encoding/json"
-	"strings"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/internal/server"
@@ -39,22 +41,17 @@ func TestHostileRequests(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			h := server.NewHandler(server.Reference{})
 			line, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": tc.method, "params": json.RawMessage(tc.params)})
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			out := string(server.AnswerLine(context.Background(), h, line))
 			var resp protocol.Response
-			if err := json.Unmarshal([]byte(out), &resp); err != nil {
-				t.Fatalf("%s: %v", out, err)
+			require.NoError(t, json.Unmarshal([]byte(out), &resp), out)
+			if tc.wantKind == "" {
+				require.Nil(t, resp.Error, "want a result, got %s", out)
+			} else {
+				require.NotNil(t, resp.Error, "want %s, got %s", tc.wantKind, out)
+				require.Equal(t, tc.wantKind, resp.Error.Kind(), out)
 			}
-			switch {
-			case tc.wantKind == "" && resp.Error != nil:
-				t.Fatalf("want a result, got %s", out)
-			case tc.wantKind != "" && (resp.Error == nil || resp.Error.Kind() != tc.wantKind):
-				t.Fatalf("want %s, got %s", tc.wantKind, out)
-			case !strings.Contains(out, tc.wantIn):
-				t.Fatalf("response does not contain %q: %s", tc.wantIn, out)
-			}
+			require.Contains(t, out, tc.wantIn)
 		})
 	}
 }
@@ -67,9 +64,7 @@ func TestDelayBeyondADurationWaits(t *testing.T) {
 	defer cancel()
 	line := `{"jsonrpc":"2.0","id":1,"method":"window.summarize","params":{"messages":[{"role":"user","content":"a"}],"summarizer":{"reply":"s","delay_ms":9223372036855,"timeout_ms":100}}}`
 	out := string(server.AnswerLine(ctx, h, []byte(line)))
-	if !strings.Contains(out, "did not answer") {
-		t.Fatalf("a delay of 9223372036855 ms answered before its 100 ms timeout: %s", out)
-	}
+	require.Contains(t, out, "did not answer", "a delay of 9223372036855 ms answered before its 100 ms timeout")
 }
 
 // TestRequestThatIsNotAnObject: a JSON line that is not an object is an
@@ -78,8 +73,8 @@ func TestRequestThatIsNotAnObject(t *testing.T) {
 	h := server.NewHandler(server.Reference{})
 	for line, kind := range map[string]string{`[1,2]`: "an array", `"x"`: "a string", `7`: "a number", `null`: "null", `true`: "a boolean"} {
 		out := string(server.AnswerLine(context.Background(), h, []byte(line)))
-		if !strings.Contains(out, `"kind":"invalid_request"`) || !strings.Contains(out, "got "+kind) || strings.Contains(out, "Go value") {
-			t.Errorf("%s: want invalid_request saying it got %s, got %s", line, kind, out)
-		}
+		assert.Contains(t, out, `"kind":"invalid_request"`, line)
+		assert.Contains(t, out, "got "+kind, "%s: want it to say what it got", line)
+		assert.NotContains(t, out, "Go value", "%s: want it in JSON's terms", line)
 	}
 }

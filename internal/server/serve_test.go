@@ -10,6 +10,9 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/internal/server"
 )
@@ -115,19 +118,11 @@ func TestServeStopsAtShutdownAndEOF(t *testing.T) {
 	h := server.NewHandler(server.Reference{})
 	in := strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"shutdown"}` + "\n" + `{"jsonrpc":"2.0","id":2,"method":"shutdown"}` + "\n")
 	var out bytes.Buffer
-	if err := server.Serve(context.Background(), h, in, &out); err != nil {
-		t.Fatal(err)
-	}
-	if got := strings.Count(out.String(), "\n"); got != 1 {
-		t.Fatalf("Serve answered %d lines after shutdown, want 1: %q", got, out.String())
-	}
+	require.NoError(t, server.Serve(context.Background(), h, in, &out))
+	require.Equal(t, 1, strings.Count(out.String(), "\n"), "lines Serve answered, up to shutdown: %q", out.String())
 	out.Reset()
-	if err := server.Serve(context.Background(), h, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"window.estimate","params":{"messages":[]}}`), &out); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(out.String(), `"result":{"tokens":0}`) {
-		t.Fatalf("a last line without newline was not answered: %q", out.String())
-	}
+	require.NoError(t, server.Serve(context.Background(), h, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"window.estimate","params":{"messages":[]}}`), &out))
+	require.Contains(t, out.String(), `"result":{"tokens":0}`, "a last line without newline was not answered")
 }
 
 // TestEveryMethodIsServed: the reference answers every method of protocol
@@ -137,8 +132,8 @@ func TestEveryMethodIsServed(t *testing.T) {
 	for _, m := range protocol.Methods() {
 		_, err := h.Handle(context.Background(), m, nil)
 		var pe *protocol.Error
-		if errors.As(err, &pe) && pe.Kind() == protocol.KindMethodNotFound {
-			t.Errorf("%s: %v", m, err)
+		if errors.As(err, &pe) {
+			assert.NotEqual(t, protocol.KindMethodNotFound, pe.Kind(), "%s: %v", m, err)
 		}
 	}
 }

@@ -1,9 +1,11 @@
 package config
 
 import (
-	"errors"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/convspec/convspec/reference/window"
 )
@@ -41,19 +43,14 @@ func TestResolve(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			got, err := Resolve([]byte(c.text), c.format)
-			if err != nil {
-				t.Fatalf("Resolve: %v", err)
-			}
-			if got.Config != c.want || got.MaxMessagesFrom != c.from {
-				t.Errorf("got %+v from %s, want %+v from %s", got.Config, got.MaxMessagesFrom, c.want, c.from)
-			}
+			require.NoError(t, err, "Resolve")
+			assert.Equal(t, c.want, got.Config)
+			assert.Equal(t, c.from, got.MaxMessagesFrom, "where max_messages comes from")
 			var codes []string
 			for _, w := range got.Warnings {
 				codes = append(codes, w.Code)
 			}
-			if len(codes) != len(c.warn) || (len(codes) > 0 && codes[0] != c.warn[0]) {
-				t.Errorf("warnings %v, want %v", codes, c.warn)
-			}
+			assert.Equal(t, c.warn, codes, "warning codes")
 		})
 	}
 }
@@ -87,20 +84,13 @@ func TestResolveErrors(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := Resolve([]byte(c.text), c.format)
 			var e *Error
-			if !errors.As(err, &e) {
-				t.Fatalf("Resolve = %v, want a *config.Error", err)
-			}
-			if e.Path != c.path {
-				t.Errorf("path %q, want %q (%v)", e.Path, c.path, err)
-			}
-			if !errors.Is(err, window.ErrInvalidConfig) {
-				t.Errorf("%v does not wrap window.ErrInvalidConfig", err)
-			}
+			require.ErrorAs(t, err, &e)
+			assert.Equal(t, c.path, e.Path, "path of %v", err)
+			assert.ErrorIs(t, err, window.ErrInvalidConfig)
 		})
 	}
-	if _, err := Resolve(nil, "toml"); err == nil {
-		t.Error("an unknown format resolved")
-	}
+	_, err := Resolve(nil, "toml")
+	assert.Error(t, err, "an unknown format resolved")
 }
 
 // TestHostileDocuments: a config file that refers to itself, multiplies
@@ -128,9 +118,7 @@ func TestHostileDocuments(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := Resolve([]byte(c.text), c.format)
 			var e *Error
-			if !errors.As(err, &e) {
-				t.Fatalf("Resolve = %v, want a *config.Error", err)
-			}
+			require.ErrorAs(t, err, &e)
 		})
 	}
 }
@@ -148,9 +136,8 @@ func TestCoreSchema(t *testing.T) {
 		"execution: {max_conversation_messages: !!int 7}": 7,
 	} {
 		got, err := Resolve([]byte(text), YAML)
-		if err != nil || got.Config.MaxMessages != want {
-			t.Errorf("%s: max_messages %d, %v; want %d", text, got.Config.MaxMessages, err, want)
-		}
+		assert.NoError(t, err, text)
+		assert.Equal(t, want, got.Config.MaxMessages, "%s: max_messages", text)
 	}
 	for _, text := range []string{
 		"execution: {max_conversation_messages: 1_000}", // a string in 1.2
@@ -158,8 +145,7 @@ func TestCoreSchema(t *testing.T) {
 		"execution: {max_conversation_messages: 1:30}",
 		"execution: {conversation: {summarize_on_trim: on}}",
 	} {
-		if _, err := Resolve([]byte(text), YAML); err == nil {
-			t.Errorf("%s resolved; in YAML 1.2 the value is a string", text)
-		}
+		_, err := Resolve([]byte(text), YAML)
+		assert.Error(t, err, "%s resolved; in YAML 1.2 the value is a string", text)
 	}
 }

@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/convspec/convspec/reference/message"
 	"github.com/convspec/convspec/reference/window"
 )
@@ -12,9 +15,7 @@ import (
 func msg(t *testing.T, s string) message.Message {
 	t.Helper()
 	m, err := message.Parse([]byte(s))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return m
 }
 
@@ -35,16 +36,12 @@ func TestWorkedExample(t *testing.T) {
 		},
 	}
 	res, err := Execute(context.Background(), run)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var sizes []int
 	for _, r := range res.Requests {
 		sizes = append(sizes, len(r.Messages))
 	}
-	if fmt.Sprint(sizes) != "[2 4 6 5]" {
-		t.Errorf("request sizes %v, want [2 4 6 5]", sizes)
-	}
+	assert.Equal(t, []int{2, 4, 6, 5}, sizes, "request sizes")
 	want := [][]string{
 		{"Trimmed conversation: 1 messages removed, 6 kept (~7 tokens)", "Conversation: 6 messages (~7 tokens)", "Conversation approaching limit (6/6 messages)"},
 		{"Trimmed conversation: 2 messages removed, 5 kept (~7 tokens)", "Conversation: 6 messages (~9 tokens)", "Conversation approaching limit (6/6 messages)"},
@@ -54,9 +51,7 @@ func TestWorkedExample(t *testing.T) {
 		for _, e := range it.Events {
 			got = append(got, e.Message)
 		}
-		if fmt.Sprint(got) != fmt.Sprint(want[i]) {
-			t.Errorf("iteration %d events %q, want %q", i, got, want[i])
-		}
+		assert.Equal(t, want[i], got, "iteration %d events", i)
 	}
 }
 
@@ -65,17 +60,11 @@ func TestApproaching(t *testing.T) {
 		count, max int
 		want       bool
 	}{{8, 10, false}, {9, 10, true}, {24, 30, false}, {25, 30, true}, {10, 12, true}, {5, 0, false}, {0, 0, false}} {
-		if got := Approaching(c.count, c.max); got != c.want {
-			t.Errorf("Approaching(%d, %d) = %v, want %v", c.count, c.max, got, c.want)
-		}
+		assert.Equal(t, c.want, Approaching(c.count, c.max), "Approaching(%d, %d)", c.count, c.max)
 	}
 }
 
 func TestFirstMessageRaised(t *testing.T) {
-	if got := Effective(window.Config{MaxMessages: 5}).PreserveFirstN; got != 1 {
-		t.Errorf("preserve_first_n 0 became %d in the loop, want 1", got)
-	}
-	if got := Effective(window.Config{MaxMessages: 5, PreserveFirstN: 3}).PreserveFirstN; got != 3 {
-		t.Errorf("preserve_first_n 3 became %d in the loop", got)
-	}
+	assert.Equal(t, 1, Effective(window.Config{MaxMessages: 5}).PreserveFirstN, "preserve_first_n 0 in the loop")
+	assert.Equal(t, 3, Effective(window.Config{MaxMessages: 5, PreserveFirstN: 3}).PreserveFirstN, "preserve_first_n 3 in the loop")
 }

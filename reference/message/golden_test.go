@@ -5,6 +5,9 @@ import (
 	"os"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/convspec/convspec/reference/message"
 )
 
@@ -32,29 +35,19 @@ const goldenCharactersPath = "../../testdata/golden/characters.json"
 // the counts ECMAScript computed (EST-2, EST-3, EST-4).
 func TestGoldenCharacters(t *testing.T) {
 	data, err := os.ReadFile(goldenCharactersPath)
-	if err != nil {
-		t.Fatalf("reading the golden file (regenerate it with node testdata/golden/gen/characters.mjs): %v", err)
-	}
+	require.NoError(t, err, "reading the golden file (regenerate it with node testdata/golden/gen/characters.mjs)")
 	var golden goldenCharacters
-	if err := json.Unmarshal(data, &golden); err != nil {
-		t.Fatalf("%s: %v", goldenCharactersPath, err)
-	}
-	if len(golden.Cases) < 40 {
-		t.Errorf("%s has %d cases, want at least 40", goldenCharactersPath, len(golden.Cases))
-	}
+	require.NoError(t, json.Unmarshal(data, &golden), goldenCharactersPath)
+	assert.GreaterOrEqual(t, len(golden.Cases), 40, "%s: cases", goldenCharactersPath)
 	seen := make(map[string]bool, len(golden.Cases))
 	for _, c := range golden.Cases {
-		if seen[c.ID] {
-			t.Errorf("%s: duplicate case id %q", goldenCharactersPath, c.ID)
-		}
+		assert.False(t, seen[c.ID], "%s: duplicate case id %q", goldenCharactersPath, c.ID)
 		seen[c.ID] = true
 	}
 
 	for _, c := range golden.Cases {
 		t.Run(c.ID, func(t *testing.T) {
-			if c.Length == nil {
-				t.Fatalf("%s: the case has no length", c.ID)
-			}
+			require.NotNil(t, c.Length, "%s: the case has no length", c.ID)
 			want := *c.Length
 			var content []byte // nil: absent
 			input := "(absent)"
@@ -65,28 +58,20 @@ func TestGoldenCharacters(t *testing.T) {
 
 			switch c.Kind {
 			case "absent_or_null", "string":
-				if c.Serialized != nil {
-					t.Errorf("%s: kind %q must not carry serialized", c.ID, c.Kind)
-				}
+				assert.Nil(t, c.Serialized, "%s: kind %q must not carry serialized", c.ID, c.Kind)
 			case "serialized":
-				if c.Serialized == nil {
-					t.Fatalf("%s: kind serialized without serialized", c.ID)
-				}
+				require.NotNil(t, c.Serialized, "%s: kind serialized without serialized", c.ID)
 				got, err := message.Compact(content)
-				if err != nil {
-					t.Errorf("%s: Compact(%s)\n  returned error: %v\n  want: %s", c.ID, input, err, *c.Serialized)
-				} else if got != *c.Serialized {
-					t.Errorf("%s: Compact(%s)\n  got:  %s\n  want: %s", c.ID, input, got, *c.Serialized)
+				if assert.NoError(t, err, "%s: Compact(%s)", c.ID, input) {
+					assert.Equal(t, *c.Serialized, got, "%s: Compact(%s)", c.ID, input)
 				}
 			default:
 				t.Fatalf("%s: unknown kind %q", c.ID, c.Kind)
 			}
 
 			got, err := message.ContentLength(content)
-			if err != nil {
-				t.Errorf("%s: ContentLength(%s)\n  returned error: %v\n  want: %d", c.ID, input, err, want)
-			} else if got != want {
-				t.Errorf("%s: ContentLength(%s)\n  got:  %d\n  want: %d", c.ID, input, got, want)
+			if assert.NoError(t, err, "%s: ContentLength(%s)", c.ID, input) {
+				assert.Equal(t, want, got, "%s: ContentLength(%s)", c.ID, input)
 			}
 
 			// The same content inside a message, through Parse and the
@@ -96,12 +81,8 @@ func TestGoldenCharacters(t *testing.T) {
 				raw = `{"role":"user","content":` + *c.ContentJSON + `}`
 			}
 			m, err := message.Parse([]byte(raw))
-			if err != nil {
-				t.Fatalf("%s: Parse(%s) returned error: %v", c.ID, raw, err)
-			}
-			if got := m.ContentLength(); got != want {
-				t.Errorf("%s: Parse(%s).ContentLength()\n  got:  %d\n  want: %d", c.ID, raw, got, want)
-			}
+			require.NoError(t, err, "%s: Parse(%s)", c.ID, raw)
+			assert.Equal(t, want, m.ContentLength(), "%s: Parse(%s).ContentLength()", c.ID, raw)
 		})
 	}
 }

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"github.com/tiktoken-go/tokenizer/codec"
 )
 
@@ -99,18 +101,15 @@ func TestGoldenTokens(t *testing.T) {
 	for _, c := range golden.Cases {
 		t.Run(c.ID, func(t *testing.T) {
 			text, err := c.text()
-			if err != nil {
-				t.Fatalf("%s: %v", c.ID, err)
-			}
-			if c.Count == nil {
-				t.Fatalf("%s: the case has no count", c.ID)
-			}
+			require.NoError(t, err, c.ID)
+			require.NotNil(t, c.Count, "%s: the case has no count", c.ID)
 			got := Encode(text)
 			switch {
 			case c.Tokens != nil || c.Text != nil:
-				if len(c.Tokens) != *c.Count {
-					t.Fatalf("%s: %d tokens but count %d", c.ID, len(c.Tokens), *c.Count)
-				}
+				require.Equal(t, *c.Count, len(c.Tokens), "%s: the count of the case, and its tokens", c.ID)
+				// slices.Equal, not assert.Equal: the empty text's golden
+				// tokens are [] and Encode gives nil; and excerpts, for texts
+				// and ids of thousands.
 				if !slices.Equal(got, c.Tokens) {
 					t.Errorf("%s: Encode(%s)\n  got:  %s\n  want: %s\n  %s",
 						c.ID, excerpt(text), excerptIDs(got), excerptIDs(c.Tokens), firstDifference(got, c.Tokens))
@@ -123,9 +122,7 @@ func TestGoldenTokens(t *testing.T) {
 			default:
 				t.Fatalf("%s: the case has neither tokens nor sha256", c.ID)
 			}
-			if n := Count(text); n != *c.Count {
-				t.Errorf("%s: Count(%s) = %d, want %d", c.ID, excerpt(text), n, *c.Count)
-			}
+			assert.Equal(t, *c.Count, Count(text), "%s: Count(%s)", c.ID, excerpt(text))
 		})
 	}
 }
@@ -142,9 +139,7 @@ func TestV070AgainstGolden(t *testing.T) {
 			continue
 		}
 		ids, _, err := c.Encode(*gc.Text)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		got := make([]int, len(ids))
 		for i, id := range ids {
 			got[i] = int(id)
@@ -154,34 +149,20 @@ func TestV070AgainstGolden(t *testing.T) {
 		}
 	}
 	want := []string{"tok-unicode-16-garay", "tok-unicode-16-kirat-rai-digits", "tok-unicode-16-egyptian-hieroglyphs", "tok-unicode-15-1-cjk-extension-i", "tok-unicode-16-latin-extended-d"}
-	slices.Sort(disagree)
-	slices.Sort(want)
-	if !slices.Equal(disagree, want) {
-		t.Errorf("v0.7.0 disagrees with npm tiktoken on %v, want exactly %v", disagree, want)
-	}
+	assert.ElementsMatch(t, want, disagree, "the cases where v0.7.0 disagrees with npm tiktoken")
 }
 
 func readGoldenTokens(t *testing.T) goldenTokens {
 	t.Helper()
 	data, err := os.ReadFile(goldenTokensPath)
-	if err != nil {
-		t.Fatalf("reading the golden file (regenerate it with node testdata/golden/gen/tokens/gen.mjs): %v", err)
-	}
+	require.NoError(t, err, "reading the golden file (regenerate it with node testdata/golden/gen/tokens/gen.mjs)")
 	var golden goldenTokens
-	if err := json.Unmarshal(data, &golden); err != nil {
-		t.Fatalf("%s: %v", goldenTokensPath, err)
-	}
-	if golden.Encoding != "cl100k_base" {
-		t.Fatalf("%s: encoding %q, want cl100k_base", goldenTokensPath, golden.Encoding)
-	}
-	if len(golden.Cases) < 60 {
-		t.Errorf("%s has %d cases, want at least 60", goldenTokensPath, len(golden.Cases))
-	}
+	require.NoError(t, json.Unmarshal(data, &golden), goldenTokensPath)
+	require.Equal(t, "cl100k_base", golden.Encoding, "%s: encoding", goldenTokensPath)
+	assert.GreaterOrEqual(t, len(golden.Cases), 60, "%s: cases", goldenTokensPath)
 	seen := make(map[string]bool, len(golden.Cases))
 	for _, c := range golden.Cases {
-		if seen[c.ID] {
-			t.Errorf("%s: duplicate case id %q", goldenTokensPath, c.ID)
-		}
+		assert.False(t, seen[c.ID], "%s: duplicate case id %q", goldenTokensPath, c.ID)
 		seen[c.ID] = true
 	}
 	return golden

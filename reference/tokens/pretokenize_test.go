@@ -10,6 +10,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/dlclark/regexp2"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // The regexp is the oracle of the pre-tokenizer: pattern, compiled by
@@ -31,9 +33,7 @@ func oraclePieces(t testing.TB, text string) []string {
 	for ; m != nil && err == nil; m, err = oracleRegexp().FindNextMatch(m) {
 		pieces = append(pieces, string(runes[m.Index:m.Index+m.Length]))
 	}
-	if err != nil {
-		t.Fatalf("regexp2 on %q: %v", text, err)
-	}
+	require.NoError(t, err, "regexp2 on %q", text)
 	return pieces
 }
 
@@ -150,9 +150,7 @@ func TestClassTableMatchesRegexp(t *testing.T) {
 				in[k] = true
 			}
 		}
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		wrong := 0
 		for k, r := range all {
 			if in[k] != (tb.class.of(r) == c.class) {
@@ -161,9 +159,7 @@ func TestClassTableMatchesRegexp(t *testing.T) {
 				}
 			}
 		}
-		if wrong > 0 {
-			t.Errorf("%s: %d code points classified differently from regexp2", c.name, wrong)
-		}
+		assert.Zero(t, wrong, "%s: code points classified differently from regexp2", c.name)
 	}
 }
 
@@ -190,9 +186,7 @@ func TestContractionsMatchRegexp(t *testing.T) {
 	for ; m != nil && err == nil; m, err = re.FindNextMatch(m) {
 		want = append(want, [2]int{m.Index, m.Index + m.Length})
 	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var got [][2]int
 	for i, k := 0, 0; i < len(text); k++ { // k counts runes
 		if text[i] == '\'' {
@@ -203,9 +197,8 @@ func TestContractionsMatchRegexp(t *testing.T) {
 		_, n := utf8.DecodeRuneInString(text[i:])
 		i += n
 	}
-	if len(want) < 20 { // at least the 20 probes of ASCII letters that are contractions
-		t.Fatalf("the regexp found only %d contractions: the probe text is wrong", len(want))
-	}
+	// At least the 20 probes of ASCII letters that are contractions.
+	require.GreaterOrEqual(t, len(want), 20, "contractions the regexp found: the probe text is wrong")
 	if !slices.Equal(got, want) {
 		for i := range min(len(got), len(want)) {
 			if got[i] != want[i] {

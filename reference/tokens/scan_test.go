@@ -9,6 +9,9 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // probe is the text of scan.mjs (testdata/golden/gen/tokens) around the
@@ -29,18 +32,14 @@ func TestCodePointScan(t *testing.T) {
 		t.Skip("TOKENS_NPM_SCAN is not set: see testdata/golden/gen/tokens/scan.mjs")
 	}
 	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer f.Close()
 	lines := bufio.NewScanner(f)
 	scanned, differ := 0, 0
 	for lines.Scan() {
 		hexCP, want, ok := strings.Cut(lines.Text(), " ")
 		cp, err := strconv.ParseUint(hexCP, 16, 32)
-		if !ok || err != nil || !utf8.ValidRune(rune(cp)) {
-			t.Fatalf("%s: malformed line %q", path, lines.Text())
-		}
+		require.True(t, ok && err == nil && utf8.ValidRune(rune(cp)), "%s: malformed line %q", path, lines.Text())
 		scanned++
 		if got := probeDigest(Encode(probe(string(rune(cp))))); got != want {
 			differ++
@@ -49,15 +48,9 @@ func TestCodePointScan(t *testing.T) {
 			}
 		}
 	}
-	if err := lines.Err(); err != nil {
-		t.Fatal(err)
-	}
-	if scanned != 0x110000-0x800 {
-		t.Errorf("%s has %d code points, want %d", path, scanned, 0x110000-0x800)
-	}
-	if differ > 0 {
-		t.Errorf("%d code points encode differently from npm tiktoken", differ)
-	}
+	require.NoError(t, lines.Err())
+	assert.Equal(t, 0x110000-0x800, scanned, "%s: code points", path)
+	assert.Zero(t, differ, "code points that encode differently from npm tiktoken")
 }
 
 func probeDigest(ids []int) string {

@@ -10,6 +10,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"github.com/tiktoken-go/tokenizer/codec"
 )
 
@@ -39,13 +41,9 @@ func TestKnownOutputs(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got := Encode(c.text)
-			if !slices.Equal(got, c.want) {
-				t.Errorf("Encode(%q)\n  got:  %v\n  want: %v", c.text, got, c.want)
-			}
-			if n := Count(c.text); n != len(c.want) {
-				t.Errorf("Count(%q) = %d, want %d", c.text, n, len(c.want))
-			}
+			// Encode documents nil for the empty text, so want is nil there.
+			assert.Equal(t, c.want, Encode(c.text), "Encode(%q)", c.text)
+			assert.Equal(t, len(c.want), Count(c.text), "Count(%q)", c.text)
 		})
 	}
 }
@@ -60,31 +58,26 @@ func TestInvalidUTF8(t *testing.T) {
 		"\x80\x80 ok":   "\uFFFD\uFFFD ok",
 	}
 	for invalid, replaced := range cases {
-		if got, want := Encode(invalid), Encode(replaced); !slices.Equal(got, want) {
-			t.Errorf("Encode(%q) = %v, want Encode(%q) = %v", invalid, got, replaced, want)
-		}
+		assert.Equal(t, Encode(replaced), Encode(invalid), "Encode(%q), want Encode(%q)", invalid, replaced)
 	}
 }
 
 // TestVocabulary checks the tables built from the embedded vocabulary.
 func TestVocabulary(t *testing.T) {
 	tb := cl100k()
-	if len(tb.ranks) != vocabularySize {
-		t.Errorf("%d tokens, want %d", len(tb.ranks), vocabularySize)
-	}
-	if tb.maxTokenLen != 128 {
-		t.Errorf("longest token %d bytes, want 128", tb.maxTokenLen)
-	}
+	// len, not assert.Len, which would print all the tokens on failure.
+	assert.Equal(t, vocabularySize, len(tb.ranks), "tokens")
+	assert.Equal(t, 128, tb.maxTokenLen, "bytes of the longest token")
 	for b := range 256 {
-		if got := tb.ranks[string([]byte{byte(b)})]; uint32(got) != tb.byteRank[b] {
-			t.Errorf("byteRank[%#02x] = %d, want %d", b, tb.byteRank[b], got)
-		}
+		assert.Equal(t, uint32(tb.ranks[string([]byte{byte(b)})]), tb.byteRank[b], "byteRank[%#02x]", b)
 	}
 	for i, r := range tb.pairRank {
 		want, ok := tb.ranks[string([]byte{byte(i >> 8), byte(i)})]
-		if (r != noRank) != ok || ok && r != uint32(want) {
-			t.Fatalf("pairRank[%#04x] = %d, want %d (present %v)", i, r, want, ok)
+		wantRank := uint32(noRank) // a pair that is no token
+		if ok {
+			wantRank = uint32(want)
 		}
+		require.Equal(t, wantRank, r, "pairRank[%#04x] (a token: %v)", i, ok)
 	}
 }
 
@@ -106,10 +99,8 @@ func TestLongSContractionIsUnobservable(t *testing.T) {
 // TestCodePointScan): letters that Unicode 17 adds, say, would become
 // letters here while they are not in the oracle's Rust regex.
 func TestUnicodeTables(t *testing.T) {
-	if unicode.Version != "15.0.0" {
-		t.Fatalf("Go's unicode tables are at Unicode %s, this package was checked with 15.0.0: "+
-			"rerun the code point scan against npm tiktoken and update addedLetters and addedNumbers", unicode.Version)
-	}
+	require.Equal(t, "15.0.0", unicode.Version, "Go's unicode tables are not those this package was checked with: "+
+		"rerun the code point scan against npm tiktoken and update addedLetters and addedNumbers")
 	for _, set := range []struct {
 		name    string
 		class   string
@@ -119,9 +110,8 @@ func TestUnicodeTables(t *testing.T) {
 		for lo, hi := range classRanges(t, set.class) {
 			for r := lo; r <= hi; r++ {
 				n++
-				if unicode.IsOneOf([]*unicode.RangeTable{unicode.L, unicode.N, unicode.White_Space}, r) {
-					t.Errorf("%s holds %U, which Go already classifies", set.name, r)
-				}
+				assert.False(t, unicode.IsOneOf([]*unicode.RangeTable{unicode.L, unicode.N, unicode.White_Space}, r),
+					"%s holds %U, which Go already classifies", set.name, r)
 			}
 		}
 		t.Logf("%s: %d code points", set.name, n)
@@ -139,9 +129,7 @@ func classRanges(t *testing.T, class string) map[rune]rune {
 			hi = rs[i+2]
 			i += 2
 		}
-		if hi < lo {
-			t.Fatalf("range %U-%U is empty", lo, hi)
-		}
+		require.LessOrEqual(t, lo, hi, "range %U-%U is empty", lo, hi)
 		ranges[lo] = hi
 	}
 	return ranges
@@ -259,9 +247,7 @@ func TestEncodeMatchesV070(t *testing.T) {
 		}
 		text := b.String()
 		ids, _, err := c.Encode(text)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		want := make([]int, len(ids))
 		for k, id := range ids {
 			want[k] = int(id)
@@ -269,9 +255,7 @@ func TestEncodeMatchesV070(t *testing.T) {
 		if got := Encode(text); !slices.Equal(got, want) {
 			t.Fatalf("text %d: Encode(%q)\n  got:  %v\n  want: %v (v0.7.0)\n  %s", i, text, got, want, firstDifference(got, want))
 		}
-		if got := Count(text); got != len(want) {
-			t.Fatalf("text %d: Count(%q) = %d, want %d", i, text, got, len(want))
-		}
+		require.Equal(t, len(want), Count(text), "text %d: Count(%q)", i, text)
 	}
 }
 
@@ -343,15 +327,10 @@ func megabyteWord() string {
 func TestMegabyteWordWithoutSpaces(t *testing.T) {
 	word := megabyteWord()
 	ids := Encode(word)
-	if len(ids) != megabyteWordCount {
-		t.Errorf("Encode(1 MB word): %d tokens, want %d", len(ids), megabyteWordCount)
-	}
-	if got := idsSHA256(ids); got != megabyteWordSHA256 {
-		t.Errorf("Encode(1 MB word): ids have SHA-256 %s, want %s", got, megabyteWordSHA256)
-	}
-	if n := Count(word); n != megabyteWordCount {
-		t.Errorf("Count(1 MB word) = %d, want %d", n, megabyteWordCount)
-	}
+	// len, not assert.Len, which would print 657,519 ids on failure.
+	assert.Equal(t, megabyteWordCount, len(ids), "Encode(1 MB word): tokens")
+	assert.Equal(t, megabyteWordSHA256, idsSHA256(ids), "Encode(1 MB word): SHA-256 of the ids")
+	assert.Equal(t, megabyteWordCount, Count(word), "Count(1 MB word)")
 }
 
 const (
