@@ -51,6 +51,7 @@ FUZZ_TARGETS := \
 	./conformance/report:FuzzReadBaseline \
 	./reference/config:FuzzResolve \
 	./reference/message:FuzzParse \
+	./reference/message:FuzzParseAsUnmarshal \
 	./reference/tokens:FuzzEncodeAgainstV070 \
 	./reference/tokens:FuzzPretokenize \
 	./conformance/target:FuzzDecodeResponse

@@ -1,9 +1,6 @@
 package message
 
-import (
-	"encoding/json"
-	"fmt"
-)
+import "fmt"
 
 // Class is what a message is in a conversation (CLS-1). The format — OpenAI
 // or Anthropic — is detected per message, never configured.
@@ -21,26 +18,31 @@ const (
 
 // classify derives a message's class and tool ids from its members, or
 // says why its tool members are malformed (CLS-2).
-func classify(role string, members map[string]json.RawMessage) (Class, []string, error) {
+func classify(role string, members object) (Class, []string, error) {
 	switch role {
 	case "system", "developer":
 		return System, nil, nil
 	case "assistant":
 		var ids []string
-		if raw, ok := members["tool_calls"]; ok && !isNull(raw) {
-			var calls []map[string]json.RawMessage
-			if err := json.Unmarshal(raw, &calls); err != nil {
+		if raw, ok := members.get("tool_calls"); ok && !isNull(raw) {
+			calls, ok := splitArray(raw)
+			if !ok {
 				return "", nil, fmt.Errorf(`"tool_calls" must be an array of objects`)
 			}
 			for i, c := range calls {
-				id, err := idMember(c, "id")
+				call, ok := splitObject(c)
+				if !ok {
+					return "", nil, fmt.Errorf(`"tool_calls" must be an array of objects`)
+				}
+				id, err := idMember(call, "id")
 				if err != nil {
 					return "", nil, fmt.Errorf("tool_calls[%d]: %v", i, err)
 				}
 				ids = append(ids, id)
 			}
 		}
-		blockIDs, err := blockIDs(members["content"], "tool_use", "id")
+		content, _ := members.get("content")
+		blockIDs, err := blockIDs(content, "tool_use", "id")
 		if err != nil {
 			return "", nil, err
 		}
@@ -56,7 +58,8 @@ func classify(role string, members map[string]json.RawMessage) (Class, []string,
 		}
 		return ToolResult, []string{id}, nil
 	case "user":
-		ids, err := blockIDs(members["content"], "tool_result", "tool_use_id")
+		content, _ := members.get("content")
+		ids, err := blockIDs(content, "tool_result", "tool_use_id")
 		if err != nil {
 			return "", nil, err
 		}
@@ -70,22 +73,19 @@ func classify(role string, members map[string]json.RawMessage) (Class, []string,
 }
 
 // blockIDs collects the id member of every content block of one type.
-func blockIDs(content json.RawMessage, blockType, idName string) ([]string, error) {
+func blockIDs(content []byte, blockType, idName string) ([]string, error) {
 	if len(content) == 0 || content[0] != '[' {
 		return nil, nil
 	}
-	var blocks []json.RawMessage
-	if err := json.Unmarshal(content, &blocks); err != nil {
-		return nil, nil
-	}
+	blocks, _ := splitArray(content)
 	var ids []string
 	for i, b := range blocks {
-		var block map[string]json.RawMessage
-		if json.Unmarshal(b, &block) != nil {
+		block, ok := splitObject(b)
+		if !ok {
 			continue // not a block object: plain content, not a tool block
 		}
-		var t string
-		if json.Unmarshal(block["type"], &t) != nil || t != blockType {
+		rawType, _ := block.get("type")
+		if t, ok := stringValue(rawType); !ok || t != blockType {
 			continue
 		}
 		id, err := idMember(block, idName)
@@ -97,19 +97,19 @@ func blockIDs(content json.RawMessage, blockType, idName string) ([]string, erro
 	return ids, nil
 }
 
-func idMember(obj map[string]json.RawMessage, name string) (string, error) {
-	raw, ok := obj[name]
+func idMember(obj object, name string) (string, error) {
+	raw, ok := obj.get(name)
 	if !ok || isNull(raw) {
 		return "", fmt.Errorf("%q is missing", name)
 	}
-	var id string
-	if err := json.Unmarshal(raw, &id); err != nil || id == "" {
+	id, ok := stringValue(raw)
+	if !ok || id == "" {
 		return "", fmt.Errorf("%q must be a non-empty string", name)
 	}
 	return id, nil
 }
 
-func isNull(raw json.RawMessage) bool { return string(raw) == "null" }
+func isNull(raw []byte) bool { return string(raw) == "null" }
 
 // Class is the message's class.
 func (m Message) Class() Class {

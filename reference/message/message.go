@@ -91,17 +91,16 @@ func parse(data []byte, index int) (Message, error) {
 		return Message{}, &Error{Index: index, Reason: fmt.Sprintf(format, args...)}
 	}
 	trimmed := bytes.TrimSpace(data)
-	var members map[string]json.RawMessage
-	if len(trimmed) == 0 || trimmed[0] != '{' || json.Unmarshal(trimmed, &members) != nil {
-		if !json.Valid(trimmed) {
-			return fail("not valid JSON")
-		}
+	if !json.Valid(trimmed) {
+		return fail("not valid JSON")
+	}
+	if trimmed[0] != '{' {
 		return fail("must be a JSON object, got %s", kindOf(trimmed))
 	}
 	// Compact validates every string in the message (UTF-8, no unpaired
 	// surrogate escapes, MSG-1) so that a kept message can always be
 	// counted. A message without a backslash that is valid UTF-8 has no
-	// escape to pair and nothing else Compact refuses that encoding/json
+	// escape to pair and nothing else Compact refuses that json.Valid
 	// did not: only the others are compacted, which spares most messages a
 	// second pass.
 	if bytes.IndexByte(trimmed, '\\') >= 0 || !utf8.Valid(trimmed) {
@@ -109,14 +108,16 @@ func parse(data []byte, index int) (Message, error) {
 			return fail("%v", err)
 		}
 	}
-	rawRole, ok := members["role"]
+	// The message's own copy is what its members are read from, once:
+	// content and the tool ids are slices of it and strings made from it.
+	raw := append(json.RawMessage(nil), trimmed...)
+	members, _ := splitObject(raw)
+	rawRole, ok := members.get("role")
 	if !ok {
 		return fail(`"role" is missing`)
 	}
-	// Checked by kind first: encoding/json unmarshals null into a string
-	// without error, which would report a null role as an empty one.
-	var role string
-	if kindOf(rawRole) != "a string" || json.Unmarshal(rawRole, &role) != nil {
+	role, ok := stringValue(rawRole)
+	if !ok {
 		return fail(`"role" must be a string, got %s`, kindOf(rawRole))
 	}
 	if role == "" {
@@ -126,8 +127,8 @@ func parse(data []byte, index int) (Message, error) {
 	if err != nil {
 		return fail("%v", err)
 	}
-	m := Message{raw: append(json.RawMessage(nil), trimmed...), role: role, class: class, toolIDs: ids}
-	if c, ok := members["content"]; ok {
+	m := Message{raw: raw, role: role, class: class, toolIDs: ids}
+	if c, ok := members.get("content"); ok {
 		m.content = c
 	}
 	return m, nil
