@@ -1,6 +1,10 @@
 package message
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/convspec/convspec/internal/jsonscan"
+)
 
 // Class is what a message is in a conversation (CLS-1). The format — OpenAI
 // or Anthropic — is detected per message, never configured.
@@ -18,19 +22,19 @@ const (
 
 // classify derives a message's class and tool ids from its members, or
 // says why its tool members are malformed (CLS-2).
-func classify(role string, members object) (Class, []string, error) {
+func classify(role string, members jsonscan.Object) (Class, []string, error) {
 	switch role {
 	case "system", "developer":
 		return System, nil, nil
 	case "assistant":
 		var ids []string
-		if raw, ok := members.get("tool_calls"); ok && !isNull(raw) {
-			calls, ok := splitArray(raw)
+		if raw, ok := members.Get("tool_calls"); ok && !isNull(raw) {
+			calls, ok := jsonscan.SplitArray(raw)
 			if !ok {
 				return "", nil, fmt.Errorf(`"tool_calls" must be an array of objects`)
 			}
 			for i, c := range calls {
-				call, ok := splitObject(c)
+				call, ok := jsonscan.SplitObject(c)
 				if !ok {
 					return "", nil, fmt.Errorf(`"tool_calls" must be an array of objects`)
 				}
@@ -41,7 +45,7 @@ func classify(role string, members object) (Class, []string, error) {
 				ids = append(ids, id)
 			}
 		}
-		content, _ := members.get("content")
+		content, _ := members.Get("content")
 		blockIDs, err := blockIDs(content, "tool_use", "id")
 		if err != nil {
 			return "", nil, err
@@ -58,7 +62,7 @@ func classify(role string, members object) (Class, []string, error) {
 		}
 		return ToolResult, []string{id}, nil
 	case "user":
-		content, _ := members.get("content")
+		content, _ := members.Get("content")
 		ids, err := blockIDs(content, "tool_result", "tool_use_id")
 		if err != nil {
 			return "", nil, err
@@ -77,15 +81,15 @@ func blockIDs(content []byte, blockType, idName string) ([]string, error) {
 	if len(content) == 0 || content[0] != '[' {
 		return nil, nil
 	}
-	blocks, _ := splitArray(content)
+	blocks, _ := jsonscan.SplitArray(content)
 	var ids []string
 	for i, b := range blocks {
-		block, ok := splitObject(b)
+		block, ok := jsonscan.SplitObject(b)
 		if !ok {
 			continue // not a block object: plain content, not a tool block
 		}
-		rawType, _ := block.get("type")
-		if t, ok := stringValue(rawType); !ok || t != blockType {
+		rawType, _ := block.Get("type")
+		if t, ok := jsonscan.String(rawType); !ok || t != blockType {
 			continue
 		}
 		id, err := idMember(block, idName)
@@ -97,12 +101,12 @@ func blockIDs(content []byte, blockType, idName string) ([]string, error) {
 	return ids, nil
 }
 
-func idMember(obj object, name string) (string, error) {
-	raw, ok := obj.get(name)
+func idMember(obj jsonscan.Object, name string) (string, error) {
+	raw, ok := obj.Get(name)
 	if !ok || isNull(raw) {
 		return "", fmt.Errorf("%q is missing", name)
 	}
-	id, ok := stringValue(raw)
+	id, ok := jsonscan.String(raw)
 	if !ok || id == "" {
 		return "", fmt.Errorf("%q must be a non-empty string", name)
 	}

@@ -12,6 +12,8 @@ import (
 	"errors"
 	"fmt"
 	"unicode/utf8"
+
+	"github.com/convspec/convspec/internal/jsonscan"
 )
 
 // ErrInvalid is wrapped by every error about a malformed message, so callers
@@ -111,12 +113,12 @@ func parse(data []byte, index int) (Message, error) {
 	// The message's own copy is what its members are read from, once:
 	// content and the tool ids are slices of it and strings made from it.
 	raw := append(json.RawMessage(nil), trimmed...)
-	members, _ := splitObject(raw)
-	rawRole, ok := members.get("role")
+	members, _ := jsonscan.SplitObject(raw)
+	rawRole, ok := members.Get("role")
 	if !ok {
 		return fail(`"role" is missing`)
 	}
-	role, ok := stringValue(rawRole)
+	role, ok := jsonscan.String(rawRole)
 	if !ok {
 		return fail(`"role" must be a string, got %s`, kindOf(rawRole))
 	}
@@ -128,7 +130,7 @@ func parse(data []byte, index int) (Message, error) {
 		return fail("%v", err)
 	}
 	m := Message{raw: raw, role: role, class: class, toolIDs: ids}
-	if c, ok := members.get("content"); ok {
+	if c, ok := members.Get("content"); ok {
 		m.content = c
 	}
 	return m, nil

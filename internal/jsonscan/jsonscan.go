@@ -1,43 +1,46 @@
-package message
+// Package jsonscan reads the members of a JSON object, or the elements of
+// an array, from text already known to be valid JSON, with one scan and
+// without copying: each value is a slice of the text. encoding/json would
+// check the text again and copy every member into a map of its own, at
+// every level a reader looks into (a request's params, a message's tool
+// calls and content blocks): most of what reading a conversation cost.
+// The results are those of encoding/json's decoding into
+// map[string]json.RawMessage and []json.RawMessage, which the tests of
+// reference/message and internal/server hold them to.
+//
+// The text must be valid JSON (json.Valid): on other text the results
+// mean nothing, though the scan still ends and never panics.
+package jsonscan
 
 import (
 	"bytes"
 	"encoding/json"
 )
 
-// Reading the members of a message that is already known to be valid JSON
-// with one scan, without copying: each value is a slice of the message's
-// own bytes. encoding/json would check the text again and copy every
-// member into a map of its own, at every level the classification looks
-// into (the tool calls, the content blocks): most of what parsing a
-// conversation cost. The results are those of encoding/json's decoding
-// into map[string]json.RawMessage and []json.RawMessage, which the tests
-// hold them to (FuzzParseAsUnmarshal).
-
-// objectMember is one member of an object, in the order written.
-type objectMember struct {
-	name  []byte // unescaped; a slice of the text when it has no escape
-	value []byte
+// Member is one member of an object, in the order written.
+type Member struct {
+	Name  []byte // unescaped; a slice of the text when it has no escape
+	Value []byte
 }
 
-// object is the members of a JSON object in the order written.
-type object []objectMember
+// Object is the members of a JSON object in the order written.
+type Object []Member
 
-// get returns the value of the member name; of a name written twice, the
+// Get returns the value of the member name; of a name written twice, the
 // last, as encoding/json keeps it.
-func (o object) get(name string) ([]byte, bool) {
+func (o Object) Get(name string) ([]byte, bool) {
 	for i := len(o) - 1; i >= 0; i-- {
-		if string(o[i].name) == name { // compared without a copy
-			return o[i].value, true
+		if string(o[i].Name) == name { // compared without a copy
+			return o[i].Value, true
 		}
 	}
 	return nil, false
 }
 
-// splitObject returns the members of v, a valid JSON text; false when v is
+// SplitObject returns the members of v, a valid JSON text; false when v is
 // not an object. null is an object without members, as encoding/json
 // decodes it into a map.
-func splitObject(v []byte) (object, bool) {
+func SplitObject(v []byte) (Object, bool) {
 	i := skipSpace(v, 0)
 	if i < len(v) && v[i] == 'n' {
 		return nil, true
@@ -45,7 +48,7 @@ func splitObject(v []byte) (object, bool) {
 	if i >= len(v) || v[i] != '{' {
 		return nil, false
 	}
-	o := make(object, 0, 4) // a message or a block has a few members
+	o := make(Object, 0, 4) // a message or a block has a few members
 	i = skipSpace(v, i+1)
 	for i < len(v) && v[i] != '}' {
 		keyEnd := skipString(v, i)
@@ -53,7 +56,7 @@ func splitObject(v []byte) (object, bool) {
 		i = skipSpace(v, keyEnd)
 		i = skipSpace(v, i+1) // the colon
 		end := skipValue(v, i)
-		o = append(o, objectMember{name: name, value: v[i:end]})
+		o = append(o, Member{Name: name, Value: v[i:end]})
 		i = skipSpace(v, end)
 		if i < len(v) && v[i] == ',' {
 			i = skipSpace(v, i+1)
@@ -62,9 +65,9 @@ func splitObject(v []byte) (object, bool) {
 	return o, true
 }
 
-// splitArray returns the elements of v, a valid JSON text; false when v is
+// SplitArray returns the elements of v, a valid JSON text; false when v is
 // not an array.
-func splitArray(v []byte) ([][]byte, bool) {
+func SplitArray(v []byte) ([][]byte, bool) {
 	i := skipSpace(v, 0)
 	if i >= len(v) || v[i] != '[' {
 		return nil, false
@@ -82,9 +85,9 @@ func splitArray(v []byte) ([][]byte, bool) {
 	return elems, true
 }
 
-// stringValue returns the string a valid JSON value holds; false when it
+// String returns the string a valid JSON value holds; false when it
 // is not a string.
-func stringValue(v []byte) (string, bool) {
+func String(v []byte) (string, bool) {
 	if len(v) == 0 || v[0] != '"' {
 		return "", false
 	}
@@ -92,10 +95,13 @@ func stringValue(v []byte) (string, bool) {
 }
 
 // unquoted is the text a valid JSON string token stands for. A token
-// without escapes is its own text, sliced (parse has checked that every
-// string of a message is valid UTF-8 before its members are read); one
-// with escapes is unquoted by encoding/json.
+// without escapes is its own text, sliced (a reader that needs the text
+// as valid UTF-8 checks it first, as message.Parse does); one with escapes
+// is unquoted by encoding/json.
 func unquoted(token []byte) []byte {
+	if len(token) < 2 {
+		return nil // not a token: text that is not valid JSON
+	}
 	if bytes.IndexByte(token, '\\') < 0 {
 		return token[1 : len(token)-1]
 	}
