@@ -14,37 +14,35 @@ import (
 	"github.com/convspec/convspec/internal/jsoncmp"
 )
 
-// The step patterns of registerBudget, compiled once: godog uses a
-// *regexp.Regexp as given but compiles a string pattern at every
-// registration, that is for every scenario.
-var (
-	budgetConversationRe    = regexp.MustCompile(`^the budget conversation: (.+)$`)
-	syntheticConversationRe = regexp.MustCompile(`^a synthetic conversation of (\d+) turns of (\d+) tokens per message$`)
-	extraLimitRe            = regexp.MustCompile(`^a model "([^"]+)" with a limit of (\d+) tokens$`)
-	encodeRe                = regexp.MustCompile(`^the text ` + quoted + ` is encoded$`)
-	countTokensRe           = regexp.MustCompile(`^the tokens are counted$`)
-	checkRe                 = regexp.MustCompile(`^the budget is checked for "([^"]+)"$`)
-	budgetPruneDefaultRe    = regexp.MustCompile(`^the conversation is pruned for "([^"]+)"$`)
-	budgetPruneRe           = regexp.MustCompile(`^the conversation is pruned for "([^"]+)" with target ratio (\S+)$`)
-	compressRe              = regexp.MustCompile(`^the conversation is compressed with a summarizer that (replies|fails with) ` + quoted + `$`)
-	prepareRe               = regexp.MustCompile(`^the request is prepared for "([^"]+)" with a summarizer that (replies|fails with) ` + quoted + `$`)
-	tokenIDsRe              = regexp.MustCompile(`^the token ids are \[([0-9, ]*)\]$`)
-	countIsRe               = regexp.MustCompile(`^the count is (\d+) tokens?$`)
-	perMessageRe            = regexp.MustCompile(`^the per-message counts are ([0-9, ]+)$`)
-	limitIsRe               = regexp.MustCompile(`^the limit is (\d+)$`)
-	approachingRe           = regexp.MustCompile(`^it is\s+(not\s+)?approaching the limit$`)
-	atLimitRe               = regexp.MustCompile(`^it is\s+(not\s+)?at the limit$`)
-	budgetKeepsRe           = regexp.MustCompile(`^the budget keeps messages? ([0-9, \-]+|none)$`)
-	budgetRemovedRe         = regexp.MustCompile(`^the budget removed messages? ([0-9, \-]+|none)$`)
-	keptBelowRe             = regexp.MustCompile(`^the kept conversation is below (\d+)% of the limit of "([^"]+)"$`)
-	resultIsRe              = regexp.MustCompile(`^the (?:compressed|prepared) conversation is:$`)
-	preparedIsRe            = regexp.MustCompile(`^the prepared conversation is messages? ([0-9, \-]+)$`)
-	summaryFnGivenRe        = regexp.MustCompile(`^summaryFn was given messages? ([0-9, \-]+|none)$`)
-	summaryFnCallsRe        = regexp.MustCompile(`^summaryFn was called (\d+) times?$`)
-	eventsAreRe             = regexp.MustCompile(`^the events are:$`)
-	noEventsRe              = regexp.MustCompile(`^there are no events$`)
-	errorDataRe             = regexp.MustCompile(`^the error data has tokenCount (\d+), limit (\d+) and model "([^"]+)"$`)
-)
+// budgetTable is the steps of the capability budget.
+var budgetTable = newTable([]def[budgetSteps]{
+	{given, `^the budget conversation: (.+)$`, (*budgetSteps).budgetConversation},
+	{given, `^a synthetic conversation of (\d+) turns of (\d+) tokens per message$`, (*budgetSteps).syntheticConversation},
+	{given, `^a model "([^"]+)" with a limit of (\d+) tokens$`, (*budgetSteps).extraLimit},
+	{when, `^the text ` + quoted + ` is encoded$`, (*budgetSteps).encode},
+	{when, `^the tokens are counted$`, (*budgetSteps).countTokens},
+	{when, `^the budget is checked for "([^"]+)"$`, (*budgetSteps).check},
+	{when, `^the conversation is pruned for "([^"]+)"$`, (*budgetSteps).budgetPruneDefault},
+	{when, `^the conversation is pruned for "([^"]+)" with target ratio (\S+)$`, (*budgetSteps).budgetPrune},
+	{when, `^the conversation is compressed with a summarizer that (replies|fails with) ` + quoted + `$`, (*budgetSteps).compress},
+	{when, `^the request is prepared for "([^"]+)" with a summarizer that (replies|fails with) ` + quoted + `$`, (*budgetSteps).prepare},
+	{then, `^the token ids are \[([0-9, ]*)\]$`, (*budgetSteps).tokenIDs},
+	{then, `^the count is (\d+) tokens?$`, (*budgetSteps).countIs},
+	{then, `^the per-message counts are ([0-9, ]+)$`, (*budgetSteps).perMessage},
+	{then, `^the limit is (\d+)$`, (*budgetSteps).limitIs},
+	{then, `^it is\s+(not\s+)?approaching the limit$`, (*budgetSteps).approaching},
+	{then, `^it is\s+(not\s+)?at the limit$`, (*budgetSteps).atLimit},
+	{then, `^the budget keeps messages? ([0-9, \-]+|none)$`, (*budgetSteps).budgetKeeps},
+	{then, `^the budget removed messages? ([0-9, \-]+|none)$`, (*budgetSteps).budgetRemoved},
+	{then, `^the kept conversation is below (\d+)% of the limit of "([^"]+)"$`, (*budgetSteps).keptBelow},
+	{then, `^the (?:compressed|prepared) conversation is:$`, (*budgetSteps).resultIs},
+	{then, `^the prepared conversation is messages? ([0-9, \-]+)$`, (*budgetSteps).preparedIs},
+	{then, `^summaryFn was given messages? ([0-9, \-]+|none)$`, (*budgetSteps).summaryFnGiven},
+	{then, `^summaryFn was called (\d+) times?$`, (*budgetSteps).summaryFnCalls},
+	{then, `^the events are:$`, (*budgetSteps).eventsAre},
+	{then, `^there are no events$`, (*budgetSteps).noEvents},
+	{then, `^the error data has tokenCount (\d+), limit (\d+) and model "([^"]+)"$`, (*budgetSteps).errorData},
+})
 
 // budgetSteps are the steps of the capability budget, with the state
 // they keep in a scenario.
@@ -60,36 +58,6 @@ type budgetSteps struct {
 	budgetCalls    []protocol.BudgetSummarizerCall
 	events         []protocol.Event
 	prepared       bool
-}
-
-func registerBudget(sc *godog.ScenarioContext, world *world) {
-	w := &budgetSteps{world: world}
-	sc.Given(budgetConversationRe, w.budgetConversation)
-	sc.Given(syntheticConversationRe, w.syntheticConversation)
-	sc.Given(extraLimitRe, w.extraLimit)
-	sc.When(encodeRe, w.encode)
-	sc.When(countTokensRe, w.countTokens)
-	sc.When(checkRe, w.check)
-	sc.When(budgetPruneDefaultRe, w.budgetPruneDefault)
-	sc.When(budgetPruneRe, w.budgetPrune)
-	sc.When(compressRe, w.compress)
-	sc.When(prepareRe, w.prepare)
-	w.then(sc, tokenIDsRe, w.tokenIDs)
-	w.then(sc, countIsRe, w.countIs)
-	w.then(sc, perMessageRe, w.perMessage)
-	w.then(sc, limitIsRe, w.limitIs)
-	w.then(sc, approachingRe, w.approaching)
-	w.then(sc, atLimitRe, w.atLimit)
-	w.then(sc, budgetKeepsRe, w.budgetKeeps)
-	w.then(sc, budgetRemovedRe, w.budgetRemoved)
-	w.then(sc, keptBelowRe, w.keptBelow)
-	w.then(sc, resultIsRe, w.resultIs)
-	w.then(sc, preparedIsRe, w.preparedIs)
-	w.then(sc, summaryFnGivenRe, w.summaryFnGiven)
-	w.then(sc, summaryFnCallsRe, w.summaryFnCalls)
-	w.then(sc, eventsAreRe, w.eventsAre)
-	w.then(sc, noEventsRe, w.noEvents)
-	w.then(sc, errorDataRe, w.errorData)
 }
 
 var budgetItem = regexp.MustCompile(`^(system|user|assistant):(\d+)$`)

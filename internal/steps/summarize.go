@@ -20,25 +20,23 @@ const instruction = "Summarize the following conversation history concisely. Foc
 
 const quoted = `"((?:[^"\\]|\\.)*)"`
 
-// The step patterns of registerSummarize, compiled once: godog uses a
-// *regexp.Regexp as given but compiles a string pattern at every
-// registration, that is for every scenario.
-var (
-	trimReplyingRe      = regexp.MustCompile(`^the conversation is trimmed with a summarizer that replies ` + quoted + `$`)
-	trimFailingRe       = regexp.MustCompile(`^the conversation is trimmed with a summarizer that fails with ` + quoted + `$`)
-	trimSlowRe          = regexp.MustCompile(`^the conversation is trimmed with a summarizer that answers after (\d+) ms but times out after (\d+) ms$`)
-	appendMessagesRe    = regexp.MustCompile(`^(\d+) messages are appended to the trimmed conversation$`)
-	summarizeDirectRe   = regexp.MustCompile(`^a summary is requested with a summarizer that (replies|fails with) ` + quoted + `$`)
-	notCalledRe         = regexp.MustCompile(`^the summarizer was not called$`)
-	calledOnceRe        = regexp.MustCompile(`^the summarizer was called once with max_tokens (\d+)$`)
-	promptCoversRe      = regexp.MustCompile(`^the summarizer prompt covers (.+)$`)
-	promptIsRe          = regexp.MustCompile(`^the summarizer prompt is:$`)
-	trimmedReadsRe      = regexp.MustCompile(`^the trimmed conversation reads (.+)$`)
-	summaryIsRe         = regexp.MustCompile(`^the summary message is:$`)
-	noSummaryRe         = regexp.MustCompile(`^there is no summary$`)
-	noMessageContainsRe = regexp.MustCompile(`^no returned message contains ` + quoted + `$`)
-	directSummaryIsRe   = regexp.MustCompile(`^the summary is ` + quoted + `$`)
-)
+// summarizeTable is the steps of the capability window.summarize.
+var summarizeTable = newTable([]def[summarizeSteps]{
+	{when, `^the conversation is trimmed with a summarizer that replies ` + quoted + `$`, (*summarizeSteps).trimReplying},
+	{when, `^the conversation is trimmed with a summarizer that fails with ` + quoted + `$`, (*summarizeSteps).trimFailing},
+	{when, `^the conversation is trimmed with a summarizer that answers after (\d+) ms but times out after (\d+) ms$`, (*summarizeSteps).trimSlow},
+	{when, `^(\d+) messages are appended to the trimmed conversation$`, (*summarizeSteps).appendMessages},
+	{when, `^a summary is requested with a summarizer that (replies|fails with) ` + quoted + `$`, (*summarizeSteps).summarizeDirect},
+	{then, `^the summarizer was not called$`, (*summarizeSteps).notCalled},
+	{then, `^the summarizer was called once with max_tokens (\d+)$`, (*summarizeSteps).calledOnce},
+	{then, `^the summarizer prompt covers (.+)$`, (*summarizeSteps).promptCovers},
+	{diagnostic, `^the summarizer prompt is:$`, (*summarizeSteps).promptIs},
+	{then, `^the trimmed conversation reads (.+)$`, (*summarizeSteps).trimmedReads},
+	{then, `^the summary message is:$`, (*summarizeSteps).summaryIs},
+	{then, `^there is no summary$`, (*summarizeSteps).noSummary},
+	{then, `^no returned message contains ` + quoted + `$`, (*summarizeSteps).noMessageContains},
+	{then, `^the summary is ` + quoted + `$`, (*summarizeSteps).directSummaryIs},
+})
 
 // summarizeSteps are the steps of the capability window.summarize, with
 // the state they keep in a scenario.
@@ -47,24 +45,6 @@ type summarizeSteps struct {
 
 	summaries    int
 	summarizeRes *protocol.WindowSummarizeResult
-}
-
-func registerSummarize(sc *godog.ScenarioContext, world *world) {
-	w := &summarizeSteps{world: world}
-	sc.When(trimReplyingRe, w.trimReplying)
-	sc.When(trimFailingRe, w.trimFailing)
-	sc.When(trimSlowRe, w.trimSlow)
-	sc.When(appendMessagesRe, w.appendMessages)
-	sc.When(summarizeDirectRe, w.summarizeDirect)
-	w.then(sc, notCalledRe, w.notCalled)
-	w.then(sc, calledOnceRe, w.calledOnce)
-	w.then(sc, promptCoversRe, w.promptCovers)
-	w.then(sc, promptIsRe, w.promptIs)
-	w.then(sc, trimmedReadsRe, w.trimmedReads)
-	w.then(sc, summaryIsRe, w.summaryIs)
-	w.then(sc, noSummaryRe, w.noSummary)
-	w.then(sc, noMessageContainsRe, w.noMessageContains)
-	w.then(sc, directSummaryIsRe, w.directSummaryIs)
 }
 
 func unquote(s string) string {
