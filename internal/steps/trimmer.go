@@ -17,7 +17,7 @@ import (
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/jsoncmp"
-	"github.com/convspec/convspec/internal/trimbound"
+	"github.com/convspec/convspec/internal/trimout"
 	"github.com/convspec/convspec/reference/message"
 )
 
@@ -169,20 +169,8 @@ func (tw *trimWorld) subsequence(r trimRun) error {
 	return nil
 }
 
-// messagesIn is the elements of out that are messages: what is not a
-// message is ANY-1's to report.
-func messagesIn(out []json.RawMessage) []message.Message {
-	var msgs []message.Message
-	for _, raw := range out {
-		if m, err := message.Parse(raw); err == nil {
-			msgs = append(msgs, m)
-		}
-	}
-	return msgs
-}
-
 func (tw *trimWorld) units(r trimRun) error {
-	msgs := messagesIn(r.out)
+	msgs := trimout.Messages(r.out)
 	if _, problems := message.Structure(msgs); len(problems) > 0 {
 		return fmt.Errorf("the output splits a unit: %s at output message %d (%s)", problems[0].Code, problems[0].At+1, problems[0].Reason)
 	}
@@ -281,7 +269,7 @@ func (tw *trimWorld) bound(r trimRun) error {
 	if err != nil {
 		return err
 	}
-	got, need := trimbound.Count(r.decl, r.out), trimbound.Count(r.decl, fl)
+	got, need := trimout.Count(r.decl, r.out), trimout.Count(r.decl, fl)
 	switch {
 	case need <= tw.limit && got > tw.limit:
 		return fmt.Errorf("the output counts %d (%s), above the limit", got, r.decl.Bound)
@@ -299,7 +287,7 @@ func (tw *trimWorld) unchanged(r trimRun) error {
 }
 
 func (tw *trimWorld) idempotent(r trimRun) error {
-	if len(messagesIn(r.out)) < len(r.out) {
+	if len(trimout.Messages(r.out)) < len(r.out) {
 		return nil // not all messages: it cannot be trimmed again; ANY-1 reports it
 	}
 	again, err := target.TrimmerTrim(context.Background(), tw.w.tg, r.decl.Name, r.out, tw.limit)
