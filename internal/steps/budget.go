@@ -163,21 +163,26 @@ func (w *budgetSteps) prepare(model, how, text string) error {
 	return err
 }
 
-func ints(list string) []int {
-	var out []int
+// intsAre compares got with the scenario's list of numbers ("1, 2, 3");
+// differs says what differs when they do.
+func (w *budgetSteps) intsAre(differs string, got []int, list string) error {
+	var want []int
 	for _, f := range strings.FieldsFunc(list, func(r rune) bool { return r == ',' || r == ' ' }) {
 		n, _ := strconv.Atoi(f)
-		out = append(out, n)
+		want = append(want, n)
 	}
-	return out
+	if fmt.Sprint(want) != fmt.Sprint(got) {
+		return w.failf("%s:\n  wanted %v\n  got    %v", differs, want, got)
+	}
+	return nil
 }
 
 func (w *budgetSteps) tokenIDs(list string) error {
 	if err := w.needResult(w.encodeRes != nil, "encoded"); err != nil {
 		return err
 	}
-	if want := ints(list); fmt.Sprint(want) != fmt.Sprint(w.encodeRes.Tokens) {
-		return w.failf("token ids differ:\n  wanted %v\n  got    %v", want, w.encodeRes.Tokens)
+	if err := w.intsAre("token ids differ", w.encodeRes.Tokens, list); err != nil {
+		return err
 	}
 	if w.encodeRes.Count != len(w.encodeRes.Tokens) {
 		return w.failf("count %d does not match the %d ids returned", w.encodeRes.Count, len(w.encodeRes.Tokens))
@@ -199,10 +204,7 @@ func (w *budgetSteps) perMessage(list string) error {
 	if err := w.needResult(w.countRes != nil, "counted"); err != nil {
 		return err
 	}
-	if want := ints(list); fmt.Sprint(want) != fmt.Sprint(w.countRes.PerMessage) {
-		return w.failf("per-message counts differ:\n  wanted %v\n  got    %v", want, w.countRes.PerMessage)
-	}
-	return nil
+	return w.intsAre("per-message counts differ", w.countRes.PerMessage, list)
 }
 
 func (w *budgetSteps) limitIs(n int) error {
@@ -216,21 +218,21 @@ func (w *budgetSteps) limitIs(n int) error {
 }
 
 func (w *budgetSteps) approaching(not string) error {
-	if err := w.needResult(w.checkRes != nil, "checked"); err != nil {
-		return err
-	}
-	if want := strings.TrimSpace(not) == ""; w.checkRes.Approaching != want {
-		return w.failf("approaching is %v for %d tokens of a %d limit, want %v", w.checkRes.Approaching, w.checkRes.Tokens, w.checkRes.Limit, want)
-	}
-	return nil
+	return w.threshold("approaching", func(r *protocol.BudgetCheckResult) bool { return r.Approaching }, not)
 }
 
 func (w *budgetSteps) atLimit(not string) error {
+	return w.threshold("at_limit", func(r *protocol.BudgetCheckResult) bool { return r.AtLimit }, not)
+}
+
+// threshold checks one of budget.check's thresholds (THR-1, THR-2): is
+// reads it, and not is the step's "not " or "".
+func (w *budgetSteps) threshold(name string, is func(*protocol.BudgetCheckResult) bool, not string) error {
 	if err := w.needResult(w.checkRes != nil, "checked"); err != nil {
 		return err
 	}
-	if want := strings.TrimSpace(not) == ""; w.checkRes.AtLimit != want {
-		return w.failf("at_limit is %v for %d tokens of a %d limit, want %v", w.checkRes.AtLimit, w.checkRes.Tokens, w.checkRes.Limit, want)
+	if got, want := is(w.checkRes), strings.TrimSpace(not) == ""; got != want {
+		return w.failf("%s is %v for %d tokens of a %d limit, want %v", name, got, w.checkRes.Tokens, w.checkRes.Limit, want)
 	}
 	return nil
 }
@@ -279,10 +281,7 @@ func (w *budgetSteps) resultIs(doc *godog.DocString) error {
 		return w.failf("the request failed: %v", w.err)
 	}
 	got, _ := json.Marshal(w.budgetMessages)
-	if !jsoncmp.Equal(got, []byte(doc.Content)) {
-		return w.failf("the conversation differs:\n  wanted %s\n  got    %s", strings.Join(strings.Fields(doc.Content), " "), clip(got))
-	}
-	return nil
+	return w.jsonIs("the conversation differs", got, doc)
 }
 
 func (w *budgetSteps) preparedIs(list string) error {
@@ -325,7 +324,7 @@ func (w *budgetSteps) eventsAre(doc *godog.DocString) error {
 	// steps nor the replay (jsoncmp.FreeText).
 	got, _ := json.Marshal(w.events)
 	if !jsoncmp.Equal(jsoncmp.WithoutFreeText("events", got), jsoncmp.WithoutFreeText("events", []byte(doc.Content))) {
-		return w.failf("events differ:\n  wanted %s\n  got    %s", strings.Join(strings.Fields(doc.Content), " "), got)
+		return w.failf("events differ:\n  wanted %s\n  got    %s", oneLine(doc.Content), got)
 	}
 	return nil
 }

@@ -388,10 +388,7 @@ func (w *world) runConfigIs(doc *godog.DocString) error {
 		return err
 	}
 	got, _ := json.Marshal(w.loop.runRes.Config)
-	if !jsoncmp.Equal(got, []byte(doc.Content)) {
-		return w.failf("the run's effective config differs:\n  wanted %s\n  got    %s", strings.Join(strings.Fields(doc.Content), " "), got)
-	}
-	return nil
+	return w.jsonIs("the run's effective config differs", got, doc)
 }
 
 func (w *world) runSummarizerCalls(n int) error {

@@ -2,7 +2,6 @@ package steps
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -161,11 +160,7 @@ func expandLabels(list string) ([]string, error) {
 		if m == nil {
 			return nil, fmt.Errorf("scenario error: %q is not mK, mK-mL or summary", part)
 		}
-		lo, _ := strconv.Atoi(m[1])
-		hi := lo
-		if m[2] != "" {
-			hi, _ = strconv.Atoi(m[2])
-		}
+		lo, hi := bounds(m)
 		for k := lo; k <= hi; k++ {
 			out = append(out, fmt.Sprintf("m%d", k))
 		}
@@ -173,15 +168,25 @@ func expandLabels(list string) ([]string, error) {
 	return out, nil
 }
 
+// onlyCall is the one call made to the summarizer, whose prompt the
+// prompt steps read.
+func (w *summarizeSteps) onlyCall() (protocol.SummarizerCall, error) {
+	calls, err := w.calls()
+	if err != nil {
+		return protocol.SummarizerCall{}, err
+	}
+	if len(calls) != 1 {
+		return protocol.SummarizerCall{}, w.failf("wanted one summarizer call, got %d", len(calls))
+	}
+	return calls[0], nil
+}
+
 // promptCovers builds the prompt SUM-1 prescribes for the labelled
 // messages (string content renders as "[role] content") and compares.
 func (w *summarizeSteps) promptCovers(list string) error {
-	calls, err := w.calls()
+	call, err := w.onlyCall()
 	if err != nil {
 		return err
-	}
-	if len(calls) != 1 {
-		return w.failf("wanted one summarizer call, got %d", len(calls))
 	}
 	labels, err := expandLabels(list)
 	if err != nil {
@@ -203,18 +208,15 @@ func (w *summarizeSteps) promptCovers(list string) error {
 		parts[i] = "[" + m.Role + "] " + m.Content
 	}
 	want := instruction + "\n\n" + strings.Join(parts, "\n\n")
-	return w.comparePrompt(calls[0].Prompt, want)
+	return w.comparePrompt(call.Prompt, want)
 }
 
 func (w *summarizeSteps) promptIs(doc *godog.DocString) error {
-	calls, err := w.calls()
+	call, err := w.onlyCall()
 	if err != nil {
 		return err
 	}
-	if len(calls) != 1 {
-		return w.failf("wanted one summarizer call, got %d", len(calls))
-	}
-	return w.comparePrompt(calls[0].Prompt, doc.Content)
+	return w.comparePrompt(call.Prompt, doc.Content)
 }
 
 // comparePrompt points at the first differing line.
@@ -283,8 +285,8 @@ func (w *summarizeSteps) summaryIs(doc *godog.DocString) error {
 	if len(w.trimRes.Summary) == 0 || string(w.trimRes.Summary) == "null" {
 		return w.failf("wanted a summary message, got none")
 	}
-	if !jsoncmp.Equal(w.trimRes.Summary, []byte(doc.Content)) {
-		return w.failf("the summary message differs:\n  wanted %s\n  got    %s", strings.Join(strings.Fields(doc.Content), " "), w.trimRes.Summary)
+	if err := w.jsonIs("the summary message differs", w.trimRes.Summary, doc); err != nil {
+		return err
 	}
 	for _, m := range w.trimRes.Trimmed {
 		if jsoncmp.Equal(m, w.trimRes.Summary) {
@@ -321,11 +323,8 @@ func (w *summarizeSteps) noMessageContains(text string) error {
 }
 
 func (w *summarizeSteps) directSummaryIs(text string) error {
-	if w.err != nil {
-		return w.failf("the request failed: %v", w.err)
-	}
-	if w.summarizeRes == nil {
-		return errors.New("scenario error: no summary was requested")
+	if err := w.needResult(w.summarizeRes != nil, "summarized"); err != nil {
+		return err
 	}
 	if want := unquote(text); w.summarizeRes.Summary != want {
 		return w.failf("the summary is %q, want %q", w.summarizeRes.Summary, want)
