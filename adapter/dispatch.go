@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"strconv"
-	"sync"
 
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/internal/server"
@@ -17,12 +15,11 @@ import (
 type dispatcher struct {
 	impl Implementation
 
-	mu      sync.Mutex
-	windows map[string]Window
+	windows server.Handles[Window]
 }
 
 func newDispatcher(impl Implementation) *dispatcher {
-	return &dispatcher{impl: impl, windows: map[string]Window{}}
+	return &dispatcher{impl: impl}
 }
 
 // Handle implements server.Responder. A method of a capability the
@@ -111,10 +108,7 @@ func (d *dispatcher) windowCreate(windows Windows, params json.RawMessage) (any,
 	if w == nil {
 		return nil, errors.New("NewWindow returned neither a window nor an error")
 	}
-	d.mu.Lock()
-	id := "w" + strconv.Itoa(len(d.windows)+1)
-	d.windows[id] = w
-	d.mu.Unlock()
+	id := d.windows.Add(w)
 	return protocol.WindowCreateResult{Window: id, Config: cfg, Warnings: nonNil(warnings)}, nil
 }
 
@@ -123,11 +117,9 @@ func (d *dispatcher) windowTrim(ctx context.Context, params json.RawMessage, sum
 	if err := server.DecodeParams(params, &p, "window", "messages"); err != nil {
 		return nil, err
 	}
-	d.mu.Lock()
-	w, ok := d.windows[p.Window]
-	d.mu.Unlock()
-	if !ok {
-		return nil, protocol.NewError(protocol.KindInvalidParams, "params.window: no window %q (create one with %s)", p.Window, protocol.MethodWindowCreate)
+	w, err := d.windows.Get(p.Window)
+	if err != nil {
+		return nil, err
 	}
 	script, err := server.NewScript(p.Summarizer, false)
 	if err != nil {

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/convspec/convspec/conformance/protocol"
 )
 
 //go:embed SPEC.md
@@ -30,18 +32,13 @@ type Clause struct {
 	Text  string
 }
 
-// Levels of a clause (SPEC.md, introduction; D-42).
+// Levels of a clause (SPEC.md, introduction; D-42): the levels an
+// implementation declares in its handshake, named once, by protocol.
 const (
-	// LevelCore: what the algorithm does with valid input.
-	LevelCore = "core"
-	// LevelValidation: refusing malformed input with the right typed error.
-	LevelValidation = "validation"
-	// LevelDiagnostics: warnings, their codes and exact free-text formats.
-	LevelDiagnostics = "diagnostics"
+	LevelCore        = protocol.LevelCore
+	LevelValidation  = protocol.LevelValidation
+	LevelDiagnostics = protocol.LevelDiagnostics
 )
-
-// Levels lists every level, in the order of SPEC.md.
-func Levels() []string { return []string{LevelCore, LevelValidation, LevelDiagnostics} }
 
 var (
 	clauseHeading = regexp.MustCompile("^#### ([A-Z]+-[0-9]+) — (.+)$")
@@ -105,8 +102,8 @@ func Parse(doc string) ([]Clause, error) {
 			haveCap = true
 		case cur != nil && cur.Level == "" && levelRe.MatchString(line):
 			lv := levelRe.FindStringSubmatch(line)[1]
-			if !slices.Contains(Levels(), lv) {
-				return nil, fmt.Errorf("line %d: clause %s has level %q; want one of %s", i+1, cur.ID, lv, strings.Join(Levels(), ", "))
+			if !slices.Contains(protocol.Levels(), lv) {
+				return nil, fmt.Errorf("line %d: clause %s has level %q; want one of %s", i+1, cur.ID, lv, strings.Join(protocol.Levels(), ", "))
 			}
 			cur.Level = lv
 		case strings.HasPrefix(line, "#### "):

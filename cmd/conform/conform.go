@@ -221,13 +221,13 @@ func (s *settings) options() (runner.Options, error) {
 	return opts, nil
 }
 
+func caseID(c result.Case) string { return c.ID }
+
 // checkSelection refuses a -run or -skip that leaves nothing to run: a
 // silent zero-case run would pass a CI gate by accident.
 func checkSelection(cases []result.Case, opts runner.Options, s *settings) error {
-	for _, c := range cases {
-		if (opts.Run == nil || opts.Run.MatchString(c.ID)) && (opts.Skip == nil || !opts.Skip.MatchString(c.ID)) {
-			return nil
-		}
+	if len(selected(cases, caseID, opts.Run, opts.Skip)) > 0 {
+		return nil
 	}
 	return fmt.Errorf("no case matches -run %q -skip %q (see `conform list`)", s.run, s.skip)
 }

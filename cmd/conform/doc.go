@@ -28,14 +28,10 @@ flags:
 `)
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	if !parseFlagsOnly("conform doc", fs, args, stderr) {
 		return exitUsage
 	}
-	switch {
-	case fs.NArg() > 0:
-		fmt.Fprintf(stderr, "conform doc: unexpected argument %q\n", fs.Arg(0))
-		return exitUsage
-	case *out == "":
+	if *out == "" {
 		fmt.Fprintln(stderr, "conform doc: -o DIR is required")
 		return exitUsage
 	}

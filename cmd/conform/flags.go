@@ -76,9 +76,30 @@ func parseArgs(name string, fs *flag.FlagSet, s *settings, args []string, stderr
 	return command, true
 }
 
-// selected says whether the case id is selected by -run and -skip.
-func selected(run, skip *regexp.Regexp, id string) bool {
-	return (run == nil || run.MatchString(id)) && (skip == nil || !skip.MatchString(id))
+// parseFlagsOnly parses args into fs for a command that takes flags and
+// no argument, and says whether they are usable; what is wrong is said on
+// stderr.
+func parseFlagsOnly(name string, fs *flag.FlagSet, args []string, stderr io.Writer) bool {
+	if err := fs.Parse(args); err != nil {
+		return false // the flag package has said why
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "%s: unexpected argument %q\n", name, fs.Arg(0))
+		return false
+	}
+	return true
+}
+
+// selected is the elements of xs whose case ID (id) -run and -skip
+// select, in order.
+func selected[T any](xs []T, id func(T) string, run, skip *regexp.Regexp) []T {
+	var out []T
+	for _, x := range xs {
+		if i := id(x); (run == nil || run.MatchString(i)) && (skip == nil || !skip.MatchString(i)) {
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 // parallelFlag is -parallel, of the commands that run the whole suite.

@@ -13,11 +13,7 @@ import (
 // messages use no provider format (it runs for every implementation).
 func list(args []string, stdout, stderr io.Writer) int {
 	fs, s := runFlags("conform list", stderr)
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "conform list: unexpected argument %q\n", fs.Arg(0))
+	if !parseFlagsOnly("conform list", fs, args, stderr) {
 		return exitUsage
 	}
 	opts, err := s.options()
@@ -30,20 +26,17 @@ func list(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "conform list: %v\n", err)
 		return exitFailures
 	}
-	n := 0
-	for _, c := range cases {
-		if selected(opts.Run, opts.Skip, c.ID) {
-			formats := strings.Join(c.Formats, ",")
-			if formats == "" {
-				formats = "any"
-			}
-			fmt.Fprintf(stdout, "%s\t%s\t%s\t%s\t%s\n", c.ID, c.Kind, strings.Join(c.Clauses, ","), c.Level, formats)
-			n++
-		}
-	}
-	if n == 0 {
+	cases = selected(cases, caseID, opts.Run, opts.Skip)
+	if len(cases) == 0 {
 		fmt.Fprintf(stderr, "conform list: no case matches -run %q -skip %q\n", s.run, s.skip)
 		return exitUsage
+	}
+	for _, c := range cases {
+		formats := strings.Join(c.Formats, ",")
+		if formats == "" {
+			formats = "any"
+		}
+		fmt.Fprintf(stdout, "%s\t%s\t%s\t%s\t%s\n", c.ID, c.Kind, strings.Join(c.Clauses, ","), c.Level, formats)
 	}
 	return exitOK
 }

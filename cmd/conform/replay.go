@@ -80,12 +80,7 @@ flags:
 		fmt.Fprintf(stderr, "conform replay: %v\n", err)
 		return exitUsage
 	}
-	n := 0
-	for _, f := range files {
-		if selected(opts.Run, opts.Skip, f.ID) {
-			n++
-		}
-	}
+	n := len(selected(files, func(f golden.File) string { return f.ID }, opts.Run, opts.Skip))
 	if n == 0 {
 		fmt.Fprintf(stderr, "conform replay: no case in %s matches -run %q -skip %q\n", dir, s.run, s.skip)
 		return exitUsage

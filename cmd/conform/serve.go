@@ -16,11 +16,7 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("conform serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	mutant := fs.String("mutant", "", "serve a faulty variant instead of the reference (see `conform mutants`)")
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "conform serve: unexpected argument %q\n", fs.Arg(0))
+	if !parseFlagsOnly("conform serve", fs, args, stderr) {
 		return exitUsage
 	}
 	engine := server.Engine(server.Reference{})

@@ -108,11 +108,7 @@ flags:
 `)
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "conform trace: unexpected argument %q\n", fs.Arg(0))
+	if !parseFlagsOnly("conform trace", fs, args, stderr) {
 		return exitUsage
 	}
 	path, doc := "spec/traceability.md", []byte(spec.Traceability())

@@ -1,10 +1,14 @@
 package protocol
 
 // Levels an implementation may declare in its handshake (SPEC.md's levels,
-// D-42): absent means all three.
+// D-42): absent means all three. They are the levels of the clauses too
+// (package spec).
 const (
-	LevelCore        = "core"
-	LevelValidation  = "validation"
+	// LevelCore: what the algorithm does with valid input.
+	LevelCore = "core"
+	// LevelValidation: refusing malformed input with the right typed error.
+	LevelValidation = "validation"
+	// LevelDiagnostics: warnings, their codes and exact free-text formats.
 	LevelDiagnostics = "diagnostics"
 )
 

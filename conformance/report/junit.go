@@ -15,25 +15,25 @@ import (
 // skipped and system-out.
 type (
 	junitSuites struct {
-		XMLName  xml.Name     `xml:"testsuites"`
-		Name     string       `xml:"name,attr"`
-		Tests    int          `xml:"tests,attr"`
-		Failures int          `xml:"failures,attr"`
-		Errors   int          `xml:"errors,attr"`
-		Skipped  int          `xml:"skipped,attr"`
-		Time     string       `xml:"time,attr"`
-		Suites   []junitSuite `xml:"testsuite"`
+		XMLName xml.Name `xml:"testsuites"`
+		Name    string   `xml:"name,attr"`
+		junitCounts
+		Suites []junitSuite `xml:"testsuite"`
 	}
 	junitSuite struct {
-		Name       string          `xml:"name,attr"`
-		Tests      int             `xml:"tests,attr"`
-		Failures   int             `xml:"failures,attr"`
-		Errors     int             `xml:"errors,attr"`
-		Skipped    int             `xml:"skipped,attr"`
-		Time       string          `xml:"time,attr"`
+		Name string `xml:"name,attr"`
+		junitCounts
 		Timestamp  string          `xml:"timestamp,attr,omitempty"`
 		Properties []junitProperty `xml:"properties>property,omitempty"`
 		Cases      []junitCase     `xml:"testcase"`
+	}
+	// junitCounts are the attributes testsuites and testsuite share.
+	junitCounts struct {
+		Tests    int    `xml:"tests,attr"`
+		Failures int    `xml:"failures,attr"`
+		Errors   int    `xml:"errors,attr"`
+		Skipped  int    `xml:"skipped,attr"`
+		Time     string `xml:"time,attr"`
 	}
 	junitProperty struct {
 		Name  string `xml:"name,attr"`
@@ -124,7 +124,7 @@ func JUnit(w io.Writer, run *Run) error {
 		s.Cases = append(s.Cases, c)
 		durations[k.Kind] += k.Duration
 	}
-	all := junitSuites{Name: name, Time: seconds(run.Duration)}
+	all := junitSuites{Name: name, junitCounts: junitCounts{Time: seconds(run.Duration)}}
 	if run.StartError != "" || run.Interrupted {
 		s := &junitSuite{Name: "conform", Timestamp: timestamp, Properties: props}
 		c := junitCase{Name: "conform/run", Classname: "conform", Time: seconds(0)}
@@ -145,10 +145,7 @@ func JUnit(w io.Writer, run *Run) error {
 		s.Tests = len(s.Cases)
 		s.Time = seconds(durations[kind])
 		all.Suites = append(all.Suites, *s)
-		all.Tests += s.Tests
-		all.Failures += s.Failures
-		all.Errors += s.Errors
-		all.Skipped += s.Skipped
+		all.add(s.junitCounts)
 	}
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return err
@@ -160,6 +157,14 @@ func JUnit(w io.Writer, run *Run) error {
 	}
 	_, err := io.WriteString(w, "\n")
 	return err
+}
+
+// add adds the cases of c to n; the time is each one's own.
+func (n *junitCounts) add(c junitCounts) {
+	n.Tests += c.Tests
+	n.Failures += c.Failures
+	n.Errors += c.Errors
+	n.Skipped += c.Skipped
 }
 
 func junitCaseOf(run *Run, k Case, s *junitSuite) junitCase {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/convspec/convspec/conformance/result"
@@ -87,19 +88,9 @@ func Markdown(w io.Writer, run *Run) error {
 		fmt.Fprintln(bw)
 	}
 
-	var failing, stale, expected []Case
-	for _, k := range byCause(run.Cases, causes) {
-		switch k.Verdict() {
-		case Failing:
-			if !k.NotRun {
-				failing = append(failing, k)
-			}
-		case Stale:
-			stale = append(stale, k)
-		case Expected:
-			expected = append(expected, k)
-		}
-	}
+	failing, stale, expected := byVerdict(byCause(run.Cases, causes))
+	// Cases not run are counted above (the restart limit), not listed.
+	failing = slices.DeleteFunc(failing, func(k Case) bool { return k.NotRun })
 	if len(failing) > 0 {
 		fmt.Fprintf(bw, "### Failures (%d)\n\n", len(failing))
 		for i, k := range failing {

@@ -128,6 +128,23 @@ func (c Case) Verdict() Verdict {
 	return Ok
 }
 
+// byVerdict splits cases into those failing, those stale and those
+// expected to fail, each in the order of cases: the three lists the
+// document reports show, each under its heading.
+func byVerdict(cases []Case) (failing, stale, expected []Case) {
+	for _, k := range cases {
+		switch k.Verdict() {
+		case Failing:
+			failing = append(failing, k)
+		case Stale:
+			stale = append(stale, k)
+		case Expected:
+			expected = append(expected, k)
+		}
+	}
+	return failing, stale, expected
+}
+
 // Outcomes lists every outcome class in the order reports show them.
 var Outcomes = []result.Outcome{
 	result.Passed, result.Failed, result.Timeout, result.Crash, result.ProtocolError,

@@ -88,17 +88,7 @@ func HTML(w io.Writer, run *Run, opts HTMLOptions) error {
 
 	writeCapabilityTable(&b, run)
 
-	var failing, stale, expected []Case
-	for _, k := range run.Cases {
-		switch k.Verdict() {
-		case Failing:
-			failing = append(failing, k)
-		case Stale:
-			stale = append(stale, k)
-		case Expected:
-			expected = append(expected, k)
-		}
-	}
+	failing, stale, expected := byVerdict(run.Cases)
 	if len(failing) > 0 {
 		writeCauses(&b, failing, opts)
 		fmt.Fprintf(&b, `<h2 id="failures">Failures (%d)</h2>`, len(failing))

@@ -23,6 +23,7 @@ import (
 	"strings"
 
 	"github.com/convspec/convspec/conformance/protocol"
+	"github.com/convspec/convspec/internal/server"
 )
 
 // FormatVersion is the version of the file format of spec/golden.md.
@@ -80,16 +81,15 @@ func FileName(c Case) string {
 // final newline. Messages keep their bytes: numbers as written, no
 // escaping added.
 func Encode(c Case) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(c); err != nil {
+	raw, err := server.Marshal(c)
+	if err != nil {
 		return nil, err
 	}
 	var out bytes.Buffer
-	if err := json.Indent(&out, buf.Bytes(), "", "  "); err != nil {
+	if err := json.Indent(&out, raw, "", "  "); err != nil {
 		return nil, err
 	}
+	out.WriteByte('\n')
 	return out.Bytes(), nil
 }
 

@@ -14,61 +14,6 @@ import (
 	"github.com/convspec/convspec/reference/tokens"
 )
 
-// budgetMutant is the reference with one budget behaviour replaced.
-type budgetMutant struct {
-	server.Reference
-	messageTokens func(message.Message) int
-	limits        func(map[string]int) (budget.Limits, error)
-	approaching   func(count, limit int) bool
-	atLimit       func(count, limit int) bool
-	prune         func([]message.Message, int, int) ([]message.Message, []int, error)
-	prepare       func(context.Context, []message.Message, string, budget.Limits, budget.Summarizer) ([]message.Message, []budget.Event, error)
-}
-
-func (b budgetMutant) Name() string { return "convspec-mutant" }
-
-func (b budgetMutant) MessageTokens(m message.Message) int {
-	if b.messageTokens != nil {
-		return b.messageTokens(m)
-	}
-	return b.Reference.MessageTokens(m)
-}
-
-func (b budgetMutant) Limits(extra map[string]int) (budget.Limits, error) {
-	if b.limits != nil {
-		return b.limits(extra)
-	}
-	return b.Reference.Limits(extra)
-}
-
-func (b budgetMutant) Approaching(count, limit int) bool {
-	if b.approaching != nil {
-		return b.approaching(count, limit)
-	}
-	return b.Reference.Approaching(count, limit)
-}
-
-func (b budgetMutant) AtLimit(count, limit int) bool {
-	if b.atLimit != nil {
-		return b.atLimit(count, limit)
-	}
-	return b.Reference.AtLimit(count, limit)
-}
-
-func (b budgetMutant) PruneBudget(msgs []message.Message, limit, percent int) ([]message.Message, []int, error) {
-	if b.prune != nil {
-		return b.prune(msgs, limit, percent)
-	}
-	return b.Reference.PruneBudget(msgs, limit, percent)
-}
-
-func (b budgetMutant) Prepare(ctx context.Context, msgs []message.Message, model string, limits budget.Limits, s budget.Summarizer) ([]message.Message, []budget.Event, error) {
-	if b.prepare != nil {
-		return b.prepare(ctx, msgs, model, limits, s)
-	}
-	return b.Reference.Prepare(ctx, msgs, model, limits, s)
-}
-
 // anyModel returns a registry in which every model name resolves, as if
 // the map lookup had a default.
 func anyModel(l budget.Limits) budget.Limits {
@@ -165,29 +110,6 @@ func (p placeholderOnFailure) Summarize(ctx context.Context, msgs []message.Mess
 	return text, nil
 }
 
-// cappedPrune is the reference's prune giving up after maxUnits units.
-func cappedPrune(msgs []message.Message, limit, percent, maxUnits int) ([]message.Message, []int, error) {
-	if len(msgs) == 0 {
-		return budget.Prune(msgs, limit, percent)
-	}
-	units, err := message.Units(msgs)
-	if err != nil {
-		return nil, nil, err
-	}
-	total := budget.Count(msgs)
-	var removed []int
-	for n, u := range units[min(1, len(units)):max(1, len(units)-1)] {
-		if 100*total < percent*limit || n == maxUnits {
-			break
-		}
-		for i := u.Start; i < u.End; i++ {
-			total -= budget.MessageTokens(msgs[i])
-			removed = append(removed, i)
-		}
-	}
-	return dropIndexes(msgs, removed), removed, nil
-}
-
 // messageByMessagePrune removes single messages after the first, oldest
 // first, before the final one, blind to units.
 func messageByMessagePrune(msgs []message.Message, limit, percent int) ([]message.Message, []int, error) {
@@ -203,11 +125,12 @@ func messageByMessagePrune(msgs []message.Message, limit, percent int) ([]messag
 	return dropIndexes(msgs, removed), removed, nil
 }
 
-// pruneBelow removes whole units as the reference does, stopping when
-// below(count) holds.
-func pruneBelow(msgs []message.Message, below func(int) bool) ([]message.Message, []int, error) {
+// pruneUntil removes whole units as the reference does, oldest first
+// after the first message's unit and before the final one, and stops
+// before the n-th (0-based) when done(count, n) holds of the count left.
+func pruneUntil(msgs []message.Message, done func(count, n int) bool) ([]message.Message, []int, error) {
 	if len(msgs) == 0 {
-		return budget.Prune(msgs, 1, 80)
+		return budget.Prune(msgs, 1, 80) // the reference's error for no messages
 	}
 	units, err := message.Units(msgs)
 	if err != nil {
@@ -215,8 +138,8 @@ func pruneBelow(msgs []message.Message, below func(int) bool) ([]message.Message
 	}
 	total := budget.Count(msgs)
 	var removed []int
-	for _, u := range units[min(1, len(units)):max(1, len(units)-1)] {
-		if below(total) {
+	for n, u := range units[min(1, len(units)):max(1, len(units)-1)] {
+		if done(total, n) {
 			break
 		}
 		for i := u.Start; i < u.End; i++ {

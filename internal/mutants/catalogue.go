@@ -29,7 +29,7 @@ func All() []Mutant {
 			Bug:    "measures max_messages in units, a tool call and its results counting as one, so the output holds more messages than the bound",
 			Engine: startingAt(unitCountStart)}, {Name: "build-dangling-call", Clauses: []string{"BUILD-2"},
 			Bug: "does not repair stored history, so an unanswered tool call or orphaned result is sent on",
-			Engine: engine{build: func(msgs []message.Message, max int) (history.Result, error) {
+			Engine: replaced{build: func(msgs []message.Message, max int) (history.Result, error) {
 				pruned, _ := history.Prune(msgs)
 				return history.Result{Messages: history.Window(pruned, max)}, nil
 			}}}, {Name: "build-drops-oversized-unit", Clauses: []string{"BUILD-4"},
@@ -38,13 +38,13 @@ func All() []Mutant {
 			Bug:    "starts the window at any message boundary instead of at a user prompt, so the model sees a reply without its question",
 			Engine: startingAt(anyUnitStart)}, {Name: "build-prunes-after-window", Clauses: []string{"BUILD-1"},
 			Bug: "applies the window before pruning, wasting the budget on orphaned prompts",
-			Engine: engine{build: func(msgs []message.Message, max int) (history.Result, error) {
+			Engine: replaced{build: func(msgs []message.Message, max int) (history.Result, error) {
 				sane, warnings := history.Sanitize(msgs)
 				pruned, _ := history.Prune(history.Window(sane, max))
 				return history.Result{Messages: pruned, Warnings: warnings}, nil
 			}}}, {Name: "build-prunes-before-repair", Clauses: []string{"BUILD-5", "BUILD-1"},
 			Bug: "prunes before repairing, so dropping a broken tool call leaves two user prompts adjacent",
-			Engine: engine{build: func(msgs []message.Message, max int) (history.Result, error) {
+			Engine: replaced{build: func(msgs []message.Message, max int) (history.Result, error) {
 				pruned, _ := history.Prune(msgs)
 				sane, warnings := history.Sanitize(pruned)
 				return history.Result{Messages: history.Window(sane, max), Warnings: warnings}, nil
@@ -54,7 +54,7 @@ func All() []Mutant {
 			Bug:    "knows only the OpenAI tool format: a tool_use block is assistant text, a user message of tool_result blocks a user prompt",
 			Engine: classifyMutant{classify: openAIOnlyClassify}}, {Name: "config-block-replaces-shorthand", Clauses: []string{"CONF-3"},
 			Bug: "lets a conversation block without max_messages reset the shorthand's cap to the default",
-			Engine: loopMutant{resolve: func(text []byte, f config.Format) (config.Resolved, error) {
+			Engine: replaced{resolve: func(text []byte, f config.Format) (config.Resolved, error) {
 				res, err := config.Resolve(text, f)
 				if err == nil && res.MaxMessagesFrom == config.SourceShorthand && hasBlock(text) {
 					res.Config.MaxMessages, res.MaxMessagesFrom = window.DefaultMaxMessages, config.SourceDefault
@@ -62,7 +62,7 @@ func All() []Mutant {
 				return res, err
 			}}}, {Name: "config-error-without-path", Clauses: []string{"CONF-4"},
 			Bug: "reports an invalid config without the field path",
-			Engine: loopMutant{resolve: func(text []byte, f config.Format) (config.Resolved, error) {
+			Engine: replaced{resolve: func(text []byte, f config.Format) (config.Resolved, error) {
 				res, err := config.Resolve(text, f)
 				if ce, ok := err.(*config.Error); ok {
 					return res, &config.Error{Reason: ce.Reason}
@@ -72,7 +72,7 @@ func All() []Mutant {
 			Name:    "config-json-duplicates-last",
 			Bug:     "reads JSON config files with a plain JSON parser, which silently keeps the last of a key given twice",
 			Clauses: []string{"CONF-6"},
-			Engine: loopMutant{resolve: func(text []byte, f config.Format) (config.Resolved, error) {
+			Engine: replaced{resolve: func(text []byte, f config.Format) (config.Resolved, error) {
 				res, err := config.Resolve(text, f)
 				var ce *config.Error
 				if f != config.JSON || !errors.As(err, &ce) || ce.Reason != "is given twice" {
@@ -91,7 +91,7 @@ func All() []Mutant {
 			Bug:    "reads a member that is present but null as 0 (JavaScript's Number(null)), so null max_messages disables trimming",
 			Engine: parsedWith{parse: nullAsZero}}, {Name: "config-requires-execution", Clauses: []string{"CONF-2"},
 			Bug: "reads execution.max_conversation_messages without checking that execution exists, failing on a file without it",
-			Engine: loopMutant{resolve: func(text []byte, f config.Format) (config.Resolved, error) {
+			Engine: replaced{resolve: func(text []byte, f config.Format) (config.Resolved, error) {
 				res, err := config.Resolve(text, f)
 				if err != nil {
 					return res, err
@@ -102,7 +102,7 @@ func All() []Mutant {
 				return res, nil
 			}}}, {Name: "config-shorthand-ignored", Clauses: []string{"CONF-1", "CONF-3"},
 			Bug: "reads only execution.conversation, so max_conversation_messages alone leaves the cap at 100",
-			Engine: loopMutant{resolve: func(text []byte, f config.Format) (config.Resolved, error) {
+			Engine: replaced{resolve: func(text []byte, f config.Format) (config.Resolved, error) {
 				res, err := config.Resolve(text, f)
 				if err == nil && res.MaxMessagesFrom == config.SourceShorthand && !hasBlock(text) {
 					res.Config.MaxMessages, res.MaxMessagesFrom = window.DefaultMaxMessages, config.SourceDefault
@@ -110,7 +110,7 @@ func All() []Mutant {
 				return res, err
 			}}}, {Name: "config-silent-override", Clauses: []string{"CONF-3", "CONF-7"},
 			Bug: "lets the block override the shorthand's cap without a warning",
-			Engine: loopMutant{resolve: func(text []byte, f config.Format) (config.Resolved, error) {
+			Engine: replaced{resolve: func(text []byte, f config.Format) (config.Resolved, error) {
 				res, err := config.Resolve(text, f)
 				var kept []window.Warning
 				for _, w := range res.Warnings {
@@ -122,7 +122,7 @@ func All() []Mutant {
 				return res, err
 			}}}, {Name: "config-strict-host-keys", Clauses: []string{"CONF-5"},
 			Bug: "decodes the whole file with unknown fields refused, so the host's own keys fail",
-			Engine: loopMutant{resolve: func(text []byte, f config.Format) (config.Resolved, error) {
+			Engine: replaced{resolve: func(text []byte, f config.Format) (config.Resolved, error) {
 				res, err := config.Resolve(text, f)
 				if err != nil {
 					return res, err
@@ -164,41 +164,32 @@ func All() []Mutant {
 			Bug:    "takes the tail as the last t messages even when they overlap the head, so messages appear twice",
 			Engine: trimMutant(overlappingTrim)}, {Name: "loop-approaching-at-80", Clauses: []string{"LOOP-5"},
 			Bug: "warns at exactly 80% of the cap instead of above it",
-			Engine: loopMutant{run: func(ctx context.Context, r loop.Run) (loop.Result, error) {
-				res, err := loop.Execute(ctx, r)
-				for i, it := range res.Iterations {
-					if n, max := it.Metrics.MessageCount, r.Config.MaxMessages; max > 0 && 100*n == loop.ApproachingPercent*max {
-						res.Iterations[i].Events = append(res.Iterations[i].Events, loop.ApproachingLimit(n, max))
-					}
+			Engine: replaced{runLoop: editingEvents(loop.Execute, func(r loop.Run, it loop.IterationResult) []window.Warning {
+				if n, max := it.Metrics.MessageCount, r.Config.MaxMessages; max > 0 && 100*n == loop.ApproachingPercent*max {
+					return append(it.Events, loop.ApproachingLimit(n, max))
 				}
-				return res, err
-			}}}, {Name: "loop-evicts-first-message", Clauses: []string{"LOOP-2"},
+				return it.Events
+			})}}, {Name: "loop-evicts-first-message", Clauses: []string{"LOOP-2"},
 			Bug: "honours preserve_first_n 0 in the loop, dropping the system prompt",
-			Engine: loopMutant{run: func(ctx context.Context, r loop.Run) (loop.Result, error) {
+			Engine: replaced{runLoop: editingEvents(func(ctx context.Context, r loop.Run) (loop.Result, error) {
 				w, err := window.New(r.Config)
 				if err != nil {
 					return loop.Result{}, err
 				}
-				res, err := loop.ExecuteWith(ctx, r, w)
-				for i := range res.Iterations {
-					res.Iterations[i].Events = withoutCode(res.Iterations[i].Events, loop.CodeFirstRaised)
-				}
-				return res, err
-			}}}, {Name: "loop-hands-on-untrimmed-state", Clauses: []string{"LOOP-3"},
+				return loop.ExecuteWith(ctx, r, w)
+			}, func(_ loop.Run, it loop.IterationResult) []window.Warning {
+				return withoutCode(it.Events, loop.CodeFirstRaised)
+			})}}, {Name: "loop-hands-on-untrimmed-state", Clauses: []string{"LOOP-3"},
 			Bug: "returns the conversation state after the final reply without trimming it",
-			Engine: loopMutant{run: withTrimmer(func(w *window.Window) loop.Trimmer {
+			Engine: replaced{runLoop: withTrimmer(func(w *window.Window) loop.Trimmer {
 				return onlyWhen(w, func(msgs []message.Message) bool { return msgs[len(msgs)-1].Class() != message.AssistantText })
 			})}}, {Name: "loop-no-trim-event", Clauses: []string{"LOOP-4"},
 			Bug: "trims silently, without the conversation_trimmed log event",
-			Engine: loopMutant{run: func(ctx context.Context, r loop.Run) (loop.Result, error) {
-				res, err := loop.Execute(ctx, r)
-				for i := range res.Iterations {
-					res.Iterations[i].Events = withoutCode(res.Iterations[i].Events, loop.CodeTrimmed)
-				}
-				return res, err
-			}}}, {Name: "loop-tool-result-as-prompt", Clauses: []string{"LOOP-6"},
+			Engine: replaced{runLoop: editingEvents(loop.Execute, func(_ loop.Run, it loop.IterationResult) []window.Warning {
+				return withoutCode(it.Events, loop.CodeTrimmed)
+			})}}, {Name: "loop-tool-result-as-prompt", Clauses: []string{"LOOP-6"},
 			Bug: "classifies an Anthropic tool_result message as a user prompt, so the window cuts between a tool_use and its result",
-			Engine: loopMutant{run: withTrimmer(func(w *window.Window) loop.Trimmer {
+			Engine: replaced{runLoop: withTrimmer(func(w *window.Window) loop.Trimmer {
 				return trimmerFunc(func(_ context.Context, msgs []message.Message, _ window.Summarizer) (window.Result, error) {
 					units, err := message.Units(msgs)
 					if err != nil {
@@ -218,7 +209,7 @@ func All() []Mutant {
 				})
 			})}}, {Name: "loop-trims-once-per-iteration", Clauses: []string{"LOOP-1", "LOOP-7", "LOOP-3"},
 			Bug: "trims only before the first model call of an iteration, so the array grows through the tool-call loop",
-			Engine: loopMutant{run: withTrimmer(func(w *window.Window) loop.Trimmer {
+			Engine: replaced{runLoop: withTrimmer(func(w *window.Window) loop.Trimmer {
 				return onlyWhen(w, func(msgs []message.Message) bool { return msgs[len(msgs)-1].Class() == message.UserPrompt })
 			})}}, {Name: "message-role-enum", Clauses: []string{"MSG-1"},
 			Bug:    "validates role against system/user/assistant/tool, refusing developer and every other role",
@@ -244,17 +235,17 @@ func All() []Mutant {
 			Bug:    "never warns preserve_exceeds_max on a trim (only at creation)",
 			Engine: resultMutant(withoutWarnings)}, {Name: "prune-drops-between", Clauses: []string{"PRUNE-3"},
 			Bug:    "drops everything between the members of a run (system messages, tool results), not only the orphaned prompts",
-			Engine: engine{prune: pruneDroppingBetween}}, {Name: "prune-keeps-first", Clauses: []string{"PRUNE-1"},
+			Engine: replaced{prune: pruneDroppingBetween}}, {Name: "prune-keeps-first", Clauses: []string{"PRUNE-1"},
 			Bug:    "keeps the first user prompt of a run instead of the last",
-			Engine: engine{prune: pruneWith(isPrompt, message.Message.IsAssistant, true)}}, {Name: "prune-remembers-removed", Clauses: []string{"MSG-3", "PRUNE-3"},
+			Engine: replaced{prune: pruneWith(isPrompt, message.Message.IsAssistant, true)}}, {Name: "prune-remembers-removed", Clauses: []string{"MSG-3", "PRUNE-3"},
 			Bug:    "keeps the removed positions in a field that is never reset, so every prune reports those of the earlier ones too",
-			Engine: engine{prune: rememberingPrune()}}, {Name: "prune-single-pass", Clauses: []string{"PRUNE-1", "PRUNE-4"},
+			Engine: replaced{prune: rememberingPrune()}}, {Name: "prune-single-pass", Clauses: []string{"PRUNE-1", "PRUNE-4"},
 			Bug:    "after removing a prompt forgets the one that replaced it, so a run of three keeps two and a second prune removes more",
-			Engine: engine{prune: singlePassPrune}}, {Name: "prune-tool-result-as-prompt", Clauses: []string{"CLS-1", "PRUNE-2"},
+			Engine: replaced{prune: singlePassPrune}}, {Name: "prune-tool-result-as-prompt", Clauses: []string{"CLS-1", "PRUNE-2"},
 			Bug:    "treats an Anthropic user message of tool_result blocks as a user prompt, pruning it and orphaning its call",
-			Engine: engine{prune: pruneWith(func(m message.Message) bool { return m.Role() == "user" }, message.Message.IsAssistant, false)}}, {Name: "prune-tool-result-breaks-run", Clauses: []string{"PRUNE-2"},
+			Engine: replaced{prune: pruneWith(func(m message.Message) bool { return m.Role() == "user" }, message.Message.IsAssistant, false)}}, {Name: "prune-tool-result-breaks-run", Clauses: []string{"PRUNE-2"},
 			Bug: "lets a tool result end a run of user prompts, so orphaned prompts before it survive",
-			Engine: engine{prune: pruneWith(isPrompt, func(m message.Message) bool {
+			Engine: replaced{prune: pruneWith(isPrompt, func(m message.Message) bool {
 				return m.IsAssistant() || m.Class() == message.ToolResult
 			}, false)}}, {Name: "rewrites-messages", Clauses: []string{"MSG-2"},
 			Bug:    "rebuilds kept messages from role and content, dropping every other member",

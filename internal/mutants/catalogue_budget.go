@@ -16,11 +16,11 @@ func budgetCatalogue() []Mutant {
 	return []Mutant{
 		{Name: "budget-at-80-is-approaching", Clauses: []string{"THR-1"},
 			Bug:    "uses >= where the spec says >: exactly 80% counts as approaching",
-			Engine: budgetMutant{approaching: func(c, l int) bool { return 100*c >= budget.WarnPercent*l }}}, {Name: "budget-at-95-is-at-limit", Clauses: []string{"THR-2"},
+			Engine: replaced{approaching: func(c, l int) bool { return 100*c >= budget.WarnPercent*l }}}, {Name: "budget-at-95-is-at-limit", Clauses: []string{"THR-2"},
 			Bug:    "uses >= where the spec says >: exactly 95% counts as at the limit",
-			Engine: budgetMutant{atLimit: func(c, l int) bool { return 100*c >= budget.HardPercent*l }}}, {Name: "budget-claude-100k", Clauses: []string{"LIM-1"},
+			Engine: replaced{atLimit: func(c, l int) bool { return 100*c >= budget.HardPercent*l }}}, {Name: "budget-claude-100k", Clauses: []string{"LIM-1"},
 			Bug: "gives claude-3.5-sonnet Claude 2's limit of 100,000 tokens instead of 200,000",
-			Engine: budgetMutant{limits: func(extra map[string]int) (budget.Limits, error) {
+			Engine: replaced{limits: func(extra map[string]int) (budget.Limits, error) {
 				l, err := budget.NewLimits(extra)
 				if err != nil {
 					return nil, err
@@ -31,9 +31,9 @@ func budgetCatalogue() []Mutant {
 				return l, nil
 			}}}, {Name: "budget-counts-bytes", Clauses: []string{"TOK-2", "TOK-3"},
 			Bug:    "counts ceil(UTF-8 bytes / 4) instead of cl100k tokens",
-			Engine: budgetMutant{messageTokens: func(m message.Message) int { return (len(m.Raw()) + 3) / 4 }}}, {Name: "budget-default-limit", Clauses: []string{"LIM-2"},
+			Engine: replaced{msgTokens: func(m message.Message) int { return (len(m.Raw()) + 3) / 4 }}}, {Name: "budget-default-limit", Clauses: []string{"LIM-2"},
 			Bug: "silently uses 128,000 for a model it does not know",
-			Engine: budgetMutant{limits: func(extra map[string]int) (budget.Limits, error) {
+			Engine: replaced{limits: func(extra map[string]int) (budget.Limits, error) {
 				l, err := budget.NewLimits(extra)
 				if err != nil {
 					return nil, err
@@ -41,9 +41,9 @@ func budgetCatalogue() []Mutant {
 				return anyModel(l), nil
 			}}}, {Name: "budget-ignores-role", Clauses: []string{"TOK-2"},
 			Bug:    "counts only the content, not the role",
-			Engine: budgetMutant{messageTokens: func(m message.Message) int { return budget.MessageTokens(m) - 1 }}}, {Name: "budget-prepares-at-80", Clauses: []string{"PREP-1"},
+			Engine: replaced{msgTokens: func(m message.Message) int { return budget.MessageTokens(m) - 1 }}}, {Name: "budget-prepares-at-80", Clauses: []string{"PREP-1"},
 			Bug: "prepares with >= 80%: a conversation at exactly 80% is pruned and warned about",
-			Engine: budgetMutant{prepare: func(ctx context.Context, msgs []message.Message, model string, limits budget.Limits, s budget.Summarizer) ([]message.Message, []budget.Event, error) {
+			Engine: replaced{prepare: func(ctx context.Context, msgs []message.Message, model string, limits budget.Limits, s budget.Summarizer) ([]message.Message, []budget.Event, error) {
 				limit, err := limits.Of(model)
 				if err != nil {
 					return nil, nil, err
@@ -58,7 +58,7 @@ func budgetCatalogue() []Mutant {
 				return budget.Prepare(ctx, msgs, model, limits, s)
 			}}}, {Name: "budget-prune-do-while", Clauses: []string{"PRN-3"},
 			Bug: "removes a unit before testing the count (a do-while loop), so a conversation already below the target loses one",
-			Engine: budgetMutant{prune: func(msgs []message.Message, limit, percent int) ([]message.Message, []int, error) {
+			Engine: replaced{pruneBudget: func(msgs []message.Message, limit, percent int) ([]message.Message, []int, error) {
 				kept, removed, err := budget.Prune(msgs, limit, percent)
 				if err != nil || len(removed) > 0 {
 					return kept, removed, err
@@ -74,29 +74,29 @@ func budgetCatalogue() []Mutant {
 				return dropIndexes(msgs, gone), gone, nil
 			}}}, {Name: "budget-prune-empty-ok", Clauses: []string{"PRN-4"},
 			Bug: "has no guard for an empty conversation and returns an empty list",
-			Engine: budgetMutant{prune: func(msgs []message.Message, limit, percent int) ([]message.Message, []int, error) {
+			Engine: replaced{pruneBudget: func(msgs []message.Message, limit, percent int) ([]message.Message, []int, error) {
 				if len(msgs) == 0 {
 					return []message.Message{}, nil, nil
 				}
 				return budget.Prune(msgs, limit, percent)
 			}}}, {Name: "budget-prune-gives-up", Clauses: []string{"PREP-5"},
 			Bug: "stops pruning after 100 units (a guard against an endless loop), so a long conversation stays above the target",
-			Engine: budgetMutant{prune: func(msgs []message.Message, limit, percent int) ([]message.Message, []int, error) {
-				return cappedPrune(msgs, limit, percent, 100)
+			Engine: replaced{pruneBudget: func(msgs []message.Message, limit, percent int) ([]message.Message, []int, error) {
+				return pruneUntil(msgs, func(c, n int) bool { return 100*c < percent*limit || n == 100 })
 			}}}, {
 			Name:    "budget-prune-stops-at-target",
 			Bug:     "stops pruning once the count is at or below the target (<=), where the spec asks for strictly below",
 			Clauses: []string{"PRN-1"},
-			Engine: budgetMutant{prune: func(msgs []message.Message, limit, percent int) ([]message.Message, []int, error) {
+			Engine: replaced{pruneBudget: func(msgs []message.Message, limit, percent int) ([]message.Message, []int, error) {
 				// Below percent+ε: 100·c <= p·L is 100·c < p·L + 1.
-				return pruneBelow(msgs, func(c int) bool { return 100*c <= percent*limit })
+				return pruneUntil(msgs, func(c, _ int) bool { return 100*c <= percent*limit })
 			}},
 		}, {Name: "budget-prunes-messages", Clauses: []string{"UNIT-3", "PRN-1"},
 			Bug:    "prunes message by message, as 003's first draft did, splitting a tool call from its results",
-			Engine: budgetMutant{prune: messageByMessagePrune}}, {
+			Engine: replaced{pruneBudget: messageByMessagePrune}}, {
 			Name: "budget-prunes-newest", Bug: "removes the newest messages before the final one instead of the oldest",
 			Clauses: []string{"PRN-1"},
-			Engine: budgetMutant{prune: func(msgs []message.Message, limit, percent int) ([]message.Message, []int, error) {
+			Engine: replaced{pruneBudget: func(msgs []message.Message, limit, percent int) ([]message.Message, []int, error) {
 				if len(msgs) < 3 {
 					return budget.Prune(msgs, limit, percent)
 				}
@@ -126,7 +126,7 @@ func budgetCatalogue() []Mutant {
 			}},
 		}, {Name: "budget-prunes-system-prompt", Clauses: []string{"PRN-2"},
 			Bug: "starts pruning at index 0, dropping the system prompt",
-			Engine: budgetMutant{prune: func(msgs []message.Message, limit, percent int) ([]message.Message, []int, error) {
+			Engine: replaced{pruneBudget: func(msgs []message.Message, limit, percent int) ([]message.Message, []int, error) {
 				kept, removed, err := budget.Prune(msgs, limit, percent)
 				if err != nil || len(removed) == 0 {
 					return kept, removed, err
@@ -134,12 +134,12 @@ func budgetCatalogue() []Mutant {
 				return kept[1:], append([]int{0}, removed...), nil
 			}}}, {Name: "budget-ratio-inverted", Clauses: []string{"PRN-5", "PRN-1"},
 			Bug: "reads target_ratio as the share of the limit to free, pruning below (1 − ratio) of the limit",
-			Engine: budgetMutant{prune: func(msgs []message.Message, limit, percent int) ([]message.Message, []int, error) {
+			Engine: replaced{pruneBudget: func(msgs []message.Message, limit, percent int) ([]message.Message, []int, error) {
 				return budget.Prune(msgs, limit, max(1, 100-percent))
 			}}}, {
 			Name: "budget-recursive-compression", Bug: "compresses again when the compressed conversation is still at the limit (the summarizer call is checked too)",
 			Clauses: []string{"PREP-3", "PREP-4"},
-			Engine: budgetMutant{prepare: func(ctx context.Context, msgs []message.Message, model string, limits budget.Limits, s budget.Summarizer) ([]message.Message, []budget.Event, error) {
+			Engine: replaced{prepare: func(ctx context.Context, msgs []message.Message, model string, limits budget.Limits, s budget.Summarizer) ([]message.Message, []budget.Event, error) {
 				out, events, err := budget.Prepare(ctx, msgs, model, limits, s)
 				if err == nil {
 					return out, events, nil
@@ -153,7 +153,7 @@ func budgetCatalogue() []Mutant {
 			}},
 		}, {Name: "budget-warns-after-pruning", Clauses: []string{"PREP-2"},
 			Bug: "reports the token count after pruning in context_window_approaching",
-			Engine: budgetMutant{prepare: func(ctx context.Context, msgs []message.Message, model string, limits budget.Limits, s budget.Summarizer) ([]message.Message, []budget.Event, error) {
+			Engine: replaced{prepare: func(ctx context.Context, msgs []message.Message, model string, limits budget.Limits, s budget.Summarizer) ([]message.Message, []budget.Event, error) {
 				out, events, err := budget.Prepare(ctx, msgs, model, limits, s)
 				for i := range events {
 					if events[i].Name == budget.EventApproaching {

@@ -9,7 +9,6 @@ import (
 	"slices"
 
 	"github.com/convspec/convspec/internal/server"
-	"github.com/convspec/convspec/reference/history"
 	"github.com/convspec/convspec/reference/message"
 	"github.com/convspec/convspec/reference/window"
 )
@@ -20,15 +19,13 @@ func (f trimmerFunc) TrimWith(ctx context.Context, msgs []message.Message, s win
 	return f(ctx, msgs, s)
 }
 
-// engine is the reference with some behaviour replaced.
+// engine is the reference with its windows replaced: their config
+// parsing, their trim, or the whole window.
 type engine struct {
 	server.Reference
-	parse    func(json.RawMessage) (window.Config, error)
-	trim     func(window.Config, []message.Message) (window.Result, error)
-	estimate func([]message.Message) int
-	prune    func([]message.Message) ([]message.Message, []int)
-	build    func([]message.Message, int) (history.Result, error)
-	window   func(window.Config) server.Window
+	parse  func(json.RawMessage) (window.Config, error)
+	trim   func(window.Config, []message.Message) (window.Result, error)
+	window func(window.Config) server.Window
 }
 
 func (e engine) Name() string { return "convspec-mutant" }
@@ -57,27 +54,6 @@ func (e engine) NewWindow(config json.RawMessage) (server.Window, window.Config,
 		trim = referenceTrim
 	}
 	return trimmer{cfg: cfg, trim: trim}, cfg, cfg.Warnings(), nil
-}
-
-func (e engine) Prune(msgs []message.Message) ([]message.Message, []int) {
-	if e.prune != nil {
-		return e.prune(msgs)
-	}
-	return e.Reference.Prune(msgs)
-}
-
-func (e engine) Build(msgs []message.Message, max int) (history.Result, error) {
-	if e.build != nil {
-		return e.build(msgs, max)
-	}
-	return e.Reference.Build(msgs, max)
-}
-
-func (e engine) EstimateTokens(msgs []message.Message) int {
-	if e.estimate != nil {
-		return e.estimate(msgs)
-	}
-	return e.Reference.EstimateTokens(msgs)
 }
 
 type trimmer struct {

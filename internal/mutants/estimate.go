@@ -11,7 +11,7 @@ import (
 )
 
 func estimateMutant(f func([]message.Message) int) server.Engine {
-	return engine{estimate: f}
+	return replaced{estimate: f}
 }
 
 // contentChars applies a faulty character count per message.

@@ -18,8 +18,8 @@ import (
 // kept conversation starts.
 // startingAt builds like the reference but starts the window where start
 // says.
-func startingAt(start func(rest []message.Message, max int) int) engine {
-	return engine{build: func(msgs []message.Message, max int) (history.Result, error) {
+func startingAt(start func(rest []message.Message, max int) int) replaced {
+	return replaced{build: func(msgs []message.Message, max int) (history.Result, error) {
 		return buildWith(msgs, max, start)
 	}}
 }

@@ -6,36 +6,10 @@ package mutants
 import (
 	"context"
 
-	"github.com/convspec/convspec/internal/server"
-	"github.com/convspec/convspec/reference/config"
 	"github.com/convspec/convspec/reference/loop"
 	"github.com/convspec/convspec/reference/message"
 	"github.com/convspec/convspec/reference/window"
 )
-
-// loopMutant is the reference with its config resolution or provider loop
-// replaced.
-type loopMutant struct {
-	server.Reference
-	resolve func(text []byte, f config.Format) (config.Resolved, error)
-	run     func(ctx context.Context, r loop.Run) (loop.Result, error)
-}
-
-func (l loopMutant) Name() string { return "convspec-mutant" }
-
-func (l loopMutant) ResolveConfig(text []byte, f config.Format) (config.Resolved, error) {
-	if l.resolve != nil {
-		return l.resolve(text, f)
-	}
-	return l.Reference.ResolveConfig(text, f)
-}
-
-func (l loopMutant) RunLoop(ctx context.Context, r loop.Run) (loop.Result, error) {
-	if l.run != nil {
-		return l.run(ctx, r)
-	}
-	return l.Reference.RunLoop(ctx, r)
-}
 
 // withTrimmer runs the loop with the reference's window wrapped by wrap.
 func withTrimmer(wrap func(*window.Window) loop.Trimmer) func(context.Context, loop.Run) (loop.Result, error) {
@@ -45,6 +19,18 @@ func withTrimmer(wrap func(*window.Window) loop.Trimmer) func(context.Context, l
 			return loop.Result{}, err
 		}
 		return loop.ExecuteWith(ctx, r, wrap(w))
+	}
+}
+
+// editingEvents runs the loop with run and replaces each iteration's
+// events with what edit makes of them.
+func editingEvents(run func(context.Context, loop.Run) (loop.Result, error), edit func(r loop.Run, it loop.IterationResult) []window.Warning) func(context.Context, loop.Run) (loop.Result, error) {
+	return func(ctx context.Context, r loop.Run) (loop.Result, error) {
+		res, err := run(ctx, r)
+		for i, it := range res.Iterations {
+			res.Iterations[i].Events = edit(r, it)
+		}
+		return res, err
 	}
 }
 

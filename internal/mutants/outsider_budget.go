@@ -22,7 +22,7 @@ func outsiderBudgetMutants() []Mutant {
 			// tokens: approaching must be false (80 is not above 80 %).
 			Name: "outsider-budget-approaching-inclusive", Bug: "flags approaching at 80 % of the limit, not only above it (>= for >)",
 			Clauses: []string{"THR-1"},
-			Engine: outsiderEngine{approaching: func(count, limit int) bool {
+			Engine: replaced{approaching: func(count, limit int) bool {
 				return 100*count >= budget.WarnPercent*limit
 			}},
 		},
@@ -31,7 +31,7 @@ func outsiderBudgetMutants() []Mutant {
 			// 96 > 95.95, so at_limit is true; round(95.95) = 96 says false.
 			Name: "outsider-budget-hard-limit-rounded", Bug: "computes the hard limit as round(0.95 × limit) tokens and compares the count with that integer",
 			Clauses: []string{"THR-2"},
-			Engine: outsiderEngine{atLimit: func(count, limit int) bool {
+			Engine: replaced{atLimit: func(count, limit int) bool {
 				return count > int(math.Round(0.95*float64(limit)))
 			}},
 		},
@@ -40,7 +40,7 @@ func outsiderBudgetMutants() []Mutant {
 			// tool_calls null counts nothing; the variant adds ceil(4/4) = 1.
 			Name: "outsider-budget-null-tool-calls-counted", Bug: "counts a tool_calls member that is null as the compact JSON text \"null\"",
 			Clauses: []string{"TOK-2"},
-			Engine: outsiderEngine{msgTokens: func(m message.Message) int {
+			Engine: replaced{msgTokens: func(m message.Message) int {
 				n := budget.MessageTokens(m)
 				var members map[string]json.RawMessage
 				if json.Unmarshal(m.Raw(), &members) == nil {
@@ -58,7 +58,7 @@ func outsiderBudgetMutants() []Mutant {
 			// array's compact JSON, ceil(38/4) = 10.
 			Name: "outsider-budget-tool-result-array-as-json", Bug: "counts a tool_result block's content by its tokens only when it is a string, an array of blocks by ceil(length/4) of its JSON",
 			Clauses: []string{"TOK-2"},
-			Engine: outsiderEngine{msgTokens: func(m message.Message) int {
+			Engine: replaced{msgTokens: func(m message.Message) int {
 				n := tokens.Count(m.Role())
 				content := m.Content()
 				var blocks []json.RawMessage
@@ -97,7 +97,7 @@ func outsiderBudgetMutants() []Mutant {
 			// variant stops.
 			Name: "outsider-budget-prune-stops-at-target", Bug: "stops pruning once the count is at or below the target, not strictly below it",
 			Clauses: []string{"PRN-1"},
-			Engine: outsiderEngine{pruneBudget: func(msgs []message.Message, limit, pct int) ([]message.Message, []int, error) {
+			Engine: replaced{pruneBudget: func(msgs []message.Message, limit, pct int) ([]message.Message, []int, error) {
 				if len(msgs) == 0 || pct <= 0 || pct > 100 {
 					return budget.Prune(msgs, limit, pct)
 				}
@@ -139,7 +139,7 @@ func outsiderBudgetMutants() []Mutant {
 			// tool_result message as the prompt.
 			Name: "outsider-budget-compress-last-user-role", Bug: "keeps the last message whose role is user as the prompt, even an Anthropic tool_result message",
 			Clauses: []string{"CMP-1"},
-			Engine: outsiderEngine{compress: func(ctx context.Context, msgs []message.Message, s budget.Summarizer) ([]message.Message, error) {
+			Engine: replaced{compress: func(ctx context.Context, msgs []message.Message, s budget.Summarizer) ([]message.Message, error) {
 				var sys *message.Message
 				rest := msgs
 				if len(msgs) > 0 && msgs[0].Class() == message.System {
@@ -182,7 +182,7 @@ func outsiderBudgetMutants() []Mutant {
 			// variant returns the pruned conversation.
 			Name: "outsider-budget-prepare-no-recheck-after-failure", Bug: "after a failed compression returns the pruned conversation without checking it is below the hard limit",
 			Clauses: []string{"PREP-4", "PREP-3"},
-			Engine: outsiderEngine{prepare: func(ctx context.Context, msgs []message.Message, model string, limits budget.Limits, s budget.Summarizer) ([]message.Message, []budget.Event, error) {
+			Engine: replaced{prepare: func(ctx context.Context, msgs []message.Message, model string, limits budget.Limits, s budget.Summarizer) ([]message.Message, []budget.Event, error) {
 				out, events, err := budget.Prepare(ctx, msgs, model, limits, s)
 				if err == nil || len(events) == 0 || events[0].Name != budget.EventCompressionFailed {
 					return out, events, err
@@ -200,7 +200,7 @@ func outsiderBudgetMutants() []Mutant {
 			// be positive); the variant accepts it and reports at_limit.
 			Name: "outsider-budget-zero-limit-accepted", Bug: "accepts a custom limit of 0 (checks n < 0 instead of n <= 0)",
 			Clauses: []string{"LIM-1"},
-			Engine: outsiderEngine{limits: func(extra map[string]int) (budget.Limits, error) {
+			Engine: replaced{limits: func(extra map[string]int) (budget.Limits, error) {
 				l := budget.Limits(budget.DefaultLimits())
 				for model, n := range extra {
 					if model == "" || n < 0 || n > 1<<53-1 {
@@ -217,7 +217,7 @@ func outsiderBudgetMutants() []Mutant {
 			// the count after it.
 			Name: "outsider-budget-event-count-after-prune", Bug: "reports the token count after pruning in context_window_approaching",
 			Clauses: []string{"PREP-2"},
-			Engine: outsiderEngine{prepare: func(ctx context.Context, msgs []message.Message, model string, limits budget.Limits, s budget.Summarizer) ([]message.Message, []budget.Event, error) {
+			Engine: replaced{prepare: func(ctx context.Context, msgs []message.Message, model string, limits budget.Limits, s budget.Summarizer) ([]message.Message, []budget.Event, error) {
 				out, events, err := budget.Prepare(ctx, msgs, model, limits, s)
 				if err == nil && len(events) == 1 && events[0].Name == budget.EventApproaching {
 					events[0].TokenCount = budget.Count(out)

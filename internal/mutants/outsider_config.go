@@ -20,7 +20,7 @@ func outsiderConfigMutants() []Mutant {
 			// so the default 100 applies; the variant reads null as 0.
 			Name: "outsider-config-null-shorthand-is-zero", Bug: "reads a null max_conversation_messages as 0 (disabled) instead of absent",
 			Clauses: []string{"CONF-2", "CONF-3"},
-			Engine: outsiderEngine{resolve: func(text []byte, f config.Format) (config.Resolved, error) {
+			Engine: replaced{resolve: func(text []byte, f config.Format) (config.Resolved, error) {
 				res, err := config.Resolve(text, f)
 				if err != nil || res.MaxMessagesFrom != config.SourceDefault {
 					return res, err
@@ -40,7 +40,7 @@ func outsiderConfigMutants() []Mutant {
 			// and takes the block's default of 100, with an override warning.
 			Name: "outsider-config-null-block-max-overrides", Bug: "treats a null conversation.max_messages as given, so the block's default overrides the shorthand",
 			Clauses: []string{"CONF-3"},
-			Engine: outsiderEngine{resolve: func(text []byte, f config.Format) (config.Resolved, error) {
+			Engine: replaced{resolve: func(text []byte, f config.Format) (config.Resolved, error) {
 				res, err := config.Resolve(text, f)
 				if err != nil {
 					return res, err
@@ -65,7 +65,7 @@ func outsiderConfigMutants() []Mutant {
 			// variant resolves it as YAML 1.1 does, true.
 			Name: "outsider-config-yaml11-booleans", Bug: "resolves the YAML 1.1 booleans yes/no/on/off as booleans",
 			Clauses: []string{"CONF-1", "CONF-4"},
-			Engine: outsiderEngine{resolve: func(text []byte, f config.Format) (config.Resolved, error) {
+			Engine: replaced{resolve: func(text []byte, f config.Format) (config.Resolved, error) {
 				if f != config.YAML {
 					return config.Resolve(text, f)
 				}
@@ -104,7 +104,7 @@ func outsiderConfigMutants() []Mutant {
 			// variant fails with "execution must be a mapping".
 			Name: "outsider-config-null-execution-rejected", Bug: "rejects execution: null as not a mapping instead of treating it as absent",
 			Clauses: []string{"CONF-2"},
-			Engine: outsiderEngine{resolve: func(text []byte, f config.Format) (config.Resolved, error) {
+			Engine: replaced{resolve: func(text []byte, f config.Format) (config.Resolved, error) {
 				doc := outsiderDoc(text, f)
 				if v, present := doc["execution"]; present && v == nil {
 					return config.Resolved{}, &config.Error{Path: "execution", Reason: "must be a mapping, got null"}
@@ -118,7 +118,7 @@ func outsiderConfigMutants() []Mutant {
 			// warns whenever both are given.
 			Name: "outsider-config-override-warning-when-equal", Bug: "warns that the shorthand is overridden whenever both are given, even with the same value",
 			Clauses: []string{"CONF-3"},
-			Engine: outsiderEngine{resolve: func(text []byte, f config.Format) (config.Resolved, error) {
+			Engine: replaced{resolve: func(text []byte, f config.Format) (config.Resolved, error) {
 				res, err := config.Resolve(text, f)
 				if err != nil || res.MaxMessagesFrom != config.SourceConversation {
 					return res, err

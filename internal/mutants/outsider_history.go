@@ -20,7 +20,7 @@ func outsiderHistoryMutants() []Mutant {
 			// variant lets the system message end it and keeps both.
 			Name: "outsider-history-prune-any-role-ends-run", Bug: "lets any message that is not a user prompt end a run of user prompts, not only assistant messages",
 			Clauses: []string{"PRUNE-1"},
-			Engine: outsiderEngine{prune: outsiderPrune, build: func(msgs []message.Message, max int) (history.Result, error) {
+			Engine: replaced{prune: outsiderPrune, build: func(msgs []message.Message, max int) (history.Result, error) {
 				if max < 0 {
 					return history.Build(msgs, max)
 				}
@@ -35,7 +35,7 @@ func outsiderHistoryMutants() []Mutant {
 			// outside the count; the variant counts the second one.
 			Name: "outsider-history-build-one-system-message", Bug: "keeps only the first message aside as the system prompt; later leading system messages count against max_messages",
 			Clauses: []string{"BUILD-3"},
-			Engine: outsiderEngine{build: func(msgs []message.Message, limit int) (history.Result, error) {
+			Engine: replaced{build: func(msgs []message.Message, limit int) (history.Result, error) {
 				res, err := history.Build(msgs, limit)
 				if err != nil || limit == 0 || len(res.Messages) < 2 || res.Messages[0].Class() != message.System || res.Messages[1].Class() != message.System {
 					return res, err
@@ -56,7 +56,7 @@ func outsiderHistoryMutants() []Mutant {
 			// no tool call id, so assistant_text; the variant says tool_call.
 			Name: "outsider-history-empty-tool-calls-is-call", Bug: "classifies an assistant message as a tool call when it has a tool_calls member, even an empty array",
 			Clauses: []string{"CLS-1"},
-			Engine: outsiderEngine{classify: func(msgs []message.Message) ([]message.Class, []message.Unit, error) {
+			Engine: replaced{classify: func(msgs []message.Message) ([]message.Class, []message.Unit, error) {
 				classes, units, err := server.Reference{}.Classify(msgs)
 				if err != nil {
 					return classes, units, err
@@ -77,7 +77,7 @@ func outsiderHistoryMutants() []Mutant {
 			// developer is a system message; the variant says other.
 			Name: "outsider-history-developer-is-other", Bug: "knows only the role system as a system message, not developer",
 			Clauses: []string{"CLS-1"},
-			Engine: outsiderEngine{classify: func(msgs []message.Message) ([]message.Class, []message.Unit, error) {
+			Engine: replaced{classify: func(msgs []message.Message) ([]message.Class, []message.Unit, error) {
 				classes, units, err := server.Reference{}.Classify(msgs)
 				for i, m := range msgs {
 					if err == nil && m.Role() == "developer" {
@@ -94,7 +94,7 @@ func outsiderHistoryMutants() []Mutant {
 			// prompt; the variant wants it strictly shorter and starts at "e".
 			Name: "outsider-history-window-strict-fit", Bug: "looks for the earliest user prompt from which the rest is strictly shorter than max_messages",
 			Clauses: []string{"BUILD-3"},
-			Engine: outsiderEngine{build: func(msgs []message.Message, max int) (history.Result, error) {
+			Engine: replaced{build: func(msgs []message.Message, max int) (history.Result, error) {
 				res, err := history.Build(msgs, max)
 				if err != nil || max == 0 {
 					return res, err

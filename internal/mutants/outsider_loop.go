@@ -28,7 +28,7 @@ func outsiderLoopMutants() []Mutant {
 			// emits one.
 			Name: "outsider-loop-approaching-inclusive", Bug: "emits conversation_approaching_limit at exactly 80 % of max_messages",
 			Clauses: []string{"LOOP-4"},
-			Engine:  outsiderEngine{runLoop: outsiderLoop(loopQuirks{approachingInclusive: true})},
+			Engine:  replaced{runLoop: outsiderLoop(loopQuirks{approachingInclusive: true})},
 		},
 		{
 			// loop.run with {"max_messages":0,"preserve_first_n":0}: the
@@ -36,14 +36,14 @@ func outsiderLoopMutants() []Mutant {
 			// emits preserve_first_raised.
 			Name: "outsider-loop-raised-when-disabled", Bug: "emits preserve_first_raised for preserve_first_n 0 even when max_messages 0 disables the window",
 			Clauses: []string{"LOOP-2"},
-			Engine:  outsiderEngine{runLoop: outsiderLoop(loopQuirks{raisedWhenDisabled: true})},
+			Engine:  replaced{runLoop: outsiderLoop(loopQuirks{raisedWhenDisabled: true})},
 		},
 		{
 			// loop.run with preserve_first_n 0 and two iterations: the event
 			// belongs to the first iteration only; the variant repeats it.
 			Name: "outsider-loop-raised-every-iteration", Bug: "emits preserve_first_raised in every iteration instead of once",
 			Clauses: []string{"LOOP-2"},
-			Engine:  outsiderEngine{runLoop: outsiderLoop(loopQuirks{raisedEachIteration: true})},
+			Engine:  replaced{runLoop: outsiderLoop(loopQuirks{raisedEachIteration: true})},
 		},
 		{
 			// loop.run max_messages 4, one iteration whose one turn adds an
@@ -51,7 +51,7 @@ func outsiderLoopMutants() []Mutant {
 			// the iteration's end is trimmed to 4; the variant leaves 6.
 			Name: "outsider-loop-no-final-trim", Bug: "trims only before each provider request, not after the last turn's results",
 			Clauses: []string{"LOOP-1", "LOOP-3"},
-			Engine:  outsiderEngine{runLoop: outsiderLoop(loopQuirks{noFinalTrim: true})},
+			Engine:  replaced{runLoop: outsiderLoop(loopQuirks{noFinalTrim: true})},
 		},
 	}
 }

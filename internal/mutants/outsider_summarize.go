@@ -92,18 +92,10 @@ func outsiderSummarizeMutants() []Mutant {
 }
 
 func outsiderSumEngine(q sumQuirks) server.Engine {
-	return outsiderEngine{
-		newWindow: func(raw json.RawMessage) (server.Window, window.Config, []window.Warning, error) {
-			cfg, err := window.ParseConfig(raw)
-			if err != nil {
-				return nil, window.Config{}, nil, err
-			}
-			w, err := window.New(cfg)
-			if err != nil {
-				return nil, window.Config{}, nil, err
-			}
-			return &outsiderSumWindow{q: q, cfg: cfg, w: w}, cfg, cfg.Warnings(), nil
-		},
+	return replaced{
+		newWindow: outsiderWindowOf(func(cfg window.Config, w *window.Window) server.Window {
+			return &outsiderSumWindow{q: q, cfg: cfg, w: w}
+		}),
 		summarize: func(ctx context.Context, msgs []message.Message, s window.Summarizer) (string, error) {
 			return q.summarize(ctx, msgs, s)
 		},

@@ -25,7 +25,7 @@ func outsiderTokenMutants() []Mutant {
 			// variant's line-break class takes " \u2028" as one.
 			Name: "outsider-tokens-unicode-line-breaks", Bug: "ports [\\r\\n] as a Unicode line-break class that also holds U+0085, U+2028 and U+2029",
 			Clauses: []string{"TOK-1"},
-			Engine:  outsiderEngine{encode: outsiderEncoder(strings.ReplaceAll(outsiderCl100k, `\r\n]`, `\r\n`+"\u0085\u2028\u2029]"))},
+			Engine:  replaced{encode: outsiderEncoder(strings.ReplaceAll(outsiderCl100k, `\r\n]`, `\r\n`+"\u0085\u2028\u2029]"))},
 		},
 		{
 			// tokens.encode "a\u3000\u3000b" (ideographic spaces): \s is
@@ -33,7 +33,7 @@ func outsiderTokenMutants() []Mutant {
 			// \s they join the punctuation branch.
 			Name: "outsider-tokens-ascii-whitespace", Bug: "ports \\s as the ASCII class [ \\t\\n\\v\\f\\r], so Unicode spaces (U+00A0, U+2028, U+3000) are not white space",
 			Clauses: []string{"TOK-1"},
-			Engine:  outsiderEngine{encode: outsiderEncoder(`(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\t\n\v\f\r \p{L}\p{N}]+[\r\n]*|[\t\n\v\f\r ]*[\r\n]+|[\t\n\v\f\r ]+(?![^\t\n\v\f\r ])|[\t\n\v\f\r ]+`)},
+			Engine:  replaced{encode: outsiderEncoder(`(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\t\n\v\f\r \p{L}\p{N}]+[\r\n]*|[\t\n\v\f\r ]*[\r\n]+|[\t\n\v\f\r ]+(?![^\t\n\v\f\r ])|[\t\n\v\f\r ]+`)},
 		},
 		{
 			// tokens.encode "'She": the contractions match case-insensitively,
@@ -41,7 +41,7 @@ func outsiderTokenMutants() []Mutant {
 			// takes "'She" as one piece, [6 8100].
 			Name: "outsider-tokens-case-sensitive-contractions", Bug: "matches the contractions 's 't 're 've 'm 'll 'd case-sensitively",
 			Clauses: []string{"TOK-1"},
-			Engine:  outsiderEngine{encode: outsiderEncoder(strings.Replace(outsiderCl100k, `(?i:'s|'t|'re|'ve|'m|'ll|'d)`, `(?:'s|'t|'re|'ve|'m|'ll|'d)`, 1))},
+			Engine:  replaced{encode: outsiderEncoder(strings.Replace(outsiderCl100k, `(?i:'s|'t|'re|'ve|'m|'ll|'d)`, `(?:'s|'t|'re|'ve|'m|'ll|'d)`, 1))},
 		},
 		{
 			// tokens.encode "x²³⁴⁵" or "ⅫⅫ": superscripts (No) and Roman
@@ -49,7 +49,7 @@ func outsiderTokenMutants() []Mutant {
 			// \p{Nd} leaves them to the punctuation branch.
 			Name: "outsider-tokens-decimal-digits-only", Bug: "groups numbers with \\p{Nd} (decimal digits) where cl100k_base has \\p{N}",
 			Clauses: []string{"TOK-1"},
-			Engine:  outsiderEngine{encode: outsiderEncoder(strings.ReplaceAll(strings.ReplaceAll(outsiderCl100k, `|\p{N}{1,3}|`, `|\p{Nd}{1,3}|`), `\p{L}\p{N}]`, `\p{L}\p{Nd}]`))},
+			Engine:  replaced{encode: outsiderEncoder(strings.ReplaceAll(strings.ReplaceAll(outsiderCl100k, `|\p{N}{1,3}|`, `|\p{Nd}{1,3}|`), `\p{L}\p{N}]`, `\p{L}\p{Nd}]`))},
 		},
 	}
 }

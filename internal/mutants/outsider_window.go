@@ -19,7 +19,7 @@ func outsiderWindowMutants() []Mutant {
 			// tests len > max+1 and keeps all 6.
 			Name: "outsider-window-cap-plus-one-kept", Bug: "starts trimming only when the conversation exceeds max_messages by two (len > max+1)",
 			Clauses: []string{"WIN-1", "WIN-2"},
-			Engine: outsiderEngine{newWindow: outsiderWindowWith(func(cfg window.Config, w *window.Window, ctx context.Context, msgs []message.Message, s window.Summarizer) (window.Result, error) {
+			Engine: replaced{newWindow: outsiderWindowWith(func(cfg window.Config, w *window.Window, ctx context.Context, msgs []message.Message, s window.Summarizer) (window.Result, error) {
 				if !cfg.Disabled() && len(msgs) == cfg.MaxMessages+1 {
 					if _, err := message.Units(msgs); err != nil {
 						return window.Result{}, err
@@ -35,7 +35,7 @@ func outsiderWindowMutants() []Mutant {
 			// units, ceil(6/4) = 2; the variant counts 3 code points, 1.
 			Name: "outsider-window-estimate-code-points", Bug: "counts a string's characters as code points, so an astral character counts 1, not 2",
 			Clauses: []string{"EST-2"},
-			Engine:  outsiderEngine{estimate: outsiderEstimate(func(s string) int { return utf8.RuneCountInString(s) })},
+			Engine:  replaced{estimate: outsiderEstimate(func(s string) int { return utf8.RuneCountInString(s) })},
 		},
 		{
 			// window.estimate [{"role":"user","content":"e\u0301e\u0301e\u0301e\u0301e\u0301"}]:
@@ -43,7 +43,7 @@ func outsiderWindowMutants() []Mutant {
 			// (counting "visible characters"), 5, 2 tokens.
 			Name: "outsider-window-estimate-skips-combining-marks", Bug: "counts visible characters, skipping combining marks (Mn, Me)",
 			Clauses: []string{"EST-2"},
-			Engine: outsiderEngine{estimate: outsiderEstimate(func(s string) int {
+			Engine: replaced{estimate: outsiderEstimate(func(s string) int {
 				n := 0
 				for _, r := range s {
 					if !unicode.In(r, unicode.Mn, unicode.Me) {
@@ -59,7 +59,7 @@ func outsiderWindowMutants() []Mutant {
 			// token; the variant serializes null as "null": 2.
 			Name: "outsider-window-estimate-null-as-text", Bug: "counts a null content as its JSON text null (4 characters)",
 			Clauses: []string{"EST-4"},
-			Engine: outsiderEngine{estimate: func(msgs []message.Message) int {
+			Engine: replaced{estimate: func(msgs []message.Message) int {
 				chars := 0
 				for _, m := range msgs {
 					chars += m.ContentLength()
@@ -76,7 +76,7 @@ func outsiderWindowMutants() []Mutant {
 			// variant warns only when the sum exceeds it.
 			Name: "outsider-window-preserve-warning-strict", Bug: "warns about preserve_first_n + preserve_last_n only when the sum exceeds max_messages, not when it equals it",
 			Clauses: []string{"WIN-3", "CFG-6"},
-			Engine: outsiderEngine{newWindow: func(raw json.RawMessage) (wd outsiderServerWindow, cfg window.Config, ws []window.Warning, err error) {
+			Engine: replaced{newWindow: func(raw json.RawMessage) (wd outsiderServerWindow, cfg window.Config, ws []window.Warning, err error) {
 				wd, cfg, ws, err = outsiderRef.NewWindow(raw)
 				if err == nil && cfg.PreserveFirstN+cfg.PreserveLastN == cfg.MaxMessages {
 					ws = nil
@@ -90,7 +90,7 @@ func outsiderWindowMutants() []Mutant {
 			// reads null as 0 and disables the window.
 			Name: "outsider-window-null-max-disables", Bug: "reads max_messages: null as 0, which disables the window, instead of the default 100",
 			Clauses: []string{"CFG-1", "CFG-2"},
-			Engine: outsiderEngine{newWindow: func(raw json.RawMessage) (outsiderServerWindow, window.Config, []window.Warning, error) {
+			Engine: replaced{newWindow: func(raw json.RawMessage) (outsiderServerWindow, window.Config, []window.Warning, error) {
 				var members map[string]json.RawMessage
 				if json.Unmarshal(raw, &members) == nil {
 					if v, ok := members["max_messages"]; ok && string(v) == "null" {

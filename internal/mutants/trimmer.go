@@ -86,12 +86,7 @@ func trimmerMutants() []Mutant {
 				if limit == 0 {
 					return []message.Message{}, nil
 				}
-				w, err := window.New(window.Config{MaxMessages: limit})
-				if err != nil {
-					return nil, err
-				}
-				res, err := w.Trim(msgs)
-				return res.Trimmed, err
+				return windowTrimmed(window.Config{MaxMessages: limit}, msgs)
 			}},
 		},
 		{
@@ -158,12 +153,7 @@ func trimmerMutants() []Mutant {
 			Bug:     "preserves only the system prompt, so a long tool exchange pushes the user prompt that started it out of the window",
 			Clauses: []string{"ANY-4"},
 			Engine: trimmerEngine{trimmer: server.TrimmerExchange, trim: func(msgs []message.Message, limit int) ([]message.Message, error) {
-				w, err := window.New(window.Config{MaxMessages: limit, PreserveFirstN: server.LeadingSystem(msgs)})
-				if err != nil {
-					return nil, err
-				}
-				res, err := w.Trim(msgs)
-				return res.Trimmed, err
+				return windowTrimmed(window.Config{MaxMessages: limit, PreserveFirstN: server.LeadingSystem(msgs)}, msgs)
 			}},
 		},
 		{
@@ -217,4 +207,14 @@ func trimmerMutants() []Mutant {
 			}},
 		},
 	}
+}
+
+// windowTrimmed is what the reference's window of cfg keeps of msgs.
+func windowTrimmed(cfg window.Config, msgs []message.Message) ([]message.Message, error) {
+	w, err := window.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	res, err := w.Trim(msgs)
+	return res.Trimmed, err
 }

@@ -121,17 +121,25 @@ func drawBuild(t *rapid.T) (int, json.RawMessage) {
 	return n, maxRaw(t, n)
 }
 
+// onBuilds makes p a property of history.build: its Check builds a
+// history that hs draws, with max_messages drawn by drawBuild, and its
+// Examples build each of hs's edges at the boundaries of max_messages
+// (buildEdges); check judges each build.
+func (p Property) onBuilds(clause string, hs histories, check func(s *session, h history, max int, raw json.RawMessage)) Property {
+	p.Check = func(t *rapid.T, tg target.Target) {
+		s := newSession(t, tg, clause)
+		h := hs.draw(t)
+		max, raw := drawBuild(t)
+		check(s, h, max, raw)
+	}
+	p.Examples = buildEdges(clause, hs.edges, check)
+	return p
+}
+
 // built builds h with max_messages max, spelled raw, and plans what build
 // must do (BUILD-1 – BUILD-5).
 func (s *session) built(h history, max int, raw json.RawMessage) (protocol.HistoryBuildResult, buildPlan) {
 	return s.build(h.msgs, raw), planBuild(h, max)
-}
-
-func checkBuildMatchesRules(t *rapid.T, tg target.Target) {
-	s := newSession(t, tg, "BUILD-3")
-	h := wellFormedHistory(t)
-	max, raw := drawBuild(t)
-	buildMatchesRules(s, h, max, raw)
 }
 
 func buildMatchesRules(s *session, h history, max int, raw json.RawMessage) {
@@ -140,13 +148,6 @@ func buildMatchesRules(s *session, h history, max int, raw json.RawMessage) {
 		s.fail("BUILD-2", "the history is well-formed, so the repair changes nothing, but build warned %s", repairs(res.Warnings))
 	}
 	s.matchBuild(h, bp, res)
-}
-
-func checkBuildRepairs(t *rapid.T, tg target.Target) {
-	s := newSession(t, tg, "BUILD-2")
-	h := brokenHistory(t, 1, 3)
-	max, raw := drawBuild(t)
-	buildRepairs(s, h, max, raw)
 }
 
 func buildRepairs(s *session, h history, max int, raw json.RawMessage) {
@@ -261,13 +262,6 @@ func entryIdx(list []int, k int, in []msg) string {
 	return describe(in, list[k])
 }
 
-func checkBuildWellFormed(t *rapid.T, tg target.Target) {
-	s := newSession(t, tg, "BUILD-5")
-	h := brokenHistory(t, 0, 3)
-	max, raw := drawBuild(t)
-	buildWellFormed(s, h, max, raw)
-}
-
 func buildWellFormed(s *session, h history, max int, raw json.RawMessage) {
 	res, bp := s.built(h, max, raw)
 	in := h.msgs
@@ -305,13 +299,6 @@ func buildWellFormed(s *session, h history, max int, raw json.RawMessage) {
 				indexList(bp.sys), k, entryIdx(got, k, in), summary)
 		}
 	}
-}
-
-func checkBuildBound(t *rapid.T, tg target.Target) {
-	s := newSession(t, tg, "BUILD-4")
-	h := brokenHistory(t, 0, 2)
-	max, raw := drawBuild(t)
-	buildBound(s, h, max, raw)
 }
 
 func buildBound(s *session, h history, max int, raw json.RawMessage) {

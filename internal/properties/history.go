@@ -29,6 +29,24 @@ func brokenHistory(t *rapid.T, lo, hi int) history {
 		runs: rapid.Bool().Draw(t, "orphan runs"), defects: [2]int{lo, hi}}).Draw(t, "history")
 }
 
+// histories is the histories a property is checked on: drawn at random,
+// and its edge examples.
+type histories struct {
+	draw  func(*rapid.T) history
+	edges []historyEdge
+}
+
+// wellFormedHistories are wellFormedHistory and its edges.
+func wellFormedHistories() histories {
+	return histories{draw: wellFormedHistory, edges: wellFormedEdges()}
+}
+
+// brokenHistories are brokenHistory and its edges, with lo to hi broken
+// tool structures.
+func brokenHistories(lo, hi int) histories {
+	return histories{draw: func(t *rapid.T) history { return brokenHistory(t, lo, hi) }, edges: brokenEdges(lo, hi)}
+}
+
 // pruneHistory draws what prune may get: any history, tool structure broken
 // or not (prune does not look at it, UNIT-2), with orphan runs, prompts
 // separated by system messages, stray tool results between prompts.

@@ -56,10 +56,7 @@ func labels(es []convEntry) string {
 	}
 	var parts []string
 	for i := 0; i < len(es); {
-		j := i
-		for j+1 < len(es) && sameSeries(es[j].label, es[j+1].label) {
-			j++
-		}
+		j := runEnd(es, i, func(a, b convEntry) bool { return sameSeries(a.label, b.label) })
 		if i == j {
 			parts = append(parts, es[i].label)
 		} else {

@@ -93,10 +93,7 @@ func traceList(list []json.RawMessage, in []msg) string {
 			items = append(items, "~"+strconv.Itoa(x.at))
 			i++
 		default:
-			j := i
-			for j+1 < len(tr) && tr[j+1].equal && tr[j+1].at == tr[j].at+1 {
-				j++
-			}
+			j := runEnd(tr, i, func(a, b traced) bool { return b.equal && b.at == a.at+1 })
 			items = append(items, span(tr[i].at, tr[j].at))
 			i = j + 1
 		}
@@ -121,14 +118,22 @@ func indexList(idx []int) string {
 	}
 	var items []string
 	for i := 0; i < len(idx); {
-		j := i
-		for j+1 < len(idx) && idx[j+1] == idx[j]+1 {
-			j++
-		}
+		j := runEnd(idx, i, func(a, b int) bool { return b == a+1 })
 		items = append(items, span(idx[i], idx[j]))
 		i = j + 1
 	}
 	return "input[" + strings.Join(items, " ") + "]"
+}
+
+// runEnd is the index of the last element of the run that starts at
+// xs[i]: the elements after it for as long as each follows the one before
+// (follows(a, b): b comes right after a).
+func runEnd[T any](xs []T, i int, follows func(a, b T) bool) int {
+	j := i
+	for j+1 < len(xs) && follows(xs[j], xs[j+1]) {
+		j++
+	}
+	return j
 }
 
 func span(a, b int) string {

@@ -15,12 +15,17 @@ import (
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/jsoncmp"
-	"github.com/convspec/convspec/internal/trimbound"
+	"github.com/convspec/convspec/internal/trimout"
 	"github.com/convspec/convspec/reference/message"
 )
 
 func trimmerProperties() []Property {
-	p := func(id, clause, guarantee, doc string, check func(trimSession, trimCase)) Property {
+	p := func(id, clause, guarantee, doc string, check func(s trimSession, c trimCase, out []json.RawMessage)) Property {
+		checkCase := func(s trimSession, c trimCase) {
+			if out, ok := s.first(c); ok {
+				check(s, c, out)
+			}
+		}
 		return Property{
 			ID: "prop/" + id, Clauses: []string{clause}, Capability: protocol.GuaranteeCapability(guarantee), Doc: doc,
 			Check: func(t *rapid.T, tg target.Target) {
@@ -29,9 +34,9 @@ func trimmerProperties() []Property {
 					limits = fittingLimit
 				}
 				c := drawTrimCase(t, tg, guarantee, limits)
-				check(trimSession{newSession(t, tg, clause)}, c)
+				checkCase(trimSession{newSession(t, tg, clause)}, c)
 			},
-			Examples: trimmerEdges(clause, guarantee, check),
+			Examples: trimmerEdges(clause, guarantee, checkCase),
 		}
 	}
 	return []Property{
@@ -56,19 +61,15 @@ func trimmerProperties() []Property {
 	}
 }
 
-// first trims the case; ok is false when a trimmer that does not claim
-// total declined it (ANY-9).
+// first trims the case, for every check; ok is false when a trimmer that
+// does not claim total declined it (ANY-9), and there is no output to check.
 func (s trimSession) first(c trimCase) (out []json.RawMessage, ok bool) {
 	s.t.Helper()
 	out, err := s.trim(c.decl, raws(c.h.msgs), c.limit)
 	return out, !errors.Is(err, errDeclined)
 }
 
-func checkTrimSubsequence(s trimSession, c trimCase) {
-	out, ok := s.first(c)
-	if !ok {
-		return
-	}
+func checkTrimSubsequence(s trimSession, c trimCase, out []json.RawMessage) {
 	for k, p := range match(c.h.msgs, out) {
 		if p >= 0 {
 			continue
@@ -87,12 +88,8 @@ func checkTrimSubsequence(s trimSession, c trimCase) {
 	}
 }
 
-func checkTrimUnits(s trimSession, c trimCase) {
-	out, ok := s.first(c)
-	if !ok {
-		return
-	}
-	msgs := messagesIn(out) // what is not a message is ANY-1's to report
+func checkTrimUnits(s trimSession, c trimCase, out []json.RawMessage) {
+	msgs := trimout.Messages(out) // what is not a message is ANY-1's to report
 	if _, problems := message.Structure(msgs); len(problems) > 0 {
 		p := problems[0]
 		s.fail("ANY-2", "the output splits a tool-call unit: %s at out[%d] (%s); the provider rejects this request\n%s\n%s",
@@ -100,23 +97,7 @@ func checkTrimUnits(s trimSession, c trimCase) {
 	}
 }
 
-// messagesIn is the elements of out that are messages, in order; the
-// positions of ANY-2's report are theirs.
-func messagesIn(out []json.RawMessage) []message.Message {
-	var msgs []message.Message
-	for _, raw := range out {
-		if m, err := message.Parse(raw); err == nil {
-			msgs = append(msgs, m)
-		}
-	}
-	return msgs
-}
-
-func checkTrimSystem(s trimSession, c trimCase) {
-	out, ok := s.first(c)
-	if !ok {
-		return
-	}
+func checkTrimSystem(s trimSession, c trimCase, out []json.RawMessage) {
 	for i := range leadingSystem(c.h) {
 		if i >= len(out) || !jsoncmp.Equal(out[i], c.h.msgs[i].Raw) {
 			s.fail("ANY-3", "the input starts with %d system message(s), but out[%d] is not in[%d]: the system prompt is dropped or moved\n%s\n%s",
@@ -125,11 +106,7 @@ func checkTrimSystem(s trimSession, c trimCase) {
 	}
 }
 
-func checkTrimLastPrompt(s trimSession, c trimCase) {
-	out, ok := s.first(c)
-	if !ok {
-		return
-	}
+func checkTrimLastPrompt(s trimSession, c trimCase, out []json.RawMessage) {
 	i := lastPrompt(c.h)
 	if i < 0 {
 		return
@@ -142,9 +119,8 @@ func checkTrimLastPrompt(s trimSession, c trimCase) {
 	s.fail("ANY-4", "the latest user prompt in[%d] is not in the output\n%s\n%s", i, c.describe(), describeOut(out))
 }
 
-func checkTrimLastUnit(s trimSession, c trimCase) {
-	out, ok := s.first(c)
-	if !ok || len(c.h.msgs) == 0 {
+func checkTrimLastUnit(s trimSession, c trimCase, out []json.RawMessage) {
+	if len(c.h.msgs) == 0 {
 		return
 	}
 	n := len(c.h.msgs)
@@ -155,17 +131,13 @@ func checkTrimLastUnit(s trimSession, c trimCase) {
 	}
 }
 
-func checkTrimBound(s trimSession, c trimCase) {
-	out, ok := s.first(c)
-	if !ok {
-		return
-	}
+func checkTrimBound(s trimSession, c trimCase, out []json.RawMessage) {
 	fl := floor(c.decl, c.h)
 	var flMsgs []json.RawMessage
 	for _, i := range fl {
 		flMsgs = append(flMsgs, c.h.msgs[i].Raw)
 	}
-	got, need := trimbound.Count(c.decl, out), trimbound.Count(c.decl, flMsgs)
+	got, need := trimout.Count(c.decl, out), trimout.Count(c.decl, flMsgs)
 	switch {
 	case need <= c.limit && got > c.limit:
 		s.fail("ANY-6", "the output counts %d %s, above the limit %d (the floor, %s, counts %d)\n%s\n%s",
@@ -176,23 +148,15 @@ func checkTrimBound(s trimSession, c trimCase) {
 	}
 }
 
-func checkTrimFits(s trimSession, c trimCase) {
-	out, ok := s.first(c)
-	if !ok {
-		return
-	}
+func checkTrimFits(s trimSession, c trimCase, out []json.RawMessage) {
 	if !equalLists(out, raws(c.h.msgs)) {
 		s.fail("ANY-7", "the input fits the limit, yet the output differs from it (first difference at out[%d])\n%s\n%s",
 			firstDiffRaw(out, raws(c.h.msgs)), c.describe(), describeOut(out))
 	}
 }
 
-func checkTrimIdempotent(s trimSession, c trimCase) {
-	out, ok := s.first(c)
-	if !ok {
-		return
-	}
-	if len(messagesIn(out)) < len(out) {
+func checkTrimIdempotent(s trimSession, c trimCase, out []json.RawMessage) {
+	if len(trimout.Messages(out)) < len(out) {
 		return // an output that is not all messages cannot be trimmed again; ANY-1 reports it
 	}
 	again, err := s.trim(c.decl, out, c.limit)
@@ -205,6 +169,6 @@ func checkTrimIdempotent(s trimSession, c trimCase) {
 	}
 }
 
-func checkTrimTotal(s trimSession, c trimCase) {
-	s.first(c) // trim fails the case under ANY-9 on any error
-}
+// checkTrimTotal has nothing left to check: first, which trims the case,
+// fails it under ANY-9 on any error.
+func checkTrimTotal(trimSession, trimCase, []json.RawMessage) {}

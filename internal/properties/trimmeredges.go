@@ -6,7 +6,7 @@ import (
 
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/target"
-	"github.com/convspec/convspec/internal/trimbound"
+	"github.com/convspec/convspec/internal/trimout"
 )
 
 // The trimmer properties' edge examples: every declared trimmer that
@@ -46,7 +46,7 @@ func trimmerEdges(clause, guarantee string, check func(trimSession, trimCase)) [
 						o.format = o.formats[0]
 					}
 					h := fixedHistory(o.formats, o, k, cv.accept)
-					for _, limit := range limits(trimbound.Count(d, raws(h.msgs))) {
+					for _, limit := range limits(trimout.Count(d, raws(h.msgs))) {
 						check(s, trimCase{decl: d, h: h, limit: limit})
 					}
 				}

@@ -16,7 +16,7 @@ import (
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/jsoncmp"
-	"github.com/convspec/convspec/internal/trimbound"
+	"github.com/convspec/convspec/internal/trimout"
 )
 
 // trimCase is one generated request to trimmer.trim.
@@ -48,7 +48,7 @@ func drawTrimCase(t *rapid.T, tg target.Target, guarantee string, limits func(t 
 		format = d.Formats[0]
 	}
 	h := historyGen(genOpts{n: trimLen.Draw(t, "n"), marked: true, tools: -1, runs: rapid.Bool().Draw(t, "orphan runs"), format: format}).Draw(t, "conversation")
-	total := trimbound.Count(d, raws(h.msgs))
+	total := trimout.Count(d, raws(h.msgs))
 	return trimCase{decl: d, h: h, limit: limits(t, total)}
 }
 
@@ -173,7 +173,7 @@ func match(in []msg, out []json.RawMessage) []int {
 // message's position, class and count.
 func (c trimCase) describe() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "trimmer %q (bound %s), limit %d; the input counts %d %s:\n", c.decl.Name, unit(c.decl), c.limit, trimbound.Count(c.decl, raws(c.h.msgs)), unit(c.decl))
+	fmt.Fprintf(&b, "trimmer %q (bound %s), limit %d; the input counts %d %s:\n", c.decl.Name, unit(c.decl), c.limit, trimout.Count(c.decl, raws(c.h.msgs)), unit(c.decl))
 	for i, m := range c.h.msgs {
 		fmt.Fprintf(&b, "  in[%d] %-14s unit %v  %s\n", i, m.Class, m.Unit, abbreviate(m.Raw, 160))
 	}

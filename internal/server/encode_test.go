@@ -24,7 +24,7 @@ func TestEncodeResponseAsMarshal(t *testing.T) {
 	} {
 		resp, _ := answer(context.Background(), h, []byte(line))
 		require.NotNil(t, resp, line)
-		want, err := marshal(resp)
+		want, err := Marshal(resp)
 		require.NoError(t, err)
 		got, err := encodeResponse(resp)
 		require.NoError(t, err)

@@ -75,7 +75,7 @@ func readLine(in *bufio.Reader, limit int) (line []byte, long bool, err error) {
 func writeLine(out *bufio.Writer, resp *protocol.Response) error {
 	b, err := encodeResponse(resp)
 	if err != nil {
-		b, _ = marshal(protocol.Response{JSONRPC: "2.0", ID: resp.ID,
+		b, _ = Marshal(protocol.Response{JSONRPC: "2.0", ID: resp.ID,
 			Error: protocol.NewError(protocol.KindInternalError, "cannot encode result: %v", err)})
 	}
 	out.Write(b)
@@ -117,7 +117,7 @@ func answer(ctx context.Context, h Responder, line []byte) (resp *protocol.Respo
 		}
 		return &protocol.Response{JSONRPC: "2.0", ID: id, Error: pe}, shutdown
 	}
-	raw, err := marshal(result)
+	raw, err := Marshal(result)
 	if err != nil {
 		return &protocol.Response{JSONRPC: "2.0", ID: id, Error: protocol.NewError(protocol.KindInternalError, "cannot encode result: %v", err)}, shutdown
 	}
@@ -139,8 +139,10 @@ func isNumber(raw json.RawMessage) bool {
 	return json.Unmarshal(raw, &f) == nil
 }
 
-// marshal encodes without HTML escaping, so strings travel as sent.
-func marshal(v any) ([]byte, error) {
+// Marshal encodes v as the protocol's lines carry it: without HTML
+// escaping, so strings travel as sent, and without a final newline. The
+// golden case files keep their messages in the same bytes.
+func Marshal(v any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -165,15 +167,15 @@ func AnswerLine(ctx context.Context, h Responder, line []byte) []byte {
 	return b
 }
 
-// encodeResponse writes a response line as marshal would, but places a
+// encodeResponse writes a response line as Marshal would, but places a
 // result, already encoded compactly by answer, as it is: encoding/json
 // would compact and check every byte of it a second time, the largest part
 // of a trim's answer.
 func encodeResponse(resp *protocol.Response) ([]byte, error) {
 	if resp.Error != nil || len(resp.Result) == 0 {
-		return marshal(resp)
+		return Marshal(resp)
 	}
-	id, err := marshal(resp.ID)
+	id, err := Marshal(resp.ID)
 	if err != nil {
 		return nil, err
 	}

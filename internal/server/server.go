@@ -10,8 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
-	"strconv"
-	"sync"
 
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/reference/budget"
@@ -116,9 +114,7 @@ type Handler struct {
 
 	methods map[string]method
 
-	mu      sync.Mutex
-	windows map[string]Window
-	nextID  int
+	windows Handles[Window]
 }
 
 // method answers one method's params.
@@ -131,7 +127,7 @@ func withoutContext(f func(params json.RawMessage) (any, error)) method {
 
 // NewHandler serves engine.
 func NewHandler(engine Engine) *Handler {
-	h := &Handler{engine: engine, windows: map[string]Window{}}
+	h := &Handler{engine: engine}
 	h.methods = map[string]method{
 		protocol.MethodInitialize:      withoutContext(h.initialize),
 		protocol.MethodShutdown:        func(context.Context, json.RawMessage) (any, error) { return nil, nil },
@@ -196,11 +192,7 @@ func (h *Handler) windowCreate(params json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, asProtocolError(err)
 	}
-	h.mu.Lock()
-	h.nextID++
-	id := "w" + strconv.Itoa(h.nextID)
-	h.windows[id] = w
-	h.mu.Unlock()
+	id := h.windows.Add(w)
 	return protocol.WindowCreateResult{
 		Window:   id,
 		Config:   protocol.WindowConfig(cfg),
@@ -213,11 +205,9 @@ func (h *Handler) windowTrim(ctx context.Context, params json.RawMessage) (any, 
 	if err := decodeParams(params, &p, "window", "messages"); err != nil {
 		return nil, err
 	}
-	h.mu.Lock()
-	w, ok := h.windows[p.Window]
-	h.mu.Unlock()
-	if !ok {
-		return nil, protocol.NewError(protocol.KindInvalidParams, "params.window: no window %q (create one with %s)", p.Window, protocol.MethodWindowCreate)
+	w, err := h.windows.Get(p.Window)
+	if err != nil {
+		return nil, err
 	}
 	msgs, err := message.FromRaw(p.Messages)
 	if err != nil {

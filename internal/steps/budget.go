@@ -14,37 +14,35 @@ import (
 	"github.com/convspec/convspec/internal/jsoncmp"
 )
 
-// The step patterns of registerBudget, compiled once: godog uses a
-// *regexp.Regexp as given but compiles a string pattern at every
-// registration, that is for every scenario.
-var (
-	budgetConversationRe    = regexp.MustCompile(`^the budget conversation: (.+)$`)
-	syntheticConversationRe = regexp.MustCompile(`^a synthetic conversation of (\d+) turns of (\d+) tokens per message$`)
-	extraLimitRe            = regexp.MustCompile(`^a model "([^"]+)" with a limit of (\d+) tokens$`)
-	encodeRe                = regexp.MustCompile(`^the text ` + quoted + ` is encoded$`)
-	countTokensRe           = regexp.MustCompile(`^the tokens are counted$`)
-	checkRe                 = regexp.MustCompile(`^the budget is checked for "([^"]+)"$`)
-	budgetPruneDefaultRe    = regexp.MustCompile(`^the conversation is pruned for "([^"]+)"$`)
-	budgetPruneRe           = regexp.MustCompile(`^the conversation is pruned for "([^"]+)" with target ratio (\S+)$`)
-	compressRe              = regexp.MustCompile(`^the conversation is compressed with a summarizer that (replies|fails with) ` + quoted + `$`)
-	prepareRe               = regexp.MustCompile(`^the request is prepared for "([^"]+)" with a summarizer that (replies|fails with) ` + quoted + `$`)
-	tokenIDsRe              = regexp.MustCompile(`^the token ids are \[([0-9, ]*)\]$`)
-	countIsRe               = regexp.MustCompile(`^the count is (\d+) tokens?$`)
-	perMessageRe            = regexp.MustCompile(`^the per-message counts are ([0-9, ]+)$`)
-	limitIsRe               = regexp.MustCompile(`^the limit is (\d+)$`)
-	approachingRe           = regexp.MustCompile(`^it is\s+(not\s+)?approaching the limit$`)
-	atLimitRe               = regexp.MustCompile(`^it is\s+(not\s+)?at the limit$`)
-	budgetKeepsRe           = regexp.MustCompile(`^the budget keeps messages? ([0-9, \-]+|none)$`)
-	budgetRemovedRe         = regexp.MustCompile(`^the budget removed messages? ([0-9, \-]+|none)$`)
-	keptBelowRe             = regexp.MustCompile(`^the kept conversation is below (\d+)% of the limit of "([^"]+)"$`)
-	resultIsRe              = regexp.MustCompile(`^the (?:compressed|prepared) conversation is:$`)
-	preparedIsRe            = regexp.MustCompile(`^the prepared conversation is messages? ([0-9, \-]+)$`)
-	summaryFnGivenRe        = regexp.MustCompile(`^summaryFn was given messages? ([0-9, \-]+|none)$`)
-	summaryFnCallsRe        = regexp.MustCompile(`^summaryFn was called (\d+) times?$`)
-	eventsAreRe             = regexp.MustCompile(`^the events are:$`)
-	noEventsRe              = regexp.MustCompile(`^there are no events$`)
-	errorDataRe             = regexp.MustCompile(`^the error data has tokenCount (\d+), limit (\d+) and model "([^"]+)"$`)
-)
+// budgetTable is the steps of the capability budget.
+var budgetTable = newTable([]def[budgetSteps]{
+	{given, `^the budget conversation: (.+)$`, (*budgetSteps).budgetConversation},
+	{given, `^a synthetic conversation of (\d+) turns of (\d+) tokens per message$`, (*budgetSteps).syntheticConversation},
+	{given, `^a model "([^"]+)" with a limit of (\d+) tokens$`, (*budgetSteps).extraLimit},
+	{when, `^the text ` + quoted + ` is encoded$`, (*budgetSteps).encode},
+	{when, `^the tokens are counted$`, (*budgetSteps).countTokens},
+	{when, `^the budget is checked for "([^"]+)"$`, (*budgetSteps).check},
+	{when, `^the conversation is pruned for "([^"]+)"$`, (*budgetSteps).budgetPruneDefault},
+	{when, `^the conversation is pruned for "([^"]+)" with target ratio (\S+)$`, (*budgetSteps).budgetPrune},
+	{when, `^the conversation is compressed with a summarizer that (replies|fails with) ` + quoted + `$`, (*budgetSteps).compress},
+	{when, `^the request is prepared for "([^"]+)" with a summarizer that (replies|fails with) ` + quoted + `$`, (*budgetSteps).prepare},
+	{then, `^the token ids are \[([0-9, ]*)\]$`, (*budgetSteps).tokenIDs},
+	{then, `^the count is (\d+) tokens?$`, (*budgetSteps).countIs},
+	{then, `^the per-message counts are ([0-9, ]+)$`, (*budgetSteps).perMessage},
+	{then, `^the limit is (\d+)$`, (*budgetSteps).limitIs},
+	{then, `^it is\s+(not\s+)?approaching the limit$`, (*budgetSteps).approaching},
+	{then, `^it is\s+(not\s+)?at the limit$`, (*budgetSteps).atLimit},
+	{then, `^the budget keeps messages? ([0-9, \-]+|none)$`, (*budgetSteps).budgetKeeps},
+	{then, `^the budget removed messages? ([0-9, \-]+|none)$`, (*budgetSteps).budgetRemoved},
+	{then, `^the kept conversation is below (\d+)% of the limit of "([^"]+)"$`, (*budgetSteps).keptBelow},
+	{then, `^the (?:compressed|prepared) conversation is:$`, (*budgetSteps).resultIs},
+	{then, `^the prepared conversation is messages? ([0-9, \-]+)$`, (*budgetSteps).preparedIs},
+	{then, `^summaryFn was given messages? ([0-9, \-]+|none)$`, (*budgetSteps).summaryFnGiven},
+	{then, `^summaryFn was called (\d+) times?$`, (*budgetSteps).summaryFnCalls},
+	{then, `^the events are:$`, (*budgetSteps).eventsAre},
+	{then, `^there are no events$`, (*budgetSteps).noEvents},
+	{then, `^the error data has tokenCount (\d+), limit (\d+) and model "([^"]+)"$`, (*budgetSteps).errorData},
+})
 
 // budgetSteps are the steps of the capability budget, with the state
 // they keep in a scenario.
@@ -60,36 +58,6 @@ type budgetSteps struct {
 	budgetCalls    []protocol.BudgetSummarizerCall
 	events         []protocol.Event
 	prepared       bool
-}
-
-func registerBudget(sc *godog.ScenarioContext, world *world) {
-	w := &budgetSteps{world: world}
-	sc.Given(budgetConversationRe, w.budgetConversation)
-	sc.Given(syntheticConversationRe, w.syntheticConversation)
-	sc.Given(extraLimitRe, w.extraLimit)
-	sc.When(encodeRe, w.encode)
-	sc.When(countTokensRe, w.countTokens)
-	sc.When(checkRe, w.check)
-	sc.When(budgetPruneDefaultRe, w.budgetPruneDefault)
-	sc.When(budgetPruneRe, w.budgetPrune)
-	sc.When(compressRe, w.compress)
-	sc.When(prepareRe, w.prepare)
-	w.then(sc, tokenIDsRe, w.tokenIDs)
-	w.then(sc, countIsRe, w.countIs)
-	w.then(sc, perMessageRe, w.perMessage)
-	w.then(sc, limitIsRe, w.limitIs)
-	w.then(sc, approachingRe, w.approaching)
-	w.then(sc, atLimitRe, w.atLimit)
-	w.then(sc, budgetKeepsRe, w.budgetKeeps)
-	w.then(sc, budgetRemovedRe, w.budgetRemoved)
-	w.then(sc, keptBelowRe, w.keptBelow)
-	w.then(sc, resultIsRe, w.resultIs)
-	w.then(sc, preparedIsRe, w.preparedIs)
-	w.then(sc, summaryFnGivenRe, w.summaryFnGiven)
-	w.then(sc, summaryFnCallsRe, w.summaryFnCalls)
-	w.then(sc, eventsAreRe, w.eventsAre)
-	w.then(sc, noEventsRe, w.noEvents)
-	w.then(sc, errorDataRe, w.errorData)
 }
 
 var budgetItem = regexp.MustCompile(`^(system|user|assistant):(\d+)$`)
@@ -195,21 +163,26 @@ func (w *budgetSteps) prepare(model, how, text string) error {
 	return err
 }
 
-func ints(list string) []int {
-	var out []int
+// intsAre compares got with the scenario's list of numbers ("1, 2, 3");
+// differs says what differs when they do.
+func (w *budgetSteps) intsAre(differs string, got []int, list string) error {
+	var want []int
 	for _, f := range strings.FieldsFunc(list, func(r rune) bool { return r == ',' || r == ' ' }) {
 		n, _ := strconv.Atoi(f)
-		out = append(out, n)
+		want = append(want, n)
 	}
-	return out
+	if fmt.Sprint(want) != fmt.Sprint(got) {
+		return w.failf("%s:\n  wanted %v\n  got    %v", differs, want, got)
+	}
+	return nil
 }
 
 func (w *budgetSteps) tokenIDs(list string) error {
 	if err := w.needResult(w.encodeRes != nil, "encoded"); err != nil {
 		return err
 	}
-	if want := ints(list); fmt.Sprint(want) != fmt.Sprint(w.encodeRes.Tokens) {
-		return w.failf("token ids differ:\n  wanted %v\n  got    %v", want, w.encodeRes.Tokens)
+	if err := w.intsAre("token ids differ", w.encodeRes.Tokens, list); err != nil {
+		return err
 	}
 	if w.encodeRes.Count != len(w.encodeRes.Tokens) {
 		return w.failf("count %d does not match the %d ids returned", w.encodeRes.Count, len(w.encodeRes.Tokens))
@@ -231,10 +204,7 @@ func (w *budgetSteps) perMessage(list string) error {
 	if err := w.needResult(w.countRes != nil, "counted"); err != nil {
 		return err
 	}
-	if want := ints(list); fmt.Sprint(want) != fmt.Sprint(w.countRes.PerMessage) {
-		return w.failf("per-message counts differ:\n  wanted %v\n  got    %v", want, w.countRes.PerMessage)
-	}
-	return nil
+	return w.intsAre("per-message counts differ", w.countRes.PerMessage, list)
 }
 
 func (w *budgetSteps) limitIs(n int) error {
@@ -248,21 +218,21 @@ func (w *budgetSteps) limitIs(n int) error {
 }
 
 func (w *budgetSteps) approaching(not string) error {
-	if err := w.needResult(w.checkRes != nil, "checked"); err != nil {
-		return err
-	}
-	if want := strings.TrimSpace(not) == ""; w.checkRes.Approaching != want {
-		return w.failf("approaching is %v for %d tokens of a %d limit, want %v", w.checkRes.Approaching, w.checkRes.Tokens, w.checkRes.Limit, want)
-	}
-	return nil
+	return w.threshold("approaching", func(r *protocol.BudgetCheckResult) bool { return r.Approaching }, not)
 }
 
 func (w *budgetSteps) atLimit(not string) error {
+	return w.threshold("at_limit", func(r *protocol.BudgetCheckResult) bool { return r.AtLimit }, not)
+}
+
+// threshold checks one of budget.check's thresholds (THR-1, THR-2): is
+// reads it, and not is the step's "not " or "".
+func (w *budgetSteps) threshold(name string, is func(*protocol.BudgetCheckResult) bool, not string) error {
 	if err := w.needResult(w.checkRes != nil, "checked"); err != nil {
 		return err
 	}
-	if want := strings.TrimSpace(not) == ""; w.checkRes.AtLimit != want {
-		return w.failf("at_limit is %v for %d tokens of a %d limit, want %v", w.checkRes.AtLimit, w.checkRes.Tokens, w.checkRes.Limit, want)
+	if got, want := is(w.checkRes), strings.TrimSpace(not) == ""; got != want {
+		return w.failf("%s is %v for %d tokens of a %d limit, want %v", name, got, w.checkRes.Tokens, w.checkRes.Limit, want)
 	}
 	return nil
 }
@@ -311,10 +281,7 @@ func (w *budgetSteps) resultIs(doc *godog.DocString) error {
 		return w.failf("the request failed: %v", w.err)
 	}
 	got, _ := json.Marshal(w.budgetMessages)
-	if !jsoncmp.Equal(got, []byte(doc.Content)) {
-		return w.failf("the conversation differs:\n  wanted %s\n  got    %s", strings.Join(strings.Fields(doc.Content), " "), clip(got))
-	}
-	return nil
+	return w.jsonIs("the conversation differs", got, doc)
 }
 
 func (w *budgetSteps) preparedIs(list string) error {
@@ -357,7 +324,7 @@ func (w *budgetSteps) eventsAre(doc *godog.DocString) error {
 	// steps nor the replay (jsoncmp.FreeText).
 	got, _ := json.Marshal(w.events)
 	if !jsoncmp.Equal(jsoncmp.WithoutFreeText("events", got), jsoncmp.WithoutFreeText("events", []byte(doc.Content))) {
-		return w.failf("events differ:\n  wanted %s\n  got    %s", strings.Join(strings.Fields(doc.Content), " "), got)
+		return w.failf("events differ:\n  wanted %s\n  got    %s", oneLine(doc.Content), got)
 	}
 	return nil
 }

@@ -9,7 +9,6 @@ import (
 	"github.com/cucumber/godog"
 
 	"github.com/convspec/convspec/conformance/protocol"
-	"github.com/convspec/convspec/internal/jsoncmp"
 )
 
 // Steps of the capability config: resolving configuration files.
@@ -33,10 +32,7 @@ func (w *world) resolvedIs(doc *godog.DocString) error {
 		return err
 	}
 	got, _ := json.Marshal(w.loop.resolveRes.Config)
-	if !jsoncmp.Equal(got, []byte(doc.Content)) {
-		return w.failf("effective config differs:\n  wanted %s\n  got    %s", strings.Join(strings.Fields(doc.Content), " "), got)
-	}
-	return nil
+	return w.jsonIs("effective config differs", got, doc)
 }
 
 func (w *world) maxFrom(from string) error {

@@ -7,30 +7,26 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/cucumber/godog"
-
 	"github.com/convspec/convspec/conformance/protocol"
 )
 
-// The step patterns of registerHistory, compiled once: godog uses a
-// *regexp.Regexp as given but compiles a string pattern at every
-// registration, that is for every scenario.
-var (
-	notatedConversationRe = regexp.MustCompile(`^the (OpenAI|Anthropic) conversation: (.+)$`)
-	classifyRe            = regexp.MustCompile(`^the history is classified$`)
-	pruneRe               = regexp.MustCompile(`^the history is pruned$`)
-	pruneAgainRe          = regexp.MustCompile(`^the pruned history is pruned again$`)
-	buildRe               = regexp.MustCompile(`^the history is built with max_messages (\d+)$`)
-	buildRawRe            = regexp.MustCompile(`^the history is built with max_messages (-?[0-9.e"a-z]+) as written$`)
-	classesAreRe          = regexp.MustCompile(`^the classes are (.+)$`)
-	unitsAreRe            = regexp.MustCompile(`^the units are (.+)$`)
-	prunedIsRe            = regexp.MustCompile(`^the pruned history is messages? ([0-9, \-]+|none)$`)
-	prunedIsInputRe       = regexp.MustCompile(`^the pruned history is the input unchanged$`)
-	removedAreRe          = regexp.MustCompile(`^the removed positions are messages? ([0-9, \-]+|none)$`)
-	builtIsRe             = regexp.MustCompile(`^the built history is messages? ([0-9, \-]+|none)$`)
-	buildWarnsRe          = regexp.MustCompile(`^the build warns "([a-z_]+)" about messages? ([0-9, \-]+)$`)
-	buildNoWarningsRe     = regexp.MustCompile(`^the build raises no warnings$`)
-)
+// historyTable is the steps of the capability history.
+var historyTable = newTable([]def[historySteps]{
+	{given, `^the (OpenAI|Anthropic) conversation: (.+)$`, (*historySteps).notatedConversation},
+	{when, `^the history is classified$`, (*historySteps).classify},
+	{when, `^the history is pruned$`, (*historySteps).prune},
+	{when, `^the pruned history is pruned again$`, (*historySteps).pruneAgain},
+	{when, `^the history is built with max_messages (\d+)$`, (*historySteps).build},
+	{when, `^the history is built with max_messages (-?[0-9.e"a-z]+) as written$`, (*historySteps).buildRaw},
+	{then, `^the classes are (.+)$`, (*historySteps).classesAre},
+	{then, `^the units are (.+)$`, (*historySteps).unitsAre},
+	{then, `^the pruned history is messages? ([0-9, \-]+|none)$`, (*historySteps).prunedIs},
+	{then, `^the pruned history is the input unchanged$`, (*historySteps).prunedIsInput},
+	{then, `^the removed positions are messages? ([0-9, \-]+|none)$`, (*historySteps).removedAre},
+	{then, `^the built history is messages? ([0-9, \-]+|none)$`, (*historySteps).builtIs},
+	{diagnostic, `^the build warns "([a-z_]+)" about messages? ([0-9, \-]+)$`, (*historySteps).buildWarns},
+	{diagnostic, `^the build raises no warnings$`, (*historySteps).buildNoWarnings},
+})
 
 // historySteps are the steps of the capability history, with the state
 // they keep in a scenario.
@@ -40,24 +36,6 @@ type historySteps struct {
 	classifyRes *protocol.HistoryClassifyResult
 	pruneRes    *protocol.HistoryPruneResult
 	buildRes    *protocol.HistoryBuildResult
-}
-
-func registerHistory(sc *godog.ScenarioContext, world *world) {
-	w := &historySteps{world: world}
-	sc.Given(notatedConversationRe, w.notatedConversation)
-	sc.When(classifyRe, w.classify)
-	sc.When(pruneRe, w.prune)
-	sc.When(pruneAgainRe, w.pruneAgain)
-	sc.When(buildRe, w.build)
-	sc.When(buildRawRe, w.buildRaw)
-	w.then(sc, classesAreRe, w.classesAre)
-	w.then(sc, unitsAreRe, w.unitsAre)
-	w.then(sc, prunedIsRe, w.prunedIs)
-	w.then(sc, prunedIsInputRe, w.prunedIsInput)
-	w.then(sc, removedAreRe, w.removedAre)
-	w.then(sc, builtIsRe, w.builtIs)
-	w.then(sc, buildWarnsRe, w.buildWarns)
-	w.then(sc, buildNoWarningsRe, w.buildNoWarnings)
 }
 
 var notationItem = regexp.MustCompile(`^(system|user|assistant|call|result)(?:\(([a-z0-9_ ]+)\))?$`)

@@ -102,11 +102,7 @@ func parseList(list string, n int) ([]int, error) {
 		if m == nil {
 			return nil, fmt.Errorf("scenario error: %q is not a message position or range", part)
 		}
-		lo, _ := strconv.Atoi(m[1])
-		hi := lo
-		if m[2] != "" {
-			hi, _ = strconv.Atoi(m[2])
-		}
+		lo, hi := bounds(m)
 		for p := lo; p <= hi; p++ {
 			if p < 1 || p > n {
 				return nil, fmt.Errorf("scenario error: message %d is outside the conversation of %d", p, n)
@@ -115,6 +111,18 @@ func parseList(list string, n int) ([]int, error) {
 		}
 	}
 	return out, nil
+}
+
+// bounds reads a range the scenarios write as K or K-L (messages) or mK
+// or mK-mL (labels), matched by a pattern whose groups 1 and 2 are K and
+// L: from K to L, or K alone.
+func bounds(m []string) (lo, hi int) {
+	lo, _ = strconv.Atoi(m[1])
+	hi = lo
+	if m[2] != "" {
+		hi, _ = strconv.Atoi(m[2])
+	}
+	return lo, hi
 }
 
 func allIndexes(n int) []int {

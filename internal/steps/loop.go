@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -28,74 +27,39 @@ type loopWorld struct {
 	runRes      *protocol.LoopRunResult
 }
 
-// The step patterns of registerLoop, compiled once: godog uses a
-// *regexp.Regexp as given but compiles a string pattern at every
-// registration, that is for every scenario.
-var (
-	configFileRe     = regexp.MustCompile(`^the config file in (YAML|JSON):$`)
-	resolveConfigRe  = regexp.MustCompile(`^the config is resolved$`)
-	resolvedIsRe     = regexp.MustCompile(`^the resolved config is:$`)
-	maxFromRe        = regexp.MustCompile(`^max_messages comes from the (default|shorthand|conversation)$`)
-	configWarningsRe = regexp.MustCompile(`^the config warnings are ([a-z_, ]+|none)$`)
-	errorPathRe      = regexp.MustCompile(`^the error path is "([^"]*)"$`)
+// loopTable is the steps of the capabilities config and loop.
+var loopTable = newTable([]def[world]{
+	{given, `^the config file in (YAML|JSON):$`, (*world).configFile},
+	{when, `^the config is resolved$`, (*world).resolveConfig},
+	{then, `^the resolved config is:$`, (*world).resolvedIs},
+	{then, `^max_messages comes from the (default|shorthand|conversation)$`, (*world).maxFrom},
+	{diagnostic, `^the config warnings are ([a-z_, ]+|none)$`, (*world).configWarnings},
+	{then, `^the error path is "([^"]*)"$`, (*world).errorPath},
 
-	syntheticRunRe         = regexp.MustCompile(`^an? (OpenAI|Anthropic) run of (\d+) iterations?, each with (\d+) tool turns? of (\d+) parallel calls?\s*(appended one by one)?$`)
-	explicitRunRe          = regexp.MustCompile(`^the (OpenAI|Anthropic) run:$`)
-	runSummarizerRe        = regexp.MustCompile(`^the summarizer of the run (replies|fails with) "([^"]*)"$`)
-	runSummarizerNextRe    = regexp.MustCompile(`^then (replies|fails with) "([^"]*)"$`)
-	executeRunRe           = regexp.MustCompile(`^the run is executed$`)
-	toolCallsAtLeastRe     = regexp.MustCompile(`^the run made at least (\d+) tool calls$`)
-	modelCallsRe           = regexp.MustCompile(`^(\d+) model calls were made$`)
-	requestsValidRe        = regexp.MustCompile(`^every request is valid for the provider$`)
-	requestsAtMostRe       = regexp.MustCompile(`^every request holds at most (\d+) messages$`)
-	statesAtMostRe         = regexp.MustCompile(`^every handed-on state holds at most (\d+) messages$`)
-	requestHoldsRe         = regexp.MustCompile(`^request (\d+) holds (\d+) messages$`)
-	requestNumberedRe      = regexp.MustCompile(`^request (\d+|last) is numbered iteration (\d+) on the wire$`)
-	handsOnRe              = regexp.MustCompile(`^iteration (\d+) hands on (\d+) messages$`)
-	firstKeptRe            = regexp.MustCompile(`^the first message of every request is the first message of the run$`)
-	stateCarriedRe         = regexp.MustCompile(`^every iteration starts from the state the one before handed on$`)
-	iterationEventsRe      = regexp.MustCompile(`^the events of iteration (\d+) are:$`)
-	iterationEventsStartRe = regexp.MustCompile(`^the events of iteration (\d+) start with "([a-z_]+)"$`)
-	iterationMetricsRe     = regexp.MustCompile(`^the metrics of iteration (\d+) are (\d+) messages and (\d+) estimated tokens$`)
-	metricsCountStateRe    = regexp.MustCompile(`^the metrics of every iteration count its handed-on state$`)
-	runConfigIsRe          = regexp.MustCompile(`^the run's effective config is:$`)
-	runSummarizerCallsRe   = regexp.MustCompile(`^the summarizer was called (\d+) times?$`)
-	summaryInRequestRe     = regexp.MustCompile(`^some request holds the summary "([^"]*)" right after the first message$`)
-	noRequestContainsRe    = regexp.MustCompile(`^no request contains the text "([^"]*)"$`)
-)
-
-func registerLoop(sc *godog.ScenarioContext, w *world) {
-	sc.Given(configFileRe, w.configFile)
-	sc.When(resolveConfigRe, w.resolveConfig)
-	w.then(sc, resolvedIsRe, w.resolvedIs)
-	w.then(sc, maxFromRe, w.maxFrom)
-	w.then(sc, configWarningsRe, w.configWarnings)
-	w.then(sc, errorPathRe, w.errorPath)
-
-	sc.Given(syntheticRunRe, w.syntheticRun)
-	sc.Given(explicitRunRe, w.explicitRun)
-	sc.Given(runSummarizerRe, w.runSummarizer)
-	sc.Given(runSummarizerNextRe, w.runSummarizer)
-	sc.When(executeRunRe, w.executeRun)
-	w.then(sc, toolCallsAtLeastRe, w.toolCallsAtLeast)
-	w.then(sc, modelCallsRe, w.modelCalls)
-	w.then(sc, requestsValidRe, w.requestsValid)
-	w.then(sc, requestsAtMostRe, w.requestsAtMost)
-	w.then(sc, statesAtMostRe, w.statesAtMost)
-	w.then(sc, requestHoldsRe, w.requestHolds)
-	w.then(sc, requestNumberedRe, w.requestNumbered)
-	w.then(sc, handsOnRe, w.handsOn)
-	w.then(sc, firstKeptRe, w.firstKept)
-	w.then(sc, stateCarriedRe, w.stateCarried)
-	w.then(sc, iterationEventsRe, w.iterationEvents)
-	w.then(sc, iterationEventsStartRe, w.iterationEventsStart)
-	w.then(sc, iterationMetricsRe, w.iterationMetrics)
-	w.then(sc, metricsCountStateRe, w.metricsCountState)
-	w.then(sc, runConfigIsRe, w.runConfigIs)
-	w.then(sc, runSummarizerCallsRe, w.runSummarizerCalls)
-	w.then(sc, summaryInRequestRe, w.summaryInRequest)
-	w.then(sc, noRequestContainsRe, w.noRequestContains)
-}
+	{given, `^an? (OpenAI|Anthropic) run of (\d+) iterations?, each with (\d+) tool turns? of (\d+) parallel calls?\s*(appended one by one)?$`, (*world).syntheticRun},
+	{given, `^the (OpenAI|Anthropic) run:$`, (*world).explicitRun},
+	{given, `^the summarizer of the run (replies|fails with) "([^"]*)"$`, (*world).runSummarizer},
+	{given, `^then (replies|fails with) "([^"]*)"$`, (*world).runSummarizer},
+	{when, `^the run is executed$`, (*world).executeRun},
+	{then, `^the run made at least (\d+) tool calls$`, (*world).toolCallsAtLeast},
+	{then, `^(\d+) model calls were made$`, (*world).modelCalls},
+	{then, `^every request is valid for the provider$`, (*world).requestsValid},
+	{then, `^every request holds at most (\d+) messages$`, (*world).requestsAtMost},
+	{then, `^every handed-on state holds at most (\d+) messages$`, (*world).statesAtMost},
+	{then, `^request (\d+) holds (\d+) messages$`, (*world).requestHolds},
+	{then, `^request (\d+|last) is numbered iteration (\d+) on the wire$`, (*world).requestNumbered},
+	{then, `^iteration (\d+) hands on (\d+) messages$`, (*world).handsOn},
+	{then, `^the first message of every request is the first message of the run$`, (*world).firstKept},
+	{then, `^every iteration starts from the state the one before handed on$`, (*world).stateCarried},
+	{diagnostic, `^the events of iteration (\d+) are:$`, (*world).iterationEvents},
+	{diagnostic, `^the events of iteration (\d+) start with "([a-z_]+)"$`, (*world).iterationEventsStart},
+	{then, `^the metrics of iteration (\d+) are (\d+) messages and (\d+) estimated tokens$`, (*world).iterationMetrics},
+	{then, `^the metrics of every iteration count its handed-on state$`, (*world).metricsCountState},
+	{then, `^the run's effective config is:$`, (*world).runConfigIs},
+	{then, `^the summarizer was called (\d+) times?$`, (*world).runSummarizerCalls},
+	{then, `^some request holds the summary "([^"]*)" right after the first message$`, (*world).summaryInRequest},
+	{then, `^no request contains the text "([^"]*)"$`, (*world).noRequestContains},
+})
 
 func (w *world) syntheticRun(provider string, iterations, turns, calls int, oneByOne string) error {
 	plan := agentrun.Plan{Provider: strings.ToLower(provider), OneByOne: oneByOne != ""}
@@ -424,10 +388,7 @@ func (w *world) runConfigIs(doc *godog.DocString) error {
 		return err
 	}
 	got, _ := json.Marshal(w.loop.runRes.Config)
-	if !jsoncmp.Equal(got, []byte(doc.Content)) {
-		return w.failf("the run's effective config differs:\n  wanted %s\n  got    %s", strings.Join(strings.Fields(doc.Content), " "), got)
-	}
-	return nil
+	return w.jsonIs("the run's effective config differs", got, doc)
 }
 
 func (w *world) runSummarizerCalls(n int) error {

@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 
 	"github.com/cucumber/godog"
 
@@ -16,87 +15,54 @@ import (
 	"github.com/convspec/convspec/conformance/target"
 )
 
-// The step patterns of Register, compiled once: godog uses a
-// *regexp.Regexp as given but compiles a string pattern at every
-// registration, that is for every scenario.
-var (
-	createWindowDefaultRe          = regexp.MustCompile(`^a window with the default config$`)
-	createWindowDocRe              = regexp.MustCompile(`^a window with config:$`)
-	createWindowNumbersRe          = regexp.MustCompile(`^a window with max_messages (\d+), preserve_first_n (\d+) and preserve_last_n (\d+)$`)
-	tryCreateWindowRe              = regexp.MustCompile(`^a window is created with config:$`)
-	tryCreateWindowWithoutConfigRe = regexp.MustCompile(`^a window is created without a config$`)
+// windowTable is the steps of the capability window, and of the protocol
+// itself.
+var windowTable = newTable([]def[world]{
+	{given, `^a window with the default config$`, (*world).createWindowDefault},
+	{given, `^a window with config:$`, (*world).createWindowDoc},
+	{given, `^a window with max_messages (\d+), preserve_first_n (\d+) and preserve_last_n (\d+)$`, (*world).createWindowNumbers},
+	{when, `^a window is created with config:$`, (*world).tryCreateWindow},
+	{when, `^a window is created without a config$`, (*world).tryCreateWindowWithoutConfig},
 
-	conversationOfRe  = regexp.MustCompile(`^a conversation of (\d+) messages$`)
-	conversationDocRe = regexp.MustCompile(`^the conversation:$`)
+	{given, `^a conversation of (\d+) messages$`, (*world).conversationOf},
+	{given, `^the conversation:$`, (*world).conversationDoc},
 
-	trimRe        = regexp.MustCompile(`^the conversation is trimmed$`)
-	trimAgainRe   = regexp.MustCompile(`^the trimmed conversation is trimmed again$`)
-	estimateRe    = regexp.MustCompile(`^the tokens of the conversation are estimated$`)
-	sendRequestRe = regexp.MustCompile(`^the request "([^"]*)" is sent with params:$`)
-	sendLineRe    = regexp.MustCompile(`^the line "((?:[^"\\]|\\.)*)" is sent$`)
+	{when, `^the conversation is trimmed$`, (*world).trim},
+	{when, `^the trimmed conversation is trimmed again$`, (*world).trimAgain},
+	{when, `^the tokens of the conversation are estimated$`, (*world).estimate},
+	{when, `^the request "([^"]*)" is sent with params:$`, (*world).sendRequest},
+	{when, `^the line "((?:[^"\\]|\\.)*)" is sent$`, (*world).sendLine},
 
-	trimmedIsInputRe    = regexp.MustCompile(`^the trimmed conversation is the input unchanged$`)
-	trimmedIsRe         = regexp.MustCompile(`^the trimmed conversation is messages? ([0-9, \-]+|none)$`)
-	evictedIsRe         = regexp.MustCompile(`^the evicted messages are messages? ([0-9, \-]+|none)$`)
-	nothingEvictedRe    = regexp.MustCompile(`^nothing is evicted$`)
-	trimmedCountRe      = regexp.MustCompile(`^the trimmed conversation has (\d+) messages?$`)
-	metricsAreRe        = regexp.MustCompile(`^the metrics are total (\d+), preserved (\d+), evicted (\d+), estimated tokens (\d+)$`)
-	warningsIncludeRe   = regexp.MustCompile(`^the warnings include "([a-z_]+)"$`)
-	warningsExcludeRe   = regexp.MustCompile(`^the warnings do not include "([a-z_]+)"$`)
-	noWarningsRe        = regexp.MustCompile(`^there are no warnings$`)
-	effectiveConfigIsRe = regexp.MustCompile(`^the effective config is:$`)
-	failsWithRe         = regexp.MustCompile(`^the request fails with "([a-z_]+)"$`)
-	errorMentionsRe     = regexp.MustCompile(`^the error message mentions "((?:[^"\\]|\\.)*)"$`)
-	estimateIsRe        = regexp.MustCompile(`^the estimate is (\d+) tokens?$`)
-	responseErrorKindRe = regexp.MustCompile(`^the response is an error of kind "([a-z_]+)"$`)
-	handshakeOKRe       = regexp.MustCompile(`^the implementation declares protocol 1 and a name$`)
-	stillAnswersRe      = regexp.MustCompile(`^the implementation still answers$`)
-	sameAgainRe         = regexp.MustCompile(`^trimming the same conversation again gives the same result$`)
-)
+	{then, `^the trimmed conversation is the input unchanged$`, (*world).trimmedIsInput},
+	{then, `^the trimmed conversation is messages? ([0-9, \-]+|none)$`, (*world).trimmedIs},
+	{then, `^the evicted messages are messages? ([0-9, \-]+|none)$`, (*world).evictedIs},
+	{then, `^nothing is evicted$`, (*world).nothingEvicted},
+	{then, `^the trimmed conversation has (\d+) messages?$`, (*world).trimmedCount},
+	{then, `^the metrics are total (\d+), preserved (\d+), evicted (\d+), estimated tokens (\d+)$`, (*world).metricsAre},
+	{diagnostic, `^the warnings include "([a-z_]+)"$`, (*world).warningsInclude},
+	{diagnostic, `^the warnings do not include "([a-z_]+)"$`, (*world).warningsExclude},
+	{diagnostic, `^there are no warnings$`, (*world).noWarnings},
+	{then, `^the effective config is:$`, (*world).effectiveConfigIs},
+	{then, `^the request fails with "([a-z_]+)"$`, (*world).failsWith},
+	{diagnostic, `^the error message mentions "((?:[^"\\]|\\.)*)"$`, (*world).errorMentions},
+	{then, `^the estimate is (\d+) tokens?$`, (*world).estimateIs},
+	{then, `^the response is an error of kind "([a-z_]+)"$`, (*world).responseErrorKind},
+	{then, `^the implementation declares protocol 1 and a name$`, (*world).handshakeOK},
+	{then, `^the implementation still answers$`, (*world).stillAnswers},
+	{then, `^trimming the same conversation again gives the same result$`, (*world).sameAgain},
+})
 
 // Register adds every step to sc, bound to tg. Call it from a godog
 // ScenarioInitializer; it creates the scenario's world.
 func Register(sc *godog.ScenarioContext, tg target.Target) {
 	w := &world{tg: &recorder{Target: tg}}
 	w.tracking(sc)
-	registerHistory(sc, w)
-	registerSummarize(sc, w)
-	registerBudget(sc, w)
-	registerLoop(sc, w)
-	registerTrimmer(sc, w)
-
-	sc.Given(createWindowDefaultRe, w.createWindowDefault)
-	sc.Given(createWindowDocRe, w.createWindowDoc)
-	sc.Given(createWindowNumbersRe, w.createWindowNumbers)
-	sc.When(tryCreateWindowRe, w.tryCreateWindow)
-	sc.When(tryCreateWindowWithoutConfigRe, w.tryCreateWindowWithoutConfig)
-
-	sc.Given(conversationOfRe, w.conversationOf)
-	sc.Given(conversationDocRe, w.conversationDoc)
-
-	sc.When(trimRe, w.trim)
-	sc.When(trimAgainRe, w.trimAgain)
-	sc.When(estimateRe, w.estimate)
-	sc.When(sendRequestRe, w.sendRequest)
-	sc.When(sendLineRe, w.sendLine)
-
-	w.then(sc, trimmedIsInputRe, w.trimmedIsInput)
-	w.then(sc, trimmedIsRe, w.trimmedIs)
-	w.then(sc, evictedIsRe, w.evictedIs)
-	w.then(sc, nothingEvictedRe, w.nothingEvicted)
-	w.then(sc, trimmedCountRe, w.trimmedCount)
-	w.then(sc, metricsAreRe, w.metricsAre)
-	w.then(sc, warningsIncludeRe, w.warningsInclude)
-	w.then(sc, warningsExcludeRe, w.warningsExclude)
-	w.then(sc, noWarningsRe, w.noWarnings)
-	w.then(sc, effectiveConfigIsRe, w.effectiveConfigIs)
-	w.then(sc, failsWithRe, w.failsWith)
-	w.then(sc, errorMentionsRe, w.errorMentions)
-	w.then(sc, estimateIsRe, w.estimateIs)
-	w.then(sc, responseErrorKindRe, w.responseErrorKind)
-	w.then(sc, handshakeOKRe, w.handshakeOK)
-	w.then(sc, stillAnswersRe, w.stillAnswers)
-	w.then(sc, sameAgainRe, w.sameAgain)
+	register(sc, w, &historySteps{world: w}, historyTable)
+	register(sc, w, &summarizeSteps{world: w}, summarizeTable)
+	register(sc, w, &budgetSteps{world: w}, budgetTable)
+	register(sc, w, w, loopTable)
+	register(sc, w, &trimWorld{w: w}, trimmerTable)
+	register(sc, w, w, windowTable)
 }
 
 // world is the state the steps of every capability share in one

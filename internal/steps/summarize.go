@@ -2,7 +2,6 @@ package steps
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -20,25 +19,23 @@ const instruction = "Summarize the following conversation history concisely. Foc
 
 const quoted = `"((?:[^"\\]|\\.)*)"`
 
-// The step patterns of registerSummarize, compiled once: godog uses a
-// *regexp.Regexp as given but compiles a string pattern at every
-// registration, that is for every scenario.
-var (
-	trimReplyingRe      = regexp.MustCompile(`^the conversation is trimmed with a summarizer that replies ` + quoted + `$`)
-	trimFailingRe       = regexp.MustCompile(`^the conversation is trimmed with a summarizer that fails with ` + quoted + `$`)
-	trimSlowRe          = regexp.MustCompile(`^the conversation is trimmed with a summarizer that answers after (\d+) ms but times out after (\d+) ms$`)
-	appendMessagesRe    = regexp.MustCompile(`^(\d+) messages are appended to the trimmed conversation$`)
-	summarizeDirectRe   = regexp.MustCompile(`^a summary is requested with a summarizer that (replies|fails with) ` + quoted + `$`)
-	notCalledRe         = regexp.MustCompile(`^the summarizer was not called$`)
-	calledOnceRe        = regexp.MustCompile(`^the summarizer was called once with max_tokens (\d+)$`)
-	promptCoversRe      = regexp.MustCompile(`^the summarizer prompt covers (.+)$`)
-	promptIsRe          = regexp.MustCompile(`^the summarizer prompt is:$`)
-	trimmedReadsRe      = regexp.MustCompile(`^the trimmed conversation reads (.+)$`)
-	summaryIsRe         = regexp.MustCompile(`^the summary message is:$`)
-	noSummaryRe         = regexp.MustCompile(`^there is no summary$`)
-	noMessageContainsRe = regexp.MustCompile(`^no returned message contains ` + quoted + `$`)
-	directSummaryIsRe   = regexp.MustCompile(`^the summary is ` + quoted + `$`)
-)
+// summarizeTable is the steps of the capability window.summarize.
+var summarizeTable = newTable([]def[summarizeSteps]{
+	{when, `^the conversation is trimmed with a summarizer that replies ` + quoted + `$`, (*summarizeSteps).trimReplying},
+	{when, `^the conversation is trimmed with a summarizer that fails with ` + quoted + `$`, (*summarizeSteps).trimFailing},
+	{when, `^the conversation is trimmed with a summarizer that answers after (\d+) ms but times out after (\d+) ms$`, (*summarizeSteps).trimSlow},
+	{when, `^(\d+) messages are appended to the trimmed conversation$`, (*summarizeSteps).appendMessages},
+	{when, `^a summary is requested with a summarizer that (replies|fails with) ` + quoted + `$`, (*summarizeSteps).summarizeDirect},
+	{then, `^the summarizer was not called$`, (*summarizeSteps).notCalled},
+	{then, `^the summarizer was called once with max_tokens (\d+)$`, (*summarizeSteps).calledOnce},
+	{then, `^the summarizer prompt covers (.+)$`, (*summarizeSteps).promptCovers},
+	{diagnostic, `^the summarizer prompt is:$`, (*summarizeSteps).promptIs},
+	{then, `^the trimmed conversation reads (.+)$`, (*summarizeSteps).trimmedReads},
+	{then, `^the summary message is:$`, (*summarizeSteps).summaryIs},
+	{then, `^there is no summary$`, (*summarizeSteps).noSummary},
+	{then, `^no returned message contains ` + quoted + `$`, (*summarizeSteps).noMessageContains},
+	{then, `^the summary is ` + quoted + `$`, (*summarizeSteps).directSummaryIs},
+})
 
 // summarizeSteps are the steps of the capability window.summarize, with
 // the state they keep in a scenario.
@@ -47,24 +44,6 @@ type summarizeSteps struct {
 
 	summaries    int
 	summarizeRes *protocol.WindowSummarizeResult
-}
-
-func registerSummarize(sc *godog.ScenarioContext, world *world) {
-	w := &summarizeSteps{world: world}
-	sc.When(trimReplyingRe, w.trimReplying)
-	sc.When(trimFailingRe, w.trimFailing)
-	sc.When(trimSlowRe, w.trimSlow)
-	sc.When(appendMessagesRe, w.appendMessages)
-	sc.When(summarizeDirectRe, w.summarizeDirect)
-	w.then(sc, notCalledRe, w.notCalled)
-	w.then(sc, calledOnceRe, w.calledOnce)
-	w.then(sc, promptCoversRe, w.promptCovers)
-	w.then(sc, promptIsRe, w.promptIs)
-	w.then(sc, trimmedReadsRe, w.trimmedReads)
-	w.then(sc, summaryIsRe, w.summaryIs)
-	w.then(sc, noSummaryRe, w.noSummary)
-	w.then(sc, noMessageContainsRe, w.noMessageContains)
-	w.then(sc, directSummaryIsRe, w.directSummaryIs)
 }
 
 func unquote(s string) string {
@@ -181,11 +160,7 @@ func expandLabels(list string) ([]string, error) {
 		if m == nil {
 			return nil, fmt.Errorf("scenario error: %q is not mK, mK-mL or summary", part)
 		}
-		lo, _ := strconv.Atoi(m[1])
-		hi := lo
-		if m[2] != "" {
-			hi, _ = strconv.Atoi(m[2])
-		}
+		lo, hi := bounds(m)
 		for k := lo; k <= hi; k++ {
 			out = append(out, fmt.Sprintf("m%d", k))
 		}
@@ -193,15 +168,25 @@ func expandLabels(list string) ([]string, error) {
 	return out, nil
 }
 
+// onlyCall is the one call made to the summarizer, whose prompt the
+// prompt steps read.
+func (w *summarizeSteps) onlyCall() (protocol.SummarizerCall, error) {
+	calls, err := w.calls()
+	if err != nil {
+		return protocol.SummarizerCall{}, err
+	}
+	if len(calls) != 1 {
+		return protocol.SummarizerCall{}, w.failf("wanted one summarizer call, got %d", len(calls))
+	}
+	return calls[0], nil
+}
+
 // promptCovers builds the prompt SUM-1 prescribes for the labelled
 // messages (string content renders as "[role] content") and compares.
 func (w *summarizeSteps) promptCovers(list string) error {
-	calls, err := w.calls()
+	call, err := w.onlyCall()
 	if err != nil {
 		return err
-	}
-	if len(calls) != 1 {
-		return w.failf("wanted one summarizer call, got %d", len(calls))
 	}
 	labels, err := expandLabels(list)
 	if err != nil {
@@ -223,18 +208,15 @@ func (w *summarizeSteps) promptCovers(list string) error {
 		parts[i] = "[" + m.Role + "] " + m.Content
 	}
 	want := instruction + "\n\n" + strings.Join(parts, "\n\n")
-	return w.comparePrompt(calls[0].Prompt, want)
+	return w.comparePrompt(call.Prompt, want)
 }
 
 func (w *summarizeSteps) promptIs(doc *godog.DocString) error {
-	calls, err := w.calls()
+	call, err := w.onlyCall()
 	if err != nil {
 		return err
 	}
-	if len(calls) != 1 {
-		return w.failf("wanted one summarizer call, got %d", len(calls))
-	}
-	return w.comparePrompt(calls[0].Prompt, doc.Content)
+	return w.comparePrompt(call.Prompt, doc.Content)
 }
 
 // comparePrompt points at the first differing line.
@@ -303,8 +285,8 @@ func (w *summarizeSteps) summaryIs(doc *godog.DocString) error {
 	if len(w.trimRes.Summary) == 0 || string(w.trimRes.Summary) == "null" {
 		return w.failf("wanted a summary message, got none")
 	}
-	if !jsoncmp.Equal(w.trimRes.Summary, []byte(doc.Content)) {
-		return w.failf("the summary message differs:\n  wanted %s\n  got    %s", strings.Join(strings.Fields(doc.Content), " "), w.trimRes.Summary)
+	if err := w.jsonIs("the summary message differs", w.trimRes.Summary, doc); err != nil {
+		return err
 	}
 	for _, m := range w.trimRes.Trimmed {
 		if jsoncmp.Equal(m, w.trimRes.Summary) {
@@ -341,11 +323,8 @@ func (w *summarizeSteps) noMessageContains(text string) error {
 }
 
 func (w *summarizeSteps) directSummaryIs(text string) error {
-	if w.err != nil {
-		return w.failf("the request failed: %v", w.err)
-	}
-	if w.summarizeRes == nil {
-		return errors.New("scenario error: no summary was requested")
+	if err := w.needResult(w.summarizeRes != nil, "summarized"); err != nil {
+		return err
 	}
 	if want := unquote(text); w.summarizeRes.Summary != want {
 		return w.failf("the summary is %q, want %q", w.summarizeRes.Summary, want)

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"regexp"
 	"strings"
 
 	"github.com/cucumber/godog"
@@ -73,22 +72,6 @@ func indent(s, prefix string) string {
 	return strings.Join(lines, "\n")
 }
 
-// diagnosticSteps check a warning or an exact free text: they are
-// diagnostics in a scenario of any level (D-42), and pass unchecked for an
-// implementation that does not declare diagnostics.
-var diagnosticSteps = map[*regexp.Regexp]bool{
-	warningsIncludeRe:      true,
-	warningsExcludeRe:      true,
-	noWarningsRe:           true,
-	errorMentionsRe:        true,
-	buildWarnsRe:           true,
-	buildNoWarningsRe:      true,
-	configWarningsRe:       true,
-	promptIsRe:             true,
-	iterationEventsRe:      true,
-	iterationEventsStartRe: true,
-}
-
 // tracking keeps the world informed of the scenario's clauses and of the
 // step under way, and turns the recorded deviations into the scenario's
 // error.
@@ -113,41 +96,24 @@ func (w *world) tracking(sc *godog.ScenarioContext) {
 	})
 }
 
-// then registers a Then step: its failure is recorded, not returned.
-func (w *world) then(sc *godog.ScenarioContext, re *regexp.Regexp, fn any) {
-	v := reflect.ValueOf(fn)
-	t := v.Type()
-	last := t.NumOut() - 1
-	if last < 0 || t.Out(last) != reflect.TypeFor[error]() {
-		panic(fmt.Sprintf("steps: the Then step %s must return an error", re))
+// run runs a step on recv. A Then's failure is recorded as a deviation
+// and the step passes, so that the next Then is checked; a transport
+// failure still ends the scenario.
+func (w *world) run(s *step, recv reflect.Value, args []reflect.Value) []reflect.Value {
+	var err error
+	if s.kind != diagnostic || w.tg.Info().HasLevel(protocol.LevelDiagnostics) {
+		err = s.call(recv, args) // a diagnostic is not checked otherwise (D-42)
 	}
-	diagnostic := diagnosticSteps[re]
-	wrapped := reflect.MakeFunc(t, func(args []reflect.Value) []reflect.Value {
-		if diagnostic && !w.tg.Info().HasLevel(protocol.LevelDiagnostics) {
-			return zeroResults(t) // not checked (D-42)
-		}
-		out := v.Call(args)
-		err, _ := out[last].Interface().(error)
-		var f *target.Failure
-		if err == nil || errors.As(err, &f) {
-			return out
-		}
-		d := Deviation{Clause: w.clauseFor(diagnostic), Step: w.step, Err: err}
+	var f *target.Failure
+	if (s.kind == then || s.kind == diagnostic) && err != nil && !errors.As(err, &f) {
+		d := Deviation{Clause: w.clauseFor(s.kind == diagnostic), Step: w.step, Err: err}
 		if ex := w.tg.exchange(); ex != "" && strings.HasSuffix(err.Error(), ex) {
 			d.exchange = ex
 		}
 		w.deviations = append(w.deviations, d)
-		return zeroResults(t)
-	})
-	sc.Then(re, wrapped.Interface())
-}
-
-func zeroResults(t reflect.Type) []reflect.Value {
-	out := make([]reflect.Value, t.NumOut())
-	for i := range out {
-		out[i] = reflect.Zero(t.Out(i))
+		err = nil
 	}
-	return out
+	return []reflect.Value{reflect.ValueOf(&err).Elem()}
 }
 
 // clauseFor names the clause a Then checks: for a diagnostic step the

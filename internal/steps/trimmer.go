@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -18,26 +17,27 @@ import (
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/jsoncmp"
-	"github.com/convspec/convspec/internal/trimbound"
+	"github.com/convspec/convspec/internal/trimout"
 	"github.com/convspec/convspec/reference/message"
 )
 
-var (
-	emptyConversationRe   = regexp.MustCompile(`^an empty conversation$`)
-	trimmersTrimRe        = regexp.MustCompile(`^every trimmer that claims "([a-z_]+)" trims it to (\d+)$`)
-	trimmersDeclaredRe    = regexp.MustCompile(`^every declared trimmer names its bound, a counter for a token bound, and known guarantees$`)
-	outputsSubsequenceRe  = regexp.MustCompile(`^every output is a subsequence of the conversation$`)
-	outputsUnitsRe        = regexp.MustCompile(`^every output keeps tool-call units whole$`)
-	outputsSystemRe       = regexp.MustCompile(`^every output starts with messages? ([0-9, \-]+)$`)
-	outputsHoldRe         = regexp.MustCompile(`^every output holds message (\d+)$`)
-	outputsEndRe          = regexp.MustCompile(`^every output ends with messages? ([0-9, \-]+)$`)
-	outputsBoundRe        = regexp.MustCompile(`^every output is within the limit, or exactly its floor$`)
-	outputsUnchangedRe    = regexp.MustCompile(`^every output is the conversation unchanged$`)
-	outputsIdempotentRe   = regexp.MustCompile(`^trimming every output again changes nothing$`)
-	outputsNoFailureRe    = regexp.MustCompile(`^no trimmer failed$`)
-	outputsCountAtMostRe  = regexp.MustCompile(`^every output of a message bound has at most (\d+) messages?$`)
-	outputsEmptyOrFloorRe = regexp.MustCompile(`^every output is empty$`)
-)
+// trimmerTable is the steps of the capability trimmer.
+var trimmerTable = newTable([]def[trimWorld]{
+	{given, `^an empty conversation$`, (*trimWorld).emptyConversation},
+	{when, `^every trimmer that claims "([a-z_]+)" trims it to (\d+)$`, (*trimWorld).trim},
+	{thenEnds, `^every declared trimmer names its bound, a counter for a token bound, and known guarantees$`, (*trimWorld).declared},
+	{thenEnds, `^every output is a subsequence of the conversation$`, (*trimWorld).everySubsequence},
+	{thenEnds, `^every output keeps tool-call units whole$`, (*trimWorld).everyUnits},
+	{thenEnds, `^every output starts with messages? ([0-9, \-]+)$`, (*trimWorld).everyStartsWith},
+	{thenEnds, `^every output holds message (\d+)$`, (*trimWorld).everyHolds},
+	{thenEnds, `^every output ends with messages? ([0-9, \-]+)$`, (*trimWorld).everyEndsWith},
+	{thenEnds, `^every output is within the limit, or exactly its floor$`, (*trimWorld).everyBound},
+	{thenEnds, `^every output is the conversation unchanged$`, (*trimWorld).everyUnchanged},
+	{thenEnds, `^trimming every output again changes nothing$`, (*trimWorld).everyIdempotent},
+	{thenEnds, `^no trimmer failed$`, (*trimWorld).noneFailed},
+	{thenEnds, `^every output of a message bound has at most (\d+) messages?$`, (*trimWorld).everyCountAtMost},
+	{thenEnds, `^every output is empty$`, (*trimWorld).everyEmpty},
+})
 
 // trimWorld is a scenario's trimmer state.
 type trimWorld struct {
@@ -54,34 +54,37 @@ type trimRun struct {
 	err  error
 }
 
-func registerTrimmer(sc *godog.ScenarioContext, w *world) {
-	tw := &trimWorld{w: w}
-	sc.Given(emptyConversationRe, func() error { w.input = []json.RawMessage{}; return nil })
-	sc.When(trimmersTrimRe, tw.trim)
-	sc.Then(trimmersDeclaredRe, tw.declared)
-	sc.Then(outputsSubsequenceRe, tw.each(tw.subsequence))
-	sc.Then(outputsUnitsRe, tw.each(tw.units))
-	sc.Then(outputsSystemRe, func(list string) error { return tw.each(tw.startsWith(list))() })
-	sc.Then(outputsHoldRe, func(pos int) error { return tw.each(tw.holds(pos))() })
-	sc.Then(outputsEndRe, func(list string) error { return tw.each(tw.endsWith(list))() })
-	sc.Then(outputsBoundRe, tw.each(tw.bound))
-	sc.Then(outputsUnchangedRe, tw.each(tw.unchanged))
-	sc.Then(outputsIdempotentRe, tw.each(tw.idempotent))
-	sc.Then(outputsNoFailureRe, tw.each(func(trimRun) error { return nil }))
-	sc.Then(outputsCountAtMostRe, func(n int) error {
-		return tw.each(func(r trimRun) error {
-			if r.decl.Bound == protocol.BoundMessages && len(r.out) > n {
-				return fmt.Errorf("%d messages, wanted at most %d", len(r.out), n)
-			}
-			return nil
-		})()
+func (tw *trimWorld) emptyConversation() error {
+	tw.w.input = []json.RawMessage{}
+	return nil
+}
+
+func (tw *trimWorld) everySubsequence() error           { return tw.each(tw.subsequence) }
+func (tw *trimWorld) everyUnits() error                 { return tw.each(tw.units) }
+func (tw *trimWorld) everyStartsWith(list string) error { return tw.each(tw.startsWith(list)) }
+func (tw *trimWorld) everyHolds(pos int) error          { return tw.each(tw.holds(pos)) }
+func (tw *trimWorld) everyEndsWith(list string) error   { return tw.each(tw.endsWith(list)) }
+func (tw *trimWorld) everyBound() error                 { return tw.each(tw.bound) }
+func (tw *trimWorld) everyUnchanged() error             { return tw.each(tw.unchanged) }
+func (tw *trimWorld) everyIdempotent() error            { return tw.each(tw.idempotent) }
+func (tw *trimWorld) noneFailed() error                 { return tw.each(func(trimRun) error { return nil }) }
+
+func (tw *trimWorld) everyCountAtMost(n int) error {
+	return tw.each(func(r trimRun) error {
+		if r.decl.Bound == protocol.BoundMessages && len(r.out) > n {
+			return fmt.Errorf("%d messages, wanted at most %d", len(r.out), n)
+		}
+		return nil
 	})
-	sc.Then(outputsEmptyOrFloorRe, tw.each(func(r trimRun) error {
+}
+
+func (tw *trimWorld) everyEmpty() error {
+	return tw.each(func(r trimRun) error {
 		if len(r.out) > 0 {
 			return fmt.Errorf("%d messages, wanted none", len(r.out))
 		}
 		return nil
-	}))
+	})
 }
 
 // format is the tool-call format of the conversation, "" when it has no
@@ -129,21 +132,19 @@ func (tw *trimWorld) declared() error {
 
 // each checks every trimmer's output; an error answer fails the step
 // (ANY-9) unless the trimmer does not claim total.
-func (tw *trimWorld) each(check func(trimRun) error) func() error {
-	return func() error {
-		for _, r := range tw.runs {
-			if r.err != nil {
-				if r.decl.Claims(protocol.GuaranteeTotal) || tw.guarantee == protocol.GuaranteeTotal {
-					return fmt.Errorf("trimmer %q failed on a valid conversation with limit %d: %v", r.decl.Name, tw.limit, r.err)
-				}
-				continue
+func (tw *trimWorld) each(check func(trimRun) error) error {
+	for _, r := range tw.runs {
+		if r.err != nil {
+			if r.decl.Claims(protocol.GuaranteeTotal) || tw.guarantee == protocol.GuaranteeTotal {
+				return fmt.Errorf("trimmer %q failed on a valid conversation with limit %d: %v", r.decl.Name, tw.limit, r.err)
 			}
-			if err := check(r); err != nil {
-				return fmt.Errorf("trimmer %q, limit %d: %w\n  output: %s", r.decl.Name, tw.limit, err, mustList(r.out))
-			}
+			continue
 		}
-		return nil
+		if err := check(r); err != nil {
+			return fmt.Errorf("trimmer %q, limit %d: %w\n  output: %s", r.decl.Name, tw.limit, err, mustList(r.out))
+		}
 	}
+	return nil
 }
 
 func mustList(msgs []json.RawMessage) string {
@@ -168,20 +169,8 @@ func (tw *trimWorld) subsequence(r trimRun) error {
 	return nil
 }
 
-// messagesIn is the elements of out that are messages: what is not a
-// message is ANY-1's to report.
-func messagesIn(out []json.RawMessage) []message.Message {
-	var msgs []message.Message
-	for _, raw := range out {
-		if m, err := message.Parse(raw); err == nil {
-			msgs = append(msgs, m)
-		}
-	}
-	return msgs
-}
-
 func (tw *trimWorld) units(r trimRun) error {
-	msgs := messagesIn(r.out)
+	msgs := trimout.Messages(r.out)
 	if _, problems := message.Structure(msgs); len(problems) > 0 {
 		return fmt.Errorf("the output splits a unit: %s at output message %d (%s)", problems[0].Code, problems[0].At+1, problems[0].Reason)
 	}
@@ -280,7 +269,7 @@ func (tw *trimWorld) bound(r trimRun) error {
 	if err != nil {
 		return err
 	}
-	got, need := trimbound.Count(r.decl, r.out), trimbound.Count(r.decl, fl)
+	got, need := trimout.Count(r.decl, r.out), trimout.Count(r.decl, fl)
 	switch {
 	case need <= tw.limit && got > tw.limit:
 		return fmt.Errorf("the output counts %d (%s), above the limit", got, r.decl.Bound)
@@ -298,7 +287,7 @@ func (tw *trimWorld) unchanged(r trimRun) error {
 }
 
 func (tw *trimWorld) idempotent(r trimRun) error {
-	if len(messagesIn(r.out)) < len(r.out) {
+	if len(trimout.Messages(r.out)) < len(r.out) {
 		return nil // not all messages: it cannot be trimmed again; ANY-1 reports it
 	}
 	again, err := target.TrimmerTrim(context.Background(), tw.w.tg, r.decl.Name, r.out, tw.limit)

@@ -12,7 +12,6 @@ import (
 
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/target"
-	"github.com/convspec/convspec/internal/jsoncmp"
 )
 
 // Steps of the capability window: creating windows, trimming, estimating,
@@ -233,10 +232,7 @@ func (w *world) effectiveConfigIs(doc *godog.DocString) error {
 		return errors.New("scenario error: no window was created")
 	}
 	got, _ := json.Marshal(w.createRes.Config)
-	if !jsoncmp.Equal(got, []byte(doc.Content)) {
-		return w.failf("effective config differs:\n  wanted %s\n  got    %s", strings.Join(strings.Fields(doc.Content), " "), got)
-	}
-	return nil
+	return w.jsonIs("effective config differs", got, doc)
 }
 
 func (w *world) failsWith(kind string) error {

@@ -1,7 +1,7 @@
-// Package trimbound counts a conversation as a declared trimmer bounds it
-// (ANY-6): the one count the trimmer properties and the trimmer scenarios
-// both judge the bound by.
-package trimbound
+// Package trimout reads a trimmer's output as the trimmer properties and
+// the trimmer scenarios both judge it: its count by the declared bound
+// (ANY-6), and the messages in it.
+package trimout
 
 import (
 	"encoding/json"
@@ -31,4 +31,17 @@ func Count(d protocol.TrimmerDecl, msgs []json.RawMessage) int {
 		}
 	}
 	return n
+}
+
+// Messages is the elements of out that are messages, in order: what is not
+// a message is ANY-1's to report, and the positions of ANY-2's report are
+// those in the result.
+func Messages(out []json.RawMessage) []message.Message {
+	var msgs []message.Message
+	for _, raw := range out {
+		if m, err := message.Parse(raw); err == nil {
+			msgs = append(msgs, m)
+		}
+	}
+	return msgs
 }
