@@ -54,7 +54,9 @@ func SplitObject(v []byte) (Object, bool) {
 		keyEnd := skipString(v, i)
 		name := unquoted(v[i:keyEnd])
 		i = skipSpace(v, keyEnd)
-		i = skipSpace(v, i+1) // the colon
+		if i < len(v) {
+			i = skipSpace(v, i+1) // the colon
+		}
 		end := skipValue(v, i)
 		o = append(o, Member{Name: name, Value: v[i:end]})
 		i = skipSpace(v, end)
@@ -76,6 +78,9 @@ func SplitArray(v []byte) ([][]byte, bool) {
 	i = skipSpace(v, i+1)
 	for i < len(v) && v[i] != ']' {
 		end := skipValue(v, i)
+		if end == i {
+			end++ // a stray delimiter, in text that is not JSON: passed over
+		}
 		elems = append(elems, v[i:end])
 		i = skipSpace(v, end)
 		if i < len(v) && v[i] == ',' {
