@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/convspec/convspec/conformance/protocol"
+	"github.com/convspec/convspec/internal/jsonscan"
 	"github.com/convspec/convspec/reference/message"
 )
 
@@ -20,12 +21,14 @@ func decodeParams(params json.RawMessage, v any, requiredMembers ...string) erro
 	if len(params) == 0 || string(params) == "null" {
 		params = json.RawMessage("{}")
 	}
-	var members map[string]json.RawMessage
-	if err := json.Unmarshal(params, &members); err != nil {
+	// Read once for the required members, as slices of params, before the
+	// one decoding into v.
+	members, ok := jsonscan.SplitObject(params)
+	if !ok || !json.Valid(params) {
 		return protocol.NewError(protocol.KindInvalidParams, "params must be an object")
 	}
 	for _, m := range requiredMembers {
-		if v, ok := members[m]; !ok || string(v) == "null" {
+		if v, ok := members.Get(m); !ok || string(v) == "null" {
 			return protocol.NewError(protocol.KindInvalidParams, "params.%s is missing", m)
 		}
 	}

@@ -1,12 +1,14 @@
 package server
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/convspec/convspec/conformance/protocol"
+	"github.com/convspec/convspec/internal/jsonscan"
 )
 
 // The members of a request object (spec/protocol.md, "Framing").
@@ -20,40 +22,40 @@ var requestMembers = []string{"jsonrpc", "id", "method", "params"}
 // (JSON-RPC 2.0). A string id must be valid UTF-8, since it is echoed as
 // sent and the response line must be UTF-8.
 func decodeRequest(line []byte) (protocol.Request, error) {
-	var members map[string]json.RawMessage
-	if err := json.Unmarshal(line, &members); err != nil {
-		if json.Valid(line) {
-			return protocol.Request{}, fmt.Errorf("want an object, got %s", protocol.JSONKind(line))
-		}
-		return protocol.Request{}, err
+	if !json.Valid(line) {
+		var v any
+		return protocol.Request{}, json.Unmarshal(line, &v) // the syntax error, with its offset
 	}
-	if members == nil {
-		return protocol.Request{}, fmt.Errorf("want an object, got null")
+	// Read once, as slices of the line: the params, most of a request, are
+	// decoded by the method's handler, not here.
+	members, ok := jsonscan.SplitObject(line)
+	if !ok || bytes.Equal(bytes.TrimSpace(line), []byte("null")) {
+		return protocol.Request{}, fmt.Errorf("want an object, got %s", protocol.JSONKind(line))
 	}
 	var req protocol.Request
-	for name := range members {
+	for _, m := range members {
 		for _, want := range requestMembers {
-			if name != want && strings.EqualFold(name, want) {
+			if name := string(m.Name); name != want && strings.EqualFold(name, want) {
 				return protocol.Request{}, fmt.Errorf("member %q is not %q: member names are exact", name, want)
 			}
 		}
 	}
-	if v, ok := members["jsonrpc"]; ok {
+	if v, ok := members.Get("jsonrpc"); ok {
 		if err := json.Unmarshal(v, &req.JSONRPC); err != nil {
 			return protocol.Request{}, fmt.Errorf(`"jsonrpc" must be a string: %w`, err)
 		}
 	}
-	if v, ok := members["method"]; ok {
+	if v, ok := members.Get("method"); ok {
 		if err := json.Unmarshal(v, &req.Method); err != nil {
 			return protocol.Request{}, fmt.Errorf(`"method" must be a string: %w`, err)
 		}
 	}
-	if v, ok := members["id"]; ok {
+	if v, ok := members.Get("id"); ok {
 		if !utf8.Valid(v) {
 			return protocol.Request{}, fmt.Errorf(`"id" is not valid UTF-8`)
 		}
 		req.ID = v
 	}
-	req.Params = members["params"]
+	req.Params, _ = members.Get("params")
 	return req, nil
 }
