@@ -64,6 +64,9 @@ func TestMutantReport(t *testing.T) {
 					}
 					return
 				}
+				// What does not depend on the seed runs once, under the
+				// first: the scenarios and the properties' edge examples.
+				var onceKills []mutants.Failure
 				for k, seed := range seeds {
 					tg, err := inprocess.New(m.Engine)
 					if err != nil {
@@ -71,7 +74,8 @@ func TestMutantReport(t *testing.T) {
 					}
 					opts := runner.Options{Checks: 50, Seed: seed, NoShrink: true}
 					if k > 0 {
-						opts.Run = regexp.MustCompile(`^prop/`) // scenarios do not depend on the seed
+						opts.Run = regexp.MustCompile(`^prop/`)
+						opts.NoExamples = true
 					}
 					results, err := runner.Run(context.Background(), tg, opts)
 					if err != nil {
@@ -79,19 +83,20 @@ func TestMutantReport(t *testing.T) {
 					}
 					var failures []mutants.Failure
 					for _, r := range results {
-						if r.Outcome.IsFailure() {
-							failures = append(failures, mutants.Failure{ID: r.ID, Property: r.Kind == result.Property, Differential: differential[r.ID], Clauses: r.Clauses})
+						if !r.Outcome.IsFailure() {
+							continue
+						}
+						f := mutants.Failure{ID: r.ID, Property: r.Kind == result.Property, Differential: differential[r.ID], Clauses: r.Clauses}
+						failures = append(failures, f)
+						if k == 0 && (!f.Property || strings.HasPrefix(r.Detail, "edge example ")) {
+							onceKills = append(onceKills, f)
 						}
 					}
 					if k == 0 {
 						verdicts[i] = mutants.NewVerdict(m, failures)
 					} else {
-						// The scenarios ran once: their kills hold under every seed.
-						for _, f := range verdicts[i].Killers {
-							if !f.Property {
-								failures = append(failures, f)
-							}
-						}
+						// They ran once: their kills hold under every seed.
+						failures = append(failures, onceKills...)
 						verdicts[i].AddSeed(failures)
 					}
 				}

@@ -130,8 +130,10 @@ func prepareRapid(opts Options) error {
 // and has prepared rapid.
 func runProperty(c result.Case, p properties.Property, g *guard, opts Options) (result.Result, error) {
 	tg := g.target()
-	if r, failed := runExamples(c, p, g, tg); failed {
-		return r, nil
+	if !opts.NoExamples {
+		if r, failed := runExamples(c, p, g, tg); failed {
+			return r, nil
+		}
 	}
 	if p.Check == nil { // examples only
 		return result.Result{Case: c, Outcome: result.Passed, Seed: opts.Seed}, nil

@@ -53,6 +53,11 @@ type Options struct {
 	// need the verdict, not the smallest reproducing input — the faulty
 	// variants' kill test and report.
 	NoShrink bool
+	// NoExamples runs no property's fixed examples, only its random
+	// checks: for a rerun under another seed of properties whose examples
+	// have run (an example is the same under every seed), as the faulty
+	// variants' report does for seeds 2 and 3.
+	NoExamples bool
 }
 
 func (o Options) selected(id string) bool {
