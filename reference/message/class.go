@@ -29,15 +29,19 @@ func classify(role string, members jsonscan.Object) (Class, []string, error) {
 	case "assistant":
 		var ids []string
 		if raw, ok := members.Get("tool_calls"); ok && !isNull(raw) {
-			calls, ok := jsonscan.SplitArray(raw)
+			elems, ok := jsonscan.SplitArray(raw)
+			calls := make([]jsonscan.Object, len(elems))
+			for i, e := range elems {
+				if calls[i], ok = jsonscan.SplitObject(e); !ok {
+					break
+				}
+			}
+			// Every call is an object before any id is read: the shape of
+			// the list is the first thing wrong with it.
 			if !ok {
 				return "", nil, fmt.Errorf(`"tool_calls" must be an array of objects`)
 			}
-			for i, c := range calls {
-				call, ok := jsonscan.SplitObject(c)
-				if !ok {
-					return "", nil, fmt.Errorf(`"tool_calls" must be an array of objects`)
-				}
+			for i, call := range calls {
 				id, err := idMember(call, "id")
 				if err != nil {
 					return "", nil, fmt.Errorf("tool_calls[%d]: %v", i, err)

@@ -113,6 +113,7 @@ func parse(data []byte, index int) (Message, error) {
 	// The message's own copy is what its members are read from, once:
 	// content and the tool ids are slices of it and strings made from it.
 	raw := append(json.RawMessage(nil), trimmed...)
+	raw = raw[:len(raw):len(raw)] // an append to Raw() or Content() never writes into the other
 	members, _ := jsonscan.SplitObject(raw)
 	rawRole, ok := members.Get("role")
 	if !ok {
@@ -131,7 +132,7 @@ func parse(data []byte, index int) (Message, error) {
 	}
 	m := Message{raw: raw, role: role, class: class, toolIDs: ids}
 	if c, ok := members.Get("content"); ok {
-		m.content = c
+		m.content = c[:len(c):len(c)]
 	}
 	return m, nil
 }

@@ -367,3 +367,14 @@ func TestCompactMergesDuplicateMemberNames(t *testing.T) {
 }
 
 func ptr(s string) *string { return &s }
+
+// TestContentAndRawApart: appending to what Content returns never writes
+// into the message's bytes, nor the other way round.
+func TestContentAndRawApart(t *testing.T) {
+	m, err := message.Parse([]byte(`{"role":"user","content":"hi","x":1}`))
+	require.NoError(t, err)
+	_ = append(m.Content(), "XXXXX"...)
+	_ = append(m.Raw(), "YYYYY"...)
+	assert.Equal(t, `{"role":"user","content":"hi","x":1}`, string(m.Raw()))
+	assert.Equal(t, `"hi"`, string(m.Content()))
+}

@@ -161,7 +161,7 @@ func FuzzParseAsUnmarshal(f *testing.F) {
 		`{"r\u006fle":"user","role":"tool","tool_call_id":"\u0041"}`, `{"role":"user","content":[{"type":"tool_result","tool_use_id":""}]}`,
 		`{"role":"user","content":[{"type":"tool_\u0072esult","tool_use_id":"x"},"s",null,[{"type":"tool_result"}]]}`,
 		` {"role" : "user" , "content" : [ ] } `, `{"role":null}`, `{"role":""}`, `[]`, `null`, `{"role":"user"} x`, `{"role":"user",}`,
-		`{"Role":"user"}`, "{\n\t\"role\"\r\n:\t\"assistant\" ,\n\"tool_calls\" : [ {\"id\":\"c\"}\t,\r{ \"id\" : \"d\" } ]\n}", `{"role":"user","content":"say \"hi\" \\ ok"}`, `{"ro\"le":1,"role":"tool","tool_call_id":"a\\"}`,
+		`{"Role":"user"}`, `{"role":"assistant","tool_calls":[{},1]}`, `{"role":"assistant","tool_calls":[{"id":""},"x"]}`, "{\n\t\"role\"\r\n:\t\"assistant\" ,\n\"tool_calls\" : [ {\"id\":\"c\"}\t,\r{ \"id\" : \"d\" } ]\n}", `{"role":"user","content":"say \"hi\" \\ ok"}`, `{"ro\"le":1,"role":"tool","tool_call_id":"a\\"}`,
 		`{"role":"assistant","tool_calls":[{"id":"\"]}","function":{"arguments":"{\"a\":\"]}\"}"}}]}`, `{"role":"assistant","tool_calls":null,"content":[{"type":"tool_use","id":5}]}`,
 	} {
 		f.Add([]byte(seed))
