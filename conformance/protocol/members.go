@@ -115,7 +115,9 @@ func DecodeValue(raw []byte) (any, error) {
 	if err := dec.Decode(&v); err != nil {
 		return nil, err
 	}
-	if dec.More() {
+	// Only white space may follow the value (dec.More says false before a
+	// stray ] or }).
+	if len(bytes.TrimLeft(raw[dec.InputOffset():], " \t\r\n")) > 0 {
 		return nil, fmt.Errorf("more than one JSON value")
 	}
 	return v, nil

@@ -29,7 +29,9 @@ func Decode(b []byte) (any, error) {
 	if err := dec.Decode(&v); err != nil {
 		return nil, fmt.Errorf("decoding JSON: %w", err)
 	}
-	if dec.More() {
+	// Only white space may follow the value. dec.More is not enough: it
+	// says false before a stray ] or }, so "1]" would decode as 1.
+	if len(bytes.TrimLeft(b[dec.InputOffset():], " \t\r\n")) > 0 {
 		return nil, fmt.Errorf("decoding JSON: more than one value")
 	}
 	return v, nil

@@ -29,6 +29,10 @@ func TestEqual(t *testing.T) {
 		{`1e400`, `2e400`, false},
 		{`{"a":1}`, `not json`, false},
 		{`{"a":1} {}`, `{"a":1}`, false},
+		{`1]`, `1`, false},
+		{`1]`, `1]`, false},
+		{`{"a":1}}`, `{"a":1}`, false},
+		{"1 \n", `1`, true},
 	} {
 		assert.Equal(t, c.want, Equal([]byte(c.a), []byte(c.b)), "Equal(%s, %s)", c.a, c.b)
 	}
