@@ -47,6 +47,7 @@ bench-peers:
 FUZZTIME ?= 30s
 FUZZ_TARGETS := \
 	./internal/server:FuzzAnswerLine \
+	./internal/server:FuzzDecodeRequestAsUnmarshal \
 	./internal/jsonscan:FuzzSplitAsUnmarshal \
 	./conformance/protocol:FuzzCount \
 	./conformance/report:FuzzReadBaseline \
