@@ -232,9 +232,10 @@ func (p *Process) start(ctx context.Context) (Info, error) {
 func (p *Process) request(method string, params json.RawMessage) ([]byte, int64, error) {
 	p.nextID++
 	id := p.nextID
-	// The params are already encoded: the line is written around them, as
-	// json.Marshal of a protocol.Request would write it, without encoding
-	// them a second time.
+	// The params are already encoded, by json.Marshal (compact, with HTML
+	// escaped, as Call and the handshake encode them): the line is written
+	// around them, as json.Marshal of a protocol.Request would write it,
+	// without encoding them a second time.
 	name, err := json.Marshal(method)
 	if err != nil {
 		return nil, 0, fmt.Errorf("encoding request %s: %w", method, err)

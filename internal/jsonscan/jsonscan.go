@@ -4,9 +4,12 @@
 // check the text again and copy every member into a map of its own, at
 // every level a reader looks into (a request's params, a message's tool
 // calls and content blocks): most of what reading a conversation cost.
-// The results are those of encoding/json's decoding into
-// map[string]json.RawMessage and []json.RawMessage, which the tests of
-// reference/message and internal/server hold them to.
+// On valid JSON in valid UTF-8 the results are those of encoding/json's
+// decoding into map[string]json.RawMessage and []json.RawMessage
+// (FuzzSplitAsUnmarshal, and the parser's own oracle in
+// reference/message), but for two things a reader here never needs:
+// SplitArray refuses null, and a name holding bytes that are not UTF-8
+// keeps them where encoding/json writes U+FFFD.
 //
 // The text must be valid JSON (json.Valid): on other text the results
 // mean nothing, though the scan still ends and never panics.

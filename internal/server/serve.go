@@ -172,7 +172,7 @@ func AnswerLine(ctx context.Context, h Responder, line []byte) []byte {
 // would compact and check every byte of it a second time, the largest part
 // of a trim's answer.
 func encodeResponse(resp *protocol.Response) ([]byte, error) {
-	if resp.Error != nil || len(resp.Result) == 0 {
+	if resp.Error != nil || len(resp.Result) == 0 || resp.JSONRPC != "2.0" {
 		return Marshal(resp)
 	}
 	id, err := Marshal(resp.ID)
