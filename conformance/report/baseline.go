@@ -63,7 +63,13 @@ func ReadBaseline(r io.Reader) (*Baseline, error) {
 	if err := dec.Decode(&b); err != nil {
 		return nil, fmt.Errorf("not a baseline file: %w", err)
 	}
-	if dec.More() {
+	// Only white space may follow the value: dec.More says false before a
+	// stray ] or }, which would pass unread.
+	rest, err := io.ReadAll(io.MultiReader(dec.Buffered(), r))
+	if err != nil {
+		return nil, fmt.Errorf("not a baseline file: %w", err)
+	}
+	if len(bytes.TrimLeft(rest, " \t\r\n")) > 0 {
 		return nil, errors.New("not a baseline file: more than one JSON value")
 	}
 	if b.Version != BaselineVersion {

@@ -421,6 +421,7 @@ func TestReadBaseline(t *testing.T) {
 		{`{"version":1,"implementation":"x","entries":[{"id":"A/b","reason":"r"},{"id":"A/b","reason":"s"}]}`, "lists A/b twice"},
 		{`[]`, "not a baseline file"},
 		{`{"version":1,"implementation":"x","entries":[]} {}`, "more than one JSON value"},
+		{`{"version":1,"implementation":"x","entries":[]}]`, "more than one JSON value"},
 	} {
 		_, err := report.ReadBaseline(strings.NewReader(tc.doc))
 		switch {
