@@ -26,12 +26,12 @@ func decodeRequest(line []byte) (protocol.Request, error) {
 		var v any
 		return protocol.Request{}, json.Unmarshal(line, &v) // the syntax error, with its offset
 	}
-	// Read once, as slices of the line: the params, most of a request, are
-	// decoded by the method's handler, not here.
-	members, ok := jsonscan.SplitObject(line)
-	if !ok || bytes.Equal(bytes.TrimSpace(line), []byte("null")) {
+	if bytes.TrimLeft(line, " \t\r\n")[0] != '{' {
 		return protocol.Request{}, fmt.Errorf("want an object, got %s", protocol.JSONKind(line))
 	}
+	// Read once, as slices of the line: the params, most of a request, are
+	// decoded by the method's handler, not here.
+	members, _ := jsonscan.SplitObject(line)
 	var req protocol.Request
 	for _, m := range members {
 		for _, want := range requestMembers {
