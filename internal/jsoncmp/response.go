@@ -118,7 +118,7 @@ func Compare(method string, want, got Response, rules Rules) *Difference {
 		}
 	}
 	if bytes.Equal(want.Result, got.Result) {
-		return nil
+		return nil // a window.create whose handle is checked: the same text
 	}
 	rs := compile(method, slices.Concat(FreeText, rules.Open))
 	ignore := cmp.FilterPath(func(p cmp.Path) bool { return rs.left(method, p) }, cmp.Ignore())
