@@ -46,25 +46,37 @@ func scripted(s *protocol.SummarizerScript, required bool) (*scriptedSummarizer,
 	return &scriptedSummarizer{script: *s, timeout: timeout}, nil
 }
 
-// Call implements window.Summarizer, giving up after the script's timeout.
+// Call implements window.Summarizer. The script's outcome is decided by its
+// numbers alone (D-44): a delay shorter than the timeout is an answer, given
+// at once; any other delay is a call that does not answer in time, which
+// waits for the timeout (or the caller's cancellation) and fails. No outcome
+// depends on which of two timers a stalled or loaded process sees first.
 func (s *scriptedSummarizer) Call(ctx context.Context, prompt string, maxTokens int) (string, error) {
 	s.mu.Lock()
 	s.calls = append(s.calls, window.SummarizerCall{Prompt: prompt, MaxTokens: maxTokens})
 	s.mu.Unlock()
-	ctx, cancel := context.WithTimeout(ctx, s.timeout)
-	defer cancel()
-	select {
-	case <-time.After(millis(s.script.DelayMS)):
-	case <-ctx.Done():
+	if !s.answersInTime() {
+		ctx, cancel := context.WithTimeout(ctx, s.timeout)
+		defer cancel()
+		<-ctx.Done()
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			return "", fmt.Errorf("the summarizer did not answer within %v", s.timeout)
 		}
 		return "", ctx.Err()
 	}
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
 	if s.script.Error != nil {
 		return "", errors.New(*s.script.Error)
 	}
 	return *s.script.Reply, nil
+}
+
+// answersInTime says whether the script answers: its delay is shorter than
+// its timeout (D-44; a delay equal to the timeout does not answer within it).
+func (s *scriptedSummarizer) answersInTime() bool {
+	return millis(s.script.DelayMS) < s.timeout
 }
 
 // millis is n milliseconds as a duration. A count beyond the ~292 years a
