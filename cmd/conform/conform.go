@@ -178,7 +178,7 @@ func (s *settings) execute(opts runner.Options, command []string, stderr io.Writ
 }
 
 func (s *settings) options() (runner.Options, error) {
-	opts := runner.Options{Checks: s.checks}
+	opts := runner.Options{Checks: s.checks, ShrinkSteps: s.shrinkSteps, NoShrink: s.shrinkSteps == 0}
 	var err error
 	switch s.seedText {
 	case "":
@@ -204,6 +204,8 @@ func (s *settings) options() (runner.Options, error) {
 	switch {
 	case s.checks <= 0:
 		return opts, fmt.Errorf("-checks must be positive, got %d", s.checks)
+	case s.shrinkSteps < 0:
+		return opts, fmt.Errorf("-shrink-steps must be 0 (no shrinking) or more, got %d", s.shrinkSteps)
 	case s.timeout <= 0 || s.startTimeout <= 0:
 		return opts, errors.New("-timeout and -start-timeout must be positive")
 	case s.maxRestarts < 0:
@@ -301,8 +303,8 @@ func (s *settings) reproduce(k report.Case, command []string) string {
 	if k.Kind == result.Property && k.Seed != 0 {
 		parts = append(parts, "-seed", fmt.Sprint(k.Seed))
 	}
-	for _, name := range []string{"checks", "timeout", "start-timeout", "max-restarts", "max-line"} {
-		if s.set[name] && !(name == "checks" && k.Kind != result.Property) {
+	for _, name := range []string{"checks", "shrink-steps", "timeout", "start-timeout", "max-restarts", "max-line"} {
+		if s.set[name] && !((name == "checks" || name == "shrink-steps") && k.Kind != result.Property) {
 			parts = append(parts, "-"+name, shellQuote(flagValue(s, name)))
 		}
 	}
@@ -322,6 +324,8 @@ func flagValue(s *settings, name string) string {
 	switch name {
 	case "checks":
 		return fmt.Sprint(s.checks)
+	case "shrink-steps":
+		return fmt.Sprint(s.shrinkSteps)
 	case "timeout":
 		return s.timeout.String()
 	case "start-timeout":

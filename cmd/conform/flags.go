@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/convspec/convspec/conformance/target"
+	"github.com/convspec/convspec/internal/runner"
 )
 
 type settings struct {
@@ -18,6 +19,7 @@ type settings struct {
 	seed         uint64
 	seedText     string
 	checks       int
+	shrinkSteps  int
 	timeout      time.Duration
 	startTimeout time.Duration
 	maxRestarts  int
@@ -48,6 +50,7 @@ func runFlags(name string, stderr io.Writer) (*flag.FlagSet, *settings) {
 	fs.StringVar(&s.skip, "skip", "", "skip the cases whose ID matches this regular expression `RE`")
 	fs.StringVar(&s.seedText, "seed", "", "seed `N` for the properties' generators (default 1, printed in the report; random: a new one); the same seed replays the run")
 	fs.IntVar(&s.checks, "checks", 100, "generated cases per property")
+	fs.IntVar(&s.shrinkSteps, "shrink-steps", runner.DefaultShrinkSteps, "bound on the executions spent shrinking a failing property's counterexample (a count, not a time: the same seed gives the same counterexample on any machine)")
 	supervisionFlags(fs, s)
 	fs.BoolVar(&s.verbose, "v", false, "list every case, and the details of expected failures")
 	fs.StringVar(&s.mutant, "mutant", "", "run against the built-in faulty variant `NAME` instead of the reference (see conform mutants)")

@@ -18,6 +18,9 @@ type propertyTB struct {
 	ctx    context.Context
 	failed bool
 	out    strings.Builder
+	// replaying is set when rapid passes a shrinkBound's probe on: the
+	// execution under way is rapid's final replay.
+	replaying bool
 }
 
 func (t *propertyTB) Helper() {}
@@ -29,7 +32,15 @@ func (t *propertyTB) Context() context.Context {
 }
 func (t *propertyTB) Name() string               { return t.name }
 func (t *propertyTB) Logf(f string, args ...any) { fmt.Fprintf(&t.out, f+"\n", args...) }
-func (t *propertyTB) Log(args ...any)            { fmt.Fprintln(&t.out, args...) }
+func (t *propertyTB) Log(args ...any) {
+	if len(args) == 1 {
+		if _, ok := args[0].(replayProbe); ok {
+			t.replaying = true
+			return
+		}
+	}
+	fmt.Fprintln(&t.out, args...)
+}
 func (t *propertyTB) Skipf(f string, args ...any) {
 	t.Logf(f, args...)
 	panic(errFailNow)

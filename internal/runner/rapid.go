@@ -109,7 +109,10 @@ func prepareRapid(opts Options) error {
 	if checks <= 0 {
 		checks = 100
 	}
-	shrinkTime := flag.Lookup("rapid.shrinktime").DefValue
+	// Shrinking is bounded by steps (shrinkBound), not by rapid's wall
+	// clock, whose bound is set out of reach (rapid caps it a little below
+	// its own 24-hour test deadline).
+	shrinkTime := "24h"
 	if opts.NoShrink {
 		shrinkTime = "1ns"
 	}
@@ -139,6 +142,7 @@ func runProperty(c result.Case, p properties.Property, g *guard, opts Options) (
 		return result.Result{Case: c, Outcome: result.Passed, Seed: opts.Seed}, nil
 	}
 	tb := &propertyTB{name: c.ID, ctx: properties.WithFormats(g.ctx, tg.Info().Formats)}
+	bound := &shrinkBound{tb: tb, limit: cmp.Or(opts.ShrinkSteps, DefaultShrinkSteps)}
 	func() {
 		defer func() {
 			if r := recover(); r != nil && r != errFailNow {
@@ -146,7 +150,7 @@ func runProperty(c result.Case, p properties.Property, g *guard, opts Options) (
 				fmt.Fprintf(&tb.out, "panic: %v\n", r)
 			}
 		}()
-		rapid.Check(tb, func(t *rapid.T) { p.Check(t, tg) })
+		rapid.Check(tb, func(t *rapid.T) { bound.play(t, func() { p.Check(t, tg) }) })
 	}()
 	r := result.Result{Case: c, Outcome: result.Passed, Seed: opts.Seed}
 	if !tb.failed {
@@ -160,6 +164,9 @@ func runProperty(c result.Case, p properties.Property, g *guard, opts Options) (
 	// rapid's advice names `go test` flags; the reports say how to rerun
 	// the case with conform instead.
 	r.Detail = trimRapidOutput(goTestAdvice.ReplaceAllString(r.Detail, ""))
+	if note := bound.note(); note != "" {
+		r.Detail += "\n" + note
+	}
 	r.Deviations = []result.Deviation{propertyDeviation(c, r.Detail)}
 	return g.settle(r), nil
 }

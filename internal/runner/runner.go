@@ -49,10 +49,13 @@ type Options struct {
 	// Properties defaults to properties.All().
 	Properties []properties.Property
 	// NoShrink reports a failing property's first counterexample as found,
-	// without rapid's shrinking (up to 30 s a property): for callers that
-	// need the verdict, not the smallest reproducing input — the faulty
-	// variants' kill test and report.
+	// without rapid's shrinking: for callers that need the verdict, not the
+	// smallest reproducing input — the faulty variants' kill test and
+	// report.
 	NoShrink bool
+	// ShrinkSteps bounds the shrinking of a failing property by executions
+	// of it (D-44); 0 means DefaultShrinkSteps.
+	ShrinkSteps int
 	// NoExamples runs no property's fixed examples, only its random
 	// checks: for a rerun under another seed of properties whose examples
 	// have run (an example is the same under every seed), as the faulty
