@@ -38,7 +38,7 @@ type ProcessConfig struct {
 
 // Defaults for ProcessConfig's zero fields.
 const (
-	DefaultStartTimeout = 10 * time.Second
+	DefaultStartTimeout = 30 * time.Second
 	DefaultCallTimeout  = 10 * time.Second
 	DefaultMaxRestarts  = 10
 	DefaultMaxLineBytes = protocol.MaxLineBytes
@@ -71,9 +71,6 @@ type Process struct {
 // errClosed is returned by calls on a closed Process.
 var errClosed = errors.New("the process target is closed")
 
-// closeGrace bounds how long Close waits for the shutdown answer and then
-// for the implementation to exit by itself.
-const closeGrace = 2 * time.Second
 
 // StartProcess starts the implementation and performs the handshake.
 func StartProcess(ctx context.Context, cfg ProcessConfig) (*Process, error) {
@@ -148,6 +145,12 @@ func (p *Process) SendLine(ctx context.Context, line []byte) ([]byte, error) {
 	return bytes.TrimRight(out, "\r\n"), nil
 }
 
+// closeWait bounds how long Close waits for the shutdown answer and then
+// for the implementation to exit by itself before it is killed. Nothing is
+// judged by it (the lifecycle/shutdown case judges the exit, with the
+// request timeout): it only keeps the end of a run short.
+const closeWait = 2 * time.Second
+
 // Close asks the implementation to shut down, then makes sure that nothing
 // of its process group is left running. A closed Process starts no child
 // again.
@@ -161,12 +164,12 @@ func (p *Process) Close() error {
 	s := p.sess
 	p.sess = nil
 	if line, _, err := p.request(protocol.MethodShutdown, nil); err == nil {
-		_, _ = s.exchange(context.Background(), protocol.MethodShutdown, line, min(p.cfg.CallTimeout, closeGrace))
+		_, _ = s.exchange(context.Background(), protocol.MethodShutdown, line, min(p.cfg.CallTimeout, closeWait))
 	}
 	s.stdin.Close()
 	select {
 	case <-s.exited:
-	case <-time.After(closeGrace):
+	case <-time.After(closeWait):
 	}
 	s.kill()
 	return nil
@@ -366,9 +369,11 @@ func abbreviate(b []byte) string {
 func waitBriefly(ch <-chan struct{}) <-chan struct{} {
 	done := make(chan struct{})
 	go func() {
+		expired, stop := afterAwake(time.Second)
+		defer stop()
 		select {
 		case <-ch:
-		case <-time.After(time.Second):
+		case <-expired:
 		}
 		close(done)
 	}()

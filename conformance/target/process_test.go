@@ -21,10 +21,11 @@ import (
 	"github.com/convspec/convspec/internal/server"
 )
 
-// slack is how much longer than its timeout a call may take to return. It is
-// generous on purpose: these tests run on shared, noisy machines, and what
-// they check is that a call ends, not how fast.
-const slack = 3 * time.Second
+// slack is how much longer than its timeout a call may take to return
+// before the test calls it a hang. These tests check that a call ends, never
+// how fast (D-44): the bound is one that only a hang reaches, on a runner
+// stopped or loaded as CI runners are.
+const slack = 2 * time.Minute
 
 // requireFailure asserts that err is a *Failure with outcome o.
 func requireFailure(t *testing.T, err error, o Outcome) *Failure {
@@ -36,7 +37,8 @@ func requireFailure(t *testing.T, err error, o Outcome) *Failure {
 	return f
 }
 
-// requireWithin asserts that what began at start ended within limit.
+// requireWithin asserts that what began at start ended before limit, a
+// bound only a hang reaches.
 func requireWithin(t *testing.T, start time.Time, limit time.Duration) time.Duration {
 	t.Helper()
 	elapsed := time.Since(start)
@@ -84,7 +86,7 @@ func TestProcess(t *testing.T) {
 		p.mu.Unlock()
 		start := time.Now()
 		require.NoError(t, p.Close())
-		requireWithin(t, start, 2*closeGrace+slack)
+		requireWithin(t, start, 2*closeWait+slack)
 		select {
 		case <-s.exited:
 		default:
@@ -477,7 +479,8 @@ func TestProcess(t *testing.T) {
 		_, err := p.Call(ctx, protocol.MethodWindowCreate, map[string]string{"big": big})
 		requireWithin(t, start, im.cfg.CallTimeout+slack)
 		f := requireFailure(t, err, Timeout)
-		assert.Contains(t, f.Detail, "not read within 500ms")
+		// four MiB more of line, four times the timeout more (D-44)
+		assert.Contains(t, f.Detail, "not read within 2.5s")
 
 		line := []byte(`{"jsonrpc":"2.0","id":1,"method":"window.create","params":{"big":"` + big + `"}}`)
 		start = time.Now()
@@ -501,7 +504,7 @@ func TestProcess(t *testing.T) {
 
 		start := time.Now()
 		require.NoError(t, p.Close())
-		requireWithin(t, start, im.cfg.CallTimeout+closeGrace+slack)
+		requireWithin(t, start, im.cfg.CallTimeout+closeWait+slack)
 		assert.Contains(t, s.exitStatus(), "killed by signal 9")
 		im.assertNoneLeft(t)
 	})

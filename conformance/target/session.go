@@ -250,8 +250,9 @@ func (s *session) exchange(ctx context.Context, method string, line []byte, time
 	fail := func(o Outcome, format string, args ...any) error {
 		return &Failure{Outcome: o, Method: method, Detail: fmt.Sprintf(format, args...)}
 	}
-	timer := time.NewTimer(timeout)
-	defer timer.Stop()
+	timeout = scaledTimeout(timeout, len(line))
+	expired, stop := afterAwake(timeout)
+	defer stop()
 
 	// A line waiting before the request is sent answers no request: a
 	// second answer to the last one, or output of its own.
@@ -279,7 +280,7 @@ func (s *session) exchange(ctx context.Context, method string, line []byte, time
 			<-waitBriefly(s.exited)
 			return nil, fail(Crash, "could not send the request (%v); %s", err, s.exitStatus())
 		}
-	case <-timer.C:
+	case <-expired:
 		return nil, fail(Timeout, "the request was not read within %v", timeout)
 	case <-ctx.Done():
 		return nil, ctx.Err()
@@ -298,15 +299,17 @@ func (s *session) exchange(ctx context.Context, method string, line []byte, time
 		// The child's death is a crash whoever still holds the pipe (a
 		// daemon it left behind): take a line it wrote before dying, if
 		// one comes at once, and report the crash otherwise.
+		grace, stopGrace := afterAwake(exitedLineGrace)
+		defer stopGrace()
 		select {
 		case out, ok := <-s.lines:
 			if ok && out.err == nil {
 				return out.line, nil
 			}
-		case <-time.After(exitedLineGrace):
+		case <-grace:
 		}
 		return nil, fail(Crash, "it exited without a response; %s", s.exitStatus())
-	case <-timer.C:
+	case <-expired:
 		return nil, fail(Timeout, "no response within %v", timeout)
 	case <-ctx.Done():
 		return nil, ctx.Err()

@@ -63,7 +63,7 @@ func (p *Process) Shutdown(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	out, err := s.exchange(ctx, protocol.MethodShutdown, line, min(p.cfg.CallTimeout, closeGrace))
+	out, err := s.exchange(ctx, protocol.MethodShutdown, line, p.cfg.CallTimeout)
 	var f *Failure
 	switch {
 	case errors.As(err, &f) && f.Outcome == Timeout:
@@ -77,13 +77,23 @@ func (p *Process) Shutdown(ctx context.Context) error {
 		return fail(ShutdownGarbage, "the answer to shutdown is not a result: %v", err)
 	}
 	s.stdin.Close()
+	// The exit gets the request timeout, measured in awake time (D-44): an
+	// interpreter's teardown on a loaded runner takes seconds, and a fixed
+	// two seconds failed it on one run and passed it on the next.
+	exitLimit, stopExit := afterAwake(p.cfg.CallTimeout)
+	defer stopExit()
 	select {
 	case <-s.exited:
-	case <-time.After(closeGrace):
-		return fail(ShutdownTimeout, "it did not exit within %v of stdin closing after shutdown", closeGrace)
+	case <-exitLimit:
+		return fail(ShutdownTimeout, "it did not exit within %v of stdin closing after shutdown", p.cfg.CallTimeout)
 	}
-	// Whatever it wrote before it exited has been read by now or is on its
-	// way: a line after the answer is a second answer or stray output.
+	// Whatever it wrote before it exited is read to the end of its stdout,
+	// which comes with the exit unless something it left running holds the
+	// pipe: a line after the answer is a second answer or stray output.
+	// Waiting for the end, not for a fixed time, finds the line however
+	// slowly the harness's reader runs.
+	drained, stopDrain := afterAwake(time.Second)
+	defer stopDrain()
 	select {
 	case l, ok := <-s.lines:
 		if ok {
@@ -92,7 +102,7 @@ func (p *Process) Shutdown(ctx context.Context) error {
 			}
 			return fail(ShutdownGarbage, "a line after the answer to shutdown: %s", abbreviate(l.line))
 		}
-	case <-time.After(100 * time.Millisecond):
+	case <-drained:
 	}
 	if st := s.cmd.ProcessState; st == nil || !st.Success() {
 		if st != nil && st.ExitCode() >= 0 {
