@@ -71,7 +71,6 @@ type Process struct {
 // errClosed is returned by calls on a closed Process.
 var errClosed = errors.New("the process target is closed")
 
-
 // StartProcess starts the implementation and performs the handshake.
 func StartProcess(ctx context.Context, cfg ProcessConfig) (*Process, error) {
 	if len(cfg.Command) == 0 {
