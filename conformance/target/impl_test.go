@@ -290,8 +290,9 @@ func newImpl(t *testing.T, behaviour string) *impl {
 			// Under -race, a child would otherwise sleep 1 s when it exits.
 			"GORACE=" + strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"),
 		},
-		StartTimeout: 10 * time.Second,
-		CallTimeout:  10 * time.Second,
+		// bounds only a hang reaches; a test of a timeout sets its own
+		StartTimeout: slack,
+		CallTimeout:  slack,
 	}
 	t.Cleanup(func() { im.assertNoneLeft(t) })
 	return im

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -26,6 +27,11 @@ func TestShutdown(t *testing.T) {
 		t.Run(tc.behaviour, func(t *testing.T) {
 			t.Parallel()
 			im := newImpl(t, tc.behaviour)
+			if tc.want == ShutdownTimeout {
+				// the exit is waited for the request timeout; this one
+				// stays far longer
+				im.cfg.CallTimeout = time.Second
+			}
 			p := im.start(t)
 			_, err := Estimate(context.Background(), p, nil)
 			require.NoError(t, err)

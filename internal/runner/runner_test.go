@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -56,9 +57,14 @@ func TestReferenceInProcess(t *testing.T) {
 }
 
 func TestReferenceOverTheWire(t *testing.T) {
+	// The first cl100k request builds the tokenizer's tables: on a loaded
+	// runner it took longer than the default request timeout. These bounds
+	// are for a hang, not for speed (D-44).
 	tg, err := target.StartProcess(context.Background(), target.ProcessConfig{
-		Command: []string{os.Args[0]},
-		Env:     []string{"CONVSPEC_SERVE=1"},
+		Command:      []string{os.Args[0]},
+		Env:          []string{"CONVSPEC_SERVE=1"},
+		StartTimeout: 2 * time.Minute,
+		CallTimeout:  2 * time.Minute,
 	})
 	require.NoError(t, err)
 	defer tg.Close()

@@ -50,8 +50,10 @@ func FuzzAnswerLine(f *testing.F) {
 		defer cancel()
 		start := time.Now()
 		out := server.AnswerLine(ctx, h, line)
-		if took := time.Since(start); took > 2*fuzzRequestBound {
-			t.Fatalf("answering %q took %v, more than twice the request bound %v", line, took, fuzzRequestBound)
+		// Only a hang reaches this bound; how fast the answer came is not
+		// checked (D-44: no timed assertion, a loaded runner is slow).
+		if took := time.Since(start); took > fuzzRequestBound+time.Minute {
+			t.Fatalf("answering %q took %v: the request bound %v did not end it", line, took, fuzzRequestBound)
 		}
 		var members map[string]json.RawMessage
 		isObject := json.Unmarshal(line, &members) == nil
