@@ -3,7 +3,7 @@
 GO ?= go
 BIN := bin/conform
 
-.PHONY: all conform test lint bench bench-peers fuzz build mutants golden golden-characters golden-tokens token-vectors clean
+.PHONY: all conform test test-loaded test-stall lint bench bench-peers fuzz build mutants golden golden-characters golden-tokens token-vectors clean
 
 all: lint test
 
@@ -17,6 +17,19 @@ conform: build
 ## test: lint, then every Go test (scenarios and properties in-process and over the wire, mutants, CLI)
 test: lint
 	$(GO) test -count=1 ./...
+
+## test-loaded: make test on a machine loaded with four busy processes per core, as a shared CI
+## runner is (D-44); green at any load, or a verdict depends on the machine
+test-loaded:
+	./.ci/loaded $(MAKE) test
+
+## test-stall: the stall check in full: the cases that play summarizer scripts at seeds 1, 2 and 3,
+## run once as they are and once with the run's process group stopped 0.5 s of every 0.53 s; the
+## JSON reports must be identical but for timings (D-44). make test runs a narrow version.
+STALL_RUN ?= SUM-|PREP-|CMP-|LOOP-|prop/diff-(budget|window-summarize|loop)|prop/summarize
+test-stall:
+	$(GO) test -count=1 -timeout 30m -run '^TestSameReportWhenStalled$$' ./cmd/conform \
+		-args -stall.run '$(STALL_RUN)' -stall.checks 100 -stall.stop 500ms
 
 ## lint: gofmt and go vet must be clean
 lint:
