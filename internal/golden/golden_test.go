@@ -298,3 +298,72 @@ func TestWriteRemovesStaleFiles(t *testing.T) {
 	require.Len(t, files, 1)
 	assert.Equal(t, "window/trim/WIN-1_kept.json", files[0].Path)
 }
+
+// renamedTrimmers is the reference with its trimmers under other names: a
+// correct implementation of capability trimmer whose trimmers are its own
+// (SPEC §8d, D-35).
+type renamedTrimmers struct{ target.Target }
+
+func (r renamedTrimmers) Info() target.Info {
+	info := r.Target.Info()
+	info.Trimmers = slices.Clone(info.Trimmers)
+	for i := range info.Trimmers {
+		info.Trimmers[i].Name = "mine-" + info.Trimmers[i].Name
+	}
+	return info
+}
+
+func (r renamedTrimmers) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	if method != protocol.MethodTrimmerTrim {
+		return r.Target.Call(ctx, method, params)
+	}
+	raw, err := json.Marshal(params)
+	if err != nil {
+		return nil, err
+	}
+	var p map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return nil, err
+	}
+	var name string
+	_ = json.Unmarshal(p["trimmer"], &name)
+	if ours, ok := strings.CutPrefix(name, "mine-"); ok {
+		p["trimmer"], _ = json.Marshal(ours)
+	} else {
+		p["trimmer"], _ = json.Marshal("not-" + name) // the reference's own names are unknown here
+	}
+	return r.Target.Call(ctx, method, p)
+}
+
+// TestReplayJudgesTrimmersByTheirGuarantees: replaying the trimmer cases
+// against correct trimmers of other names passes — the recorded names and
+// outputs are the reference's and judge nothing — while a trimmer that
+// breaks its guarantee still fails them.
+func TestReplayJudgesTrimmersByTheirGuarantees(t *testing.T) {
+	t.Parallel()
+	files, err := golden.Load(repoCases)
+	require.NoError(t, err)
+	opts := golden.Options{Run: regexp.MustCompile(`^ANY-`)}
+	inner, err := inprocess.New(server.Reference{})
+	require.NoError(t, err)
+	results := golden.Replay(context.Background(), renamedTrimmers{inner}, files, opts)
+	require.NotEmpty(t, results)
+	checked := 0
+	for _, r := range results {
+		assert.Contains(t, []result.Outcome{result.Passed, result.NotApplicable}, r.Outcome, "%s\n%s", r.ID, r.Detail)
+		if r.Outcome == result.Passed {
+			checked++
+		}
+	}
+	assert.Greater(t, checked, 10, "trimmer cases judged by their guarantees")
+
+	m, ok := mutants.Lookup("trimmer-drops-system")
+	require.True(t, ok)
+	bad, err := inprocess.New(m.Engine)
+	require.NoError(t, err)
+	failed := false
+	for _, r := range golden.Replay(context.Background(), renamedTrimmers{bad}, files, golden.Options{Run: regexp.MustCompile(`^ANY-3/`)}) {
+		failed = failed || r.Outcome == result.Failed
+	}
+	assert.True(t, failed, "a trimmer that drops the system prompt passes replay of ANY-3")
+}
