@@ -15,6 +15,7 @@ import (
 	"github.com/convspec/convspec/conformance/result"
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/properties"
+	"github.com/convspec/convspec/internal/runner"
 )
 
 // Result is the outcome of replaying one case. Its outcomes are the
@@ -94,8 +95,8 @@ func MethodCapability(method string) string {
 
 func replayCase(ctx context.Context, tg target.Target, info target.Info, f File) Result {
 	r := Result{File: f, Outcome: result.Passed}
-	if f.Capability != "" && !info.Has(f.Capability) {
-		r.Outcome, r.Detail = result.NotApplicable, "capability "+f.Capability+" not declared"
+	if why := runner.NotApplicable(info, result.Case{Capability: f.Capability, Level: f.Level, Formats: f.Formats}); why != "" {
+		r.Outcome, r.Detail = result.NotApplicable, why
 		return r
 	}
 	handles := map[string]string{} // the reference's handle → the implementation's
@@ -140,7 +141,7 @@ func replayCase(ctx context.Context, tg target.Target, info target.Info, f File)
 			r.Outcome, r.Step, r.Detail = result.Failed, i+1, err.Error()
 			return r
 		}
-		if d := Compare(step, got); d != "" {
+		if d := compareFor(info, step, got); d != "" {
 			r.Outcome, r.Step = result.Failed, i+1
 			if got.Error != nil && got.Error.Kind() == protocol.KindUnsupported && (step.Error == nil || step.Error.Kind() != protocol.KindUnsupported) {
 				r.Outcome = result.Unsupported
