@@ -106,14 +106,23 @@ func differ(ctx context.Context, f Failer, tg target.Target, seq []call, clauseO
 		if !ok1 || !ok2 {
 			continue // its window was not created: an earlier create failed on both sides
 		}
-		sent = append(sent, c.Method+" "+string(mustJSON(refParams)))
 		want := respond(ctx, ref, c.Method, refParams)
+		if want.failure != nil {
+			f.Fatalf("the reference failed on %s: %v", c.Method, want.failure)
+		}
+		if want.Error != nil && protocol.IsValidationKind(want.Error.Kind()) && !validation(tg) {
+			// Refusing malformed input is level validation (D-42): a
+			// target that does not declare it is never sent the request,
+			// and a window that was not created is unbound on both sides.
+			if c.Method == protocol.MethodWindowCreate {
+				refHandles, tgHandles = append(refHandles, ""), append(tgHandles, "")
+			}
+			continue
+		}
+		sent = append(sent, c.Method+" "+string(mustJSON(refParams)))
 		got := respond(ctx, tg, c.Method, tgParams)
 		if got.failure != nil {
 			f.Fatalf("%s: %v\nrequests sent:\n  %s", clauseOf(c.Method, ""), got.failure, strings.Join(sent, "\n  "))
-		}
-		if want.failure != nil {
-			f.Fatalf("the reference failed on %s: %v", c.Method, want.failure)
 		}
 		if c.Method == protocol.MethodWindowCreate {
 			refHandles = append(refHandles, handleOf(want.Response))
