@@ -121,10 +121,11 @@ func TestGeneratorsKeepToDeclaredFormats(t *testing.T) {
 	}
 }
 
-// validationSpy counts the requests a core-only implementation is sent
-// that the reference refuses as malformed: refusing malformed input is
-// level validation (D-42), never asked of an implementation that does not
-// declare it.
+// validationSpy declares level core and format openai, and counts the
+// requests it is sent that the reference refuses as malformed — refusing
+// malformed input is level validation (D-42), never asked of an
+// implementation that does not declare it — or that carry Anthropic's
+// format.
 type validationSpy struct {
 	target.Target
 	sent *[]string
@@ -133,10 +134,15 @@ type validationSpy struct {
 func (v validationSpy) Info() target.Info {
 	i := v.Target.Info()
 	i.Levels = []string{protocol.LevelCore}
+	i.Formats = []string{protocol.FormatOpenAI}
 	return i
 }
 
 func (v validationSpy) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	if !sendsOnly([]string{protocol.FormatOpenAI}, params) {
+		b, _ := json.Marshal(params)
+		*v.sent = append(*v.sent, fmt.Sprintf("%s %s → Anthropic's format, not declared", method, clip(string(b))))
+	}
 	res, err := v.Target.Call(ctx, method, params)
 	var pe *protocol.Error
 	if errors.As(err, &pe) && protocol.IsValidationKind(pe.Kind()) {
@@ -147,8 +153,8 @@ func (v validationSpy) Call(ctx context.Context, method string, params any) (jso
 }
 
 // TestCoreOnlyIsSentNoValidationWork: every property that applies to an
-// implementation declaring only level core — differential ones included —
-// sends it only valid requests.
+// implementation declaring only level core and format openai —
+// differential ones included — sends it only valid requests in its format.
 func TestCoreOnlyIsSentNoValidationWork(t *testing.T) {
 	quietRapid(t)
 	f := flag.Lookup("rapid.checks")
@@ -171,9 +177,37 @@ func TestCoreOnlyIsSentNoValidationWork(t *testing.T) {
 		}
 		t.Run(p.ID, func(t *testing.T) {
 			var sent []string
-			failed, out := runAllCaptured(p, validationSpy{Target: ref, sent: &sent})
-			if failed {
-				t.Errorf("the property fails against the core-only reference:\n%s", clip(out))
+			spy := validationSpy{Target: ref, sent: &sent}
+			for _, ex := range p.Examples {
+				rec := &recorder{name: p.ID + "/" + ex.Name}
+				func() {
+					defer func() {
+						if r := recover(); r != nil && r != errStop {
+							t.Fatalf("%s: panic: %v", ex.Name, r)
+						}
+					}()
+					ex.Run(rec, spy)
+				}()
+				if rec.failed {
+					t.Errorf("example %s fails against the core-only reference:\n%s", ex.Name, clip(rec.out.String()))
+				}
+			}
+			if p.Check == nil {
+				return
+			}
+			// The runner hands the declared formats to the generators
+			// through the case's context, as here.
+			rec := withFormats{recorder: &recorder{name: p.ID}, ctx: WithFormats(context.Background(), spy.Info().Formats)}
+			func() {
+				defer func() {
+					if r := recover(); r != nil && r != errStop {
+						t.Fatalf("panic: %v", r)
+					}
+				}()
+				rapid.Check(rec, func(rt *rapid.T) { p.Check(rt, spy) })
+			}()
+			if rec.failed {
+				t.Errorf("the property fails against the core-only reference:\n%s", clip(rec.out.String()))
 			}
 			if len(sent) > 0 {
 				t.Errorf("%d requests a core-only implementation must not be sent, e.g.\n  %s", len(sent), strings.Join(sent[:min(3, len(sent))], "\n  "))
