@@ -18,9 +18,10 @@ import (
 
 // CheckTrimmerGuarantee trims msgs to limit with every trimmer tg declares
 // that claims guarantee, and checks the guarantee on each output as its
-// property does (ANY-1 – ANY-9). The error names the clause and shows the
-// input and the output; nil when every such trimmer keeps it (or none
-// claims it). msgs must be a well-formed conversation (ANY: the guarantees
+// property does (ANY-1 – ANY-9); a trimmer that does not declare the
+// input's provider format is not sent it. The error names the clause and
+// shows the input and the output; nil when every such trimmer keeps it (or
+// none claims it). msgs must be a well-formed conversation (ANY: the guarantees
 // hold on well-formed input only).
 func CheckTrimmerGuarantee(ctx context.Context, tg target.Target, guarantee string, msgs []json.RawMessage, limit int) error {
 	var g *trimGuarantee
@@ -37,6 +38,9 @@ func CheckTrimmerGuarantee(ctx context.Context, tg target.Target, guarantee stri
 		return fmt.Errorf("the recorded conversation is no input for a trimmer guarantee: %w", err)
 	}
 	for _, d := range tg.Info().Claiming(guarantee) {
+		if !sendsOnly(d.Formats, msgs) {
+			continue // a trimmer is given only the formats it declares (D-35)
+		}
 		f := &stopFailer{}
 		func() {
 			defer f.recover()
