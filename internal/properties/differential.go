@@ -133,8 +133,22 @@ func differ(ctx context.Context, f Failer, tg target.Target, seq []call, clauseO
 			continue
 		}
 		f.Fatalf("%s: %s differs from the reference (request %d of %d)\n  %s\n  reference: %s\nrequests sent:\n  %s",
-			clauseOf(c.Method, d.Path), c.Method, i+1, len(seq), stableHandles(d.String(), tgHandles, refHandles), summarize(want.Response), strings.Join(sent, "\n  "))
+			clauseOfDifference(c.Method, d.Path, want.Response, clauseOf), c.Method, i+1, len(seq), stableHandles(d.String(), tgHandles, refHandles), summarize(want.Response), strings.Join(sent, "\n  "))
 	}
+}
+
+// clauseOfDifference is the clause a difference is reported under: UNIT-2
+// when the reference refused a malformed tool structure (its error names
+// the structure's code), whatever the method's own clauses; else clauseOf's.
+func clauseOfDifference(method, path string, want jsoncmp.Response, clauseOf func(method, path string) string) string {
+	if want.Error != nil && want.Error.Kind() == protocol.KindInvalidMessage {
+		for _, code := range structureCodes {
+			if strings.Contains(want.Error.Message, code) {
+				return "UNIT-2"
+			}
+		}
+	}
+	return clauseOf(method, path)
 }
 
 // stableHandles writes the target's handles as the reference's (w1, …):
