@@ -81,6 +81,19 @@ const (
 	KindSummarizer      = "summarizer_failed"
 )
 
+// IsValidationKind reports whether an error of kind k refuses malformed
+// input — a request, params, a configuration, a message or a model the
+// registry does not know (PROTO-2, CFG-3, CFG-4, MSG-1, UNIT-2, LIM-2) —
+// which is level validation (D-42): what an implementation that declares
+// only core is never asked to refuse.
+func IsValidationKind(k string) bool {
+	switch k {
+	case KindParseError, KindInvalidRequest, KindInvalidParams, KindInvalidConfig, KindInvalidMessage, KindUnknownModel:
+		return true
+	}
+	return false
+}
+
 var codes = map[string]int{
 	KindParseError:      -32700,
 	KindInvalidRequest:  -32600,

@@ -5,6 +5,7 @@ import (
 
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/result"
+	"github.com/convspec/convspec/spec"
 )
 
 // A verdict per capability and level (D-42): "window core: pass,
@@ -33,20 +34,29 @@ const (
 
 // LevelVerdicts lists a verdict for every capability and level that has
 // cases in the run, in the order of protocol.Capabilities and
-// protocol.Levels.
+// protocol.Levels. Every case is in one row: a trimmer guarantee's case
+// (capability trimmer/<guarantee>) in trimmer's, a case of no capability
+// in protocol's, a case that names no level in its first clause's level,
+// and a row of a capability or level the order does not know comes last —
+// a failure is never left out of the table.
 func (r *Run) LevelVerdicts() []LevelVerdict {
 	type key struct{ capability, level string }
 	tally := map[key]*LevelVerdict{}
+	var order []key
 	for _, k := range r.Cases {
 		capability := k.Capability
-		if capability == "" {
+		switch {
+		case capability == "":
 			capability = "protocol"
+		case protocol.IsGuaranteeCapability(capability):
+			capability = protocol.CapTrimmer
 		}
-		kk := key{capability, k.Level}
+		kk := key{capability, levelOfCase(k)}
 		v := tally[kk]
 		if v == nil {
-			v = &LevelVerdict{Capability: capability, Level: k.Level}
+			v = &LevelVerdict{Capability: capability, Level: kk.level}
 			tally[kk] = v
+			order = append(order, kk)
 		}
 		switch {
 		case k.Verdict() == Failing:
@@ -59,25 +69,52 @@ func (r *Run) LevelVerdicts() []LevelVerdict {
 			v.Other++
 		}
 	}
-	var out []LevelVerdict
-	for _, capability := range append([]string{"protocol"}, protocol.Capabilities()...) {
-		for _, level := range protocol.Levels() {
-			v := tally[key{capability, level}]
-			if v == nil {
-				continue
-			}
-			switch {
-			case v.Failing > 0:
-				v.Verdict = LevelFail
-			case v.Passed+v.Other == 0:
-				v.Verdict = LevelNotApplicable
-			default:
-				v.Verdict = LevelPass
-			}
-			out = append(out, *v)
+	capabilities := append([]string{"protocol"}, protocol.Capabilities()...)
+	slices.SortStableFunc(order, func(a, b key) int {
+		if c := rank(capabilities, a.capability, b.capability); c != 0 {
+			return c
 		}
+		return rank(protocol.Levels(), a.level, b.level)
+	})
+	out := make([]LevelVerdict, 0, len(order))
+	for _, kk := range order {
+		v := tally[kk]
+		switch {
+		case v.Failing > 0:
+			v.Verdict = LevelFail
+		case v.Passed+v.Other == 0:
+			v.Verdict = LevelNotApplicable
+		default:
+			v.Verdict = LevelPass
+		}
+		out = append(out, *v)
 	}
 	return out
+}
+
+// rank orders a and b by their place in known; what known does not hold
+// comes after it, in order of first appearance (a stable sort keeps it).
+func rank(known []string, a, b string) int {
+	ia, ib := slices.Index(known, a), slices.Index(known, b)
+	if ia < 0 {
+		ia = len(known)
+	}
+	if ib < 0 {
+		ib = len(known)
+	}
+	return ia - ib
+}
+
+// levelOfCase is a case's level: its own, or else its first clause's
+// (D-42).
+func levelOfCase(k Case) string {
+	if k.Level != "" || len(k.Clauses) == 0 {
+		return k.Level
+	}
+	if c, ok := spec.Lookup(k.Clauses[0]); ok {
+		return c.Level
+	}
+	return ""
 }
 
 // levelsOf groups verdicts by capability, keeping the order.

@@ -205,3 +205,29 @@ Feature: pruneMessages, summarizeAndCompress and the check before each call
     Given the budget conversation: system:10, user:20
     When the request is prepared for "no-such-model" with a summarizer that replies "S"
     Then the request fails with "unknown_model"
+
+  @UNIT-2 @PREP-1 @PREP-2 @PREP-3
+  Scenario Outline: <format>: preparing refuses a malformed tool structure <where>
+    # A result whose call is nowhere, then 15 and 20 tokens of user prompt:
+    # 37 tokens in all. Every path of the check before a call refuses it —
+    # it is neither passed on unchanged nor handed to the summarizer.
+    Given a model "m" with a limit of <limit> tokens
+    And the conversation:
+      """
+      [<orphan>,
+       {"role":"user","content":" the the the the the the the the the the the the the the"},
+       {"role":"user","content":" the the the the the the the the the the the the the the the the the the the"}]
+      """
+    When the request is prepared for "m" with a summarizer that replies "S"
+    Then the request fails with "invalid_message"
+    And the error message mentions "orphan_tool_result"
+    And summaryFn was called 0 times
+
+    Examples:
+      | format    | where                | limit | orphan                                                                           |
+      | OpenAI    | under 80%            | 1000  | {"role":"tool","tool_call_id":"x","content":"r"}                                 |
+      | OpenAI    | between 80% and 95%  | 40    | {"role":"tool","tool_call_id":"x","content":"r"}                                 |
+      | OpenAI    | above 95%            | 10    | {"role":"tool","tool_call_id":"x","content":"r"}                                 |
+      | Anthropic | under 80%            | 1000  | {"role":"user","content":[{"type":"tool_result","tool_use_id":"x","content":"r"}]} |
+      | Anthropic | between 80% and 95%  | 40    | {"role":"user","content":[{"type":"tool_result","tool_use_id":"x","content":"r"}]} |
+      | Anthropic | above 95%            | 10    | {"role":"user","content":[{"type":"tool_result","tool_use_id":"x","content":"r"}]} |

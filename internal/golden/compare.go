@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/convspec/convspec/conformance/protocol"
+	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/jsoncmp"
 )
 
@@ -23,7 +24,20 @@ type Response struct {
 // window.create left out; for an error, the kind and every data member,
 // never the message); a line step compares the response's id as well. It
 // returns "" when they agree and otherwise where they first differ.
-func Compare(step Step, got Response) string {
+func Compare(step Step, got Response) string { return compare(step, got, jsoncmp.Rules{}) }
+
+// compareFor is Compare for an implementation that declared info: the
+// members of level diagnostics are left out unless it declared the level
+// (D-42), as the differential properties leave them out.
+func compareFor(info target.Info, step Step, got Response) string {
+	var rules jsoncmp.Rules
+	if !info.HasLevel(protocol.LevelDiagnostics) {
+		rules.Open = jsoncmp.Diagnostics
+	}
+	return compare(step, got, rules)
+}
+
+func compare(step Step, got Response, rules jsoncmp.Rules) string {
 	if step.IsLine() {
 		if step.Result == nil && step.Error == nil && step.ID == nil {
 			if !got.None {
@@ -39,7 +53,7 @@ func Compare(step Step, got Response) string {
 		}
 	}
 	want := jsoncmp.Response{Result: step.Result, Error: step.Error}
-	return jsoncmp.Compare(step.Method, want, jsoncmp.Response{Result: got.Result, Error: got.Error}, jsoncmp.Rules{}).String()
+	return jsoncmp.Compare(step.Method, want, jsoncmp.Response{Result: got.Result, Error: got.Error}, rules).String()
 }
 
 func nonNull(b json.RawMessage) []byte {

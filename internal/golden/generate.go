@@ -55,11 +55,7 @@ func GenerateWith(fsys fs.FS, engine server.Engine) ([]Case, error) {
 			steps.Register(sc, rec)
 			var current Case
 			sc.Before(func(ctx context.Context, p *godog.Scenario) (context.Context, error) {
-				tags := make([]string, len(p.Tags))
-				for i, t := range p.Tags {
-					tags[i] = t.Name
-				}
-				c, err := runner.ScenarioCase(p.Name, p.Uri, tags)
+				c, err := runner.PickleCase(p, p.Uri)
 				if err != nil {
 					errs = append(errs, err)
 					return ctx, godog.ErrSkip
@@ -71,7 +67,7 @@ func GenerateWith(fsys fs.FS, engine server.Engine) ([]Case, error) {
 				}
 				rec.tg = tg
 				current = Case{Format: FormatVersion, ID: c.ID, Name: c.Name, Feature: c.Source, Title: titles[c.Source],
-					Clauses: c.Clauses, Capability: c.Capability}
+					Clauses: c.Clauses, Capability: c.Capability, Level: c.Level, Formats: c.Formats}
 				return ctx, nil
 			})
 			sc.After(func(ctx context.Context, p *godog.Scenario, err error) (context.Context, error) {

@@ -49,7 +49,12 @@ type Case struct {
 	Title      string   `json:"title"`
 	Clauses    []string `json:"clauses"`
 	Capability string   `json:"capability,omitempty"`
-	Steps      []Step   `json:"steps"`
+	// Level is the case's level and Formats the provider formats its
+	// messages use (D-42): replay leaves out a case whose level or formats
+	// the implementation did not declare, as conform does.
+	Level   string   `json:"level,omitempty"`
+	Formats []string `json:"formats,omitempty"`
+	Steps   []Step   `json:"steps"`
 }
 
 // Step is one exchange: a request (Method and Params) or a raw line
@@ -251,6 +256,14 @@ func Decode(b []byte) (Case, error) {
 	}
 	if c.ID == "" || len(c.Clauses) == 0 {
 		return Case{}, fmt.Errorf("a case without an id or clauses: %q", c.Name)
+	}
+	if c.Level != "" && !slices.Contains(protocol.Levels(), c.Level) {
+		return Case{}, fmt.Errorf("%s: unknown level %q (known: %v)", c.ID, c.Level, protocol.Levels())
+	}
+	for _, f := range c.Formats {
+		if !slices.Contains(protocol.Formats(), f) {
+			return Case{}, fmt.Errorf("%s: unknown format %q (known: %v)", c.ID, f, protocol.Formats())
+		}
 	}
 	for i, s := range c.Steps {
 		if err := s.check(); err != nil {

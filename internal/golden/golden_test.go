@@ -298,3 +298,146 @@ func TestWriteRemovesStaleFiles(t *testing.T) {
 	require.Len(t, files, 1)
 	assert.Equal(t, "window/trim/WIN-1_kept.json", files[0].Path)
 }
+
+// renamedTrimmers is the reference with its trimmers under other names: a
+// correct implementation of capability trimmer whose trimmers are its own
+// (SPEC §8d, D-35).
+type renamedTrimmers struct{ target.Target }
+
+func (r renamedTrimmers) Info() target.Info {
+	info := r.Target.Info()
+	info.Trimmers = slices.Clone(info.Trimmers)
+	for i := range info.Trimmers {
+		info.Trimmers[i].Name = "mine-" + info.Trimmers[i].Name
+	}
+	return info
+}
+
+func (r renamedTrimmers) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	if method != protocol.MethodTrimmerTrim {
+		return r.Target.Call(ctx, method, params)
+	}
+	raw, err := json.Marshal(params)
+	if err != nil {
+		return nil, err
+	}
+	var p map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return nil, err
+	}
+	var name string
+	_ = json.Unmarshal(p["trimmer"], &name)
+	if ours, ok := strings.CutPrefix(name, "mine-"); ok {
+		p["trimmer"], _ = json.Marshal(ours)
+	} else {
+		p["trimmer"], _ = json.Marshal("not-" + name) // the reference's own names are unknown here
+	}
+	return r.Target.Call(ctx, method, p)
+}
+
+// TestReplayJudgesTrimmersByTheirGuarantees: replaying the trimmer cases
+// against correct trimmers of other names passes — the recorded names and
+// outputs are the reference's and judge nothing — while a trimmer that
+// breaks its guarantee still fails them.
+func TestReplayJudgesTrimmersByTheirGuarantees(t *testing.T) {
+	t.Parallel()
+	files, err := golden.Load(repoCases)
+	require.NoError(t, err)
+	opts := golden.Options{Run: regexp.MustCompile(`^ANY-`)}
+	inner, err := inprocess.New(server.Reference{})
+	require.NoError(t, err)
+	results := golden.Replay(context.Background(), renamedTrimmers{inner}, files, opts)
+	require.NotEmpty(t, results)
+	checked := 0
+	for _, r := range results {
+		assert.Contains(t, []result.Outcome{result.Passed, result.NotApplicable}, r.Outcome, "%s\n%s", r.ID, r.Detail)
+		if r.Outcome == result.Passed {
+			checked++
+		}
+	}
+	assert.Greater(t, checked, 10, "trimmer cases judged by their guarantees")
+
+	m, ok := mutants.Lookup("trimmer-drops-system")
+	require.True(t, ok)
+	bad, err := inprocess.New(m.Engine)
+	require.NoError(t, err)
+	failed := false
+	for _, r := range golden.Replay(context.Background(), renamedTrimmers{bad}, files, golden.Options{Run: regexp.MustCompile(`^ANY-3/`)}) {
+		failed = failed || r.Outcome == result.Failed
+	}
+	assert.True(t, failed, "a trimmer that drops the system prompt passes replay of ANY-3")
+}
+
+// coreOpenAI is the reference declaring levels core and formats openai
+// (D-42): it cannot read Anthropic's tool blocks, and it warns about
+// nothing and words its summarizer prompts its own way, both diagnostics.
+type coreOpenAI struct{ target.Target }
+
+func (c coreOpenAI) Info() target.Info {
+	i := c.Target.Info()
+	i.Levels = []string{protocol.LevelCore}
+	i.Formats = []string{protocol.FormatOpenAI}
+	return i
+}
+
+var anthropicBlock = regexp.MustCompile(`"type"\s*:\s*"tool_(?:use|result)"`)
+
+func (c coreOpenAI) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	if sent, err := json.Marshal(params); err == nil && anthropicBlock.Match(sent) {
+		return nil, &target.Failure{Outcome: target.ProtocolError, Method: method, Detail: "sent Anthropic tool blocks to an implementation of OpenAI's format only"}
+	}
+	res, err := c.Target.Call(ctx, method, params)
+	if err != nil {
+		return res, err
+	}
+	var obj map[string]any
+	if json.Unmarshal(res, &obj) != nil {
+		return res, nil
+	}
+	if _, ok := obj["warnings"]; ok {
+		obj["warnings"] = []any{}
+	}
+	if calls, ok := obj["summarizer_calls"].([]any); ok {
+		for _, call := range calls {
+			if m, ok := call.(map[string]any); ok {
+				if _, ok := m["prompt"]; ok {
+					m["prompt"] = "Summarize, please."
+				}
+			}
+		}
+	}
+	return json.Marshal(obj)
+}
+
+// SendLine passes raw lines through.
+func (c coreOpenAI) SendLine(ctx context.Context, line []byte) ([]byte, error) {
+	return c.Target.(target.LineSender).SendLine(ctx, line)
+}
+
+// TestReplayFiltersByLevelsAndFormats: replay leaves out what the
+// implementation did not declare exactly as conform does (D-42) — cases of
+// another level or format are not applicable, and diagnostics members are
+// not compared — so an honest core, OpenAI-only declaration passes.
+func TestReplayFiltersByLevelsAndFormats(t *testing.T) {
+	t.Parallel()
+	all, err := golden.Load(repoCases)
+	require.NoError(t, err)
+	var files []golden.File
+	for _, f := range all {
+		if len(f.Raw) <= golden.GzipAbove {
+			files = append(files, f)
+		}
+	}
+	inner, err := inprocess.New(server.Reference{})
+	require.NoError(t, err)
+	why := map[string]int{}
+	for _, r := range golden.Replay(context.Background(), coreOpenAI{inner}, files, golden.Options{}) {
+		assert.Contains(t, []result.Outcome{result.Passed, result.NotApplicable}, r.Outcome, "%s\n%s", r.ID, r.Detail)
+		if r.Outcome == result.NotApplicable {
+			why[r.Detail]++
+		}
+	}
+	assert.NotZero(t, why["level validation not declared"], "validation cases left out: %v", why)
+	assert.NotZero(t, why["level diagnostics not declared"], "diagnostics cases left out: %v", why)
+	assert.NotZero(t, why["format anthropic not declared"], "Anthropic cases left out: %v", why)
+}

@@ -14,6 +14,8 @@ import (
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/result"
 	"github.com/convspec/convspec/conformance/target"
+	"github.com/convspec/convspec/internal/properties"
+	"github.com/convspec/convspec/internal/runner"
 )
 
 // Result is the outcome of replaying one case. Its outcomes are the
@@ -93,15 +95,28 @@ func MethodCapability(method string) string {
 
 func replayCase(ctx context.Context, tg target.Target, info target.Info, f File) Result {
 	r := Result{File: f, Outcome: result.Passed}
-	if f.Capability != "" && !info.Has(f.Capability) {
-		r.Outcome, r.Detail = result.NotApplicable, "capability "+f.Capability+" not declared"
+	if why := runner.NotApplicable(info, result.Case{Capability: f.Capability, Level: f.Level, Formats: f.Formats}); why != "" {
+		r.Outcome, r.Detail = result.NotApplicable, why
 		return r
 	}
 	handles := map[string]string{} // the reference's handle → the implementation's
+	trimmed := map[string]bool{}   // the trimmer inputs already checked
 	for i, step := range f.Steps {
 		if c := MethodCapability(step.Method); c != "" && !info.Has(c) {
 			r.Skipped++ // the methods of an undeclared capability are never called
 			continue
+		}
+		if step.Method == protocol.MethodTrimmerTrim {
+			switch verdict, detail := replayTrim(ctx, tg, info, f, step, trimmed); verdict {
+			case trimChecked:
+				continue
+			case trimFailed:
+				r.Outcome, r.Step, r.Detail = result.Failed, i+1, fmt.Sprintf("step %d %s: %s", i+1, step.Method, detail)
+				return r
+			case trimNotApplicable:
+				r.Outcome, r.Detail = result.NotApplicable, detail
+				return r
+			}
 		}
 		var got Response
 		var err error
@@ -126,7 +141,7 @@ func replayCase(ctx context.Context, tg target.Target, info target.Info, f File)
 			r.Outcome, r.Step, r.Detail = result.Failed, i+1, err.Error()
 			return r
 		}
-		if d := Compare(step, got); d != "" {
+		if d := compareFor(info, step, got); d != "" {
 			r.Outcome, r.Step = result.Failed, i+1
 			if got.Error != nil && got.Error.Kind() == protocol.KindUnsupported && (step.Error == nil || step.Error.Kind() != protocol.KindUnsupported) {
 				r.Outcome = result.Unsupported
@@ -222,4 +237,66 @@ func sendLine(ctx context.Context, ls target.LineSender, line string) (Response,
 		rr.ID = json.RawMessage("null")
 	}
 	return Response{Result: rr.Result, Error: rr.Error, ID: rr.ID}, nil
+}
+
+// How replay treats a trimmer.trim step.
+const (
+	trimCompared      = iota // an answer that names no trimmer of the reference: compared as recorded
+	trimChecked              // judged by the guarantee, and kept
+	trimFailed               // judged by the guarantee, and broken
+	trimNotApplicable        // cannot be judged for this implementation
+)
+
+// replayTrim judges a trimmer.trim step without the reference's trimmer
+// names or outputs, which SPEC §8d and D-35 rule out as a measure of
+// another implementation: in a case of a guarantee (capability
+// trimmer/<guarantee>) the recorded input and limit go to every trimmer the
+// implementation declares that claims the guarantee, and the guarantee is
+// checked on each output, as its property does. A step that answered an
+// error for a trimmer the reference does not have (ANY-10) is compared as
+// recorded, unless the implementation declares a trimmer of that name.
+// seen holds the inputs already checked in the case: the reference sent
+// one input to each of its trimmers in turn.
+func replayTrim(ctx context.Context, tg target.Target, info target.Info, f File, step Step, seen map[string]bool) (int, string) {
+	var p struct {
+		Trimmer  string            `json:"trimmer"`
+		Messages []json.RawMessage `json:"messages"`
+		Limit    json.RawMessage   `json:"limit"`
+	}
+	if err := json.Unmarshal(step.Params, &p); err != nil {
+		return trimNotApplicable, "the recorded trimmer.trim params are not readable: " + err.Error()
+	}
+	guarantee, ok := strings.CutPrefix(f.Capability, protocol.CapTrimmer+"/")
+	if !ok || !protocol.IsGuaranteeCapability(f.Capability) {
+		for _, d := range info.Trimmers {
+			if d.Name == p.Trimmer {
+				return trimNotApplicable, fmt.Sprintf("the case expects trimmer %q to be unknown, and the implementation declares a trimmer of that name", p.Trimmer)
+			}
+		}
+		if step.Error == nil {
+			return trimNotApplicable, fmt.Sprintf("the case records the output of the reference's trimmer %q, which judges no other trimmer (SPEC §8d, D-35)", p.Trimmer)
+		}
+		return trimCompared, ""
+	}
+	var limit int
+	if err := json.Unmarshal(p.Limit, &limit); err != nil {
+		return trimNotApplicable, fmt.Sprintf("the recorded limit %s is not a count: %v", p.Limit, err)
+	}
+	key := string(p.Limit) + " " + string(sentBytes(Step{Params: mustMarshal(p.Messages)}))
+	if seen[key] {
+		return trimChecked, ""
+	}
+	seen[key] = true
+	if err := properties.CheckTrimmerGuarantee(ctx, tg, guarantee, p.Messages, limit); err != nil {
+		return trimFailed, err.Error()
+	}
+	return trimChecked, ""
+}
+
+func mustMarshal(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	return b
 }

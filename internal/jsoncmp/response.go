@@ -52,6 +52,16 @@ var FreeText = []Pattern{
 	}, Why: "a loop event other than those of LOOP-4 and LOOP-5 is a warning passed on, whose message is for people"},
 }
 
+// Diagnostics are the members that level diagnostics checks (D-42):
+// warnings, the exact bytes of summarizer prompts and a loop's events. An
+// implementation that does not declare the level is not compared on them,
+// by the differential properties and by golden replay alike.
+var Diagnostics = []Pattern{
+	{Path: "warnings", Why: "warnings are diagnostics (D-42)"},
+	{Path: "summarizer_calls[*].prompt", Why: "a prompt's exact bytes are diagnostics (D-42, SUM-1)"},
+	{Path: "iterations[*].events", Why: "a loop's events are diagnostics (D-42)"},
+}
+
 // WithoutFreeText is raw, the JSON of the result member named member (an
 // array of objects: "warnings", "events"), without the free text FreeText
 // names in its elements — what the steps compare outside a whole result;

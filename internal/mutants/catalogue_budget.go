@@ -56,6 +56,17 @@ func budgetCatalogue() []Mutant {
 					return kept, []budget.Event{{Name: budget.EventApproaching, TokenCount: count, Limit: limit}}, nil
 				}
 				return budget.Prepare(ctx, msgs, model, limits, s)
+			}}}, {Name: "budget-prepare-passes-malformed", Clauses: []string{"UNIT-2", "PREP-1"},
+			Bug: "checks tool structure only where it prunes, so under 80% a malformed conversation is passed on unchanged",
+			Engine: replaced{prepare: func(ctx context.Context, msgs []message.Message, model string, limits budget.Limits, s budget.Summarizer) ([]message.Message, []budget.Event, error) {
+				limit, err := limits.Of(model)
+				if err != nil {
+					return nil, nil, err
+				}
+				if _, err := message.Units(msgs); err != nil && !budget.Approaching(budget.Count(msgs), limit) {
+					return slices.Clone(msgs), nil, nil
+				}
+				return budget.Prepare(ctx, msgs, model, limits, s)
 			}}}, {Name: "budget-prune-do-while", Clauses: []string{"PRN-3"},
 			Bug: "removes a unit before testing the count (a do-while loop), so a conversation already below the target loses one",
 			Engine: replaced{pruneBudget: func(msgs []message.Message, limit, percent int) ([]message.Message, []int, error) {

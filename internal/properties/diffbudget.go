@@ -218,6 +218,17 @@ func thresholdExamples(method string) map[string][]call {
 			}
 		}
 	}
+	if method == protocol.MethodBudgetPrepare {
+		// UNIT-2: a malformed structure is refused on every path, not only
+		// where prepare prunes: 37 tokens under 80 %, between 80 % and
+		// 95 % and above 95 % of the limit.
+		users := []string{`{"role":"user","content":"` + strings.Repeat(" the", 14) + `"}`, `{"role":"user","content":"` + strings.Repeat(" the", 19) + `"}`}
+		for format, orphan := range map[string]string{"openai": `{"role":"tool","tool_call_id":"x","content":"r"}`, "anthropic": `{"role":"user","content":[{"type":"tool_result","tool_use_id":"x","content":"r"}]}`} {
+			for where, limit := range map[string]int{"under 80%": 1000, "80% to 95%": 40, "above 95%": 10} {
+				ex["malformed structure "+format+" "+where] = []call{{method, map[string]any{"messages": rawList(append([]string{orphan}, users...)...), "model": "m", "limits": map[string]any{"m": limit}, "summarizer": map[string]any{"reply": "S"}}}}
+			}
+		}
+	}
 	ex["unknown model"] = []call{{method, map[string]any{"messages": numbered(2), "model": "no-such-model", "summarizer": map[string]any{"reply": "S"}}}}
 	ex["empty"] = []call{{method, map[string]any{"messages": rawList(), "model": "gpt-4o", "summarizer": map[string]any{"reply": "S"}}}}
 	// PREP-5: a long conversation, most of it to prune.

@@ -60,14 +60,9 @@ func (c call) GoString() string { return c.Method + " " + string(mustJSON(c.Para
 // of the differential comparison (and listed in spec/golden.md).
 var openMembers = []jsoncmp.Pattern{}
 
-// diagnosticsMembers are what level diagnostics checks (D-42): warnings and
-// the exact prompt bytes. A target that does not declare the level is not
-// compared on them.
-var diagnosticsMembers = []jsoncmp.Pattern{
-	{Path: "warnings"},
-	{Path: "summarizer_calls[*].prompt"},
-	{Path: "iterations[*].events"},
-}
+// diagnosticsMembers are what level diagnostics checks (D-42): a target
+// that does not declare the level is not compared on them.
+var diagnosticsMembers = jsoncmp.Diagnostics
 
 // openFor is what the comparison leaves out for tg.
 func openFor(tg target.Target) []jsoncmp.Pattern {
@@ -111,14 +106,23 @@ func differ(ctx context.Context, f Failer, tg target.Target, seq []call, clauseO
 		if !ok1 || !ok2 {
 			continue // its window was not created: an earlier create failed on both sides
 		}
-		sent = append(sent, c.Method+" "+string(mustJSON(refParams)))
 		want := respond(ctx, ref, c.Method, refParams)
+		if want.failure != nil {
+			f.Fatalf("the reference failed on %s: %v", c.Method, want.failure)
+		}
+		if want.Error != nil && protocol.IsValidationKind(want.Error.Kind()) && !validation(tg) {
+			// Refusing malformed input is level validation (D-42): a
+			// target that does not declare it is never sent the request,
+			// and a window that was not created is unbound on both sides.
+			if c.Method == protocol.MethodWindowCreate {
+				refHandles, tgHandles = append(refHandles, ""), append(tgHandles, "")
+			}
+			continue
+		}
+		sent = append(sent, c.Method+" "+string(mustJSON(refParams)))
 		got := respond(ctx, tg, c.Method, tgParams)
 		if got.failure != nil {
 			f.Fatalf("%s: %v\nrequests sent:\n  %s", clauseOf(c.Method, ""), got.failure, strings.Join(sent, "\n  "))
-		}
-		if want.failure != nil {
-			f.Fatalf("the reference failed on %s: %v", c.Method, want.failure)
 		}
 		if c.Method == protocol.MethodWindowCreate {
 			refHandles = append(refHandles, handleOf(want.Response))
@@ -129,8 +133,22 @@ func differ(ctx context.Context, f Failer, tg target.Target, seq []call, clauseO
 			continue
 		}
 		f.Fatalf("%s: %s differs from the reference (request %d of %d)\n  %s\n  reference: %s\nrequests sent:\n  %s",
-			clauseOf(c.Method, d.Path), c.Method, i+1, len(seq), stableHandles(d.String(), tgHandles, refHandles), summarize(want.Response), strings.Join(sent, "\n  "))
+			clauseOfDifference(c.Method, d.Path, want.Response, clauseOf), c.Method, i+1, len(seq), stableHandles(d.String(), tgHandles, refHandles), summarize(want.Response), strings.Join(sent, "\n  "))
 	}
+}
+
+// clauseOfDifference is the clause a difference is reported under: UNIT-2
+// when the reference refused a malformed tool structure (its error names
+// the structure's code), whatever the method's own clauses; else clauseOf's.
+func clauseOfDifference(method, path string, want jsoncmp.Response, clauseOf func(method, path string) string) string {
+	if want.Error != nil && want.Error.Kind() == protocol.KindInvalidMessage {
+		for _, code := range structureCodes {
+			if strings.Contains(want.Error.Message, code) {
+				return "UNIT-2"
+			}
+		}
+	}
+	return clauseOf(method, path)
 }
 
 // stableHandles writes the target's handles as the reference's (w1, …):

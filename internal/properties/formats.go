@@ -77,6 +77,10 @@ func drawAnthropic(t *rapid.T, label string) bool {
 // and exact texts only then.
 func diagnostics(tg target.Target) bool { return tg.Info().HasLevel(protocol.LevelDiagnostics) }
 
+// validation says whether tg declares the validation level (D-42):
+// whether it is sent malformed input to refuse.
+func validation(tg target.Target) bool { return tg.Info().HasLevel(protocol.LevelValidation) }
+
 // messageFormat is the provider format a message's tool members show: a
 // tool role or tool_calls for OpenAI, a tool_use or tool_result block for
 // Anthropic; "" for a message of neither.

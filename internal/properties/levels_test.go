@@ -3,6 +3,9 @@ package properties
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -13,6 +16,7 @@ import (
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/inprocess"
 	"github.com/convspec/convspec/internal/server"
+	"github.com/convspec/convspec/spec"
 )
 
 // declaring is a target that declares only some levels and formats.
@@ -112,6 +116,101 @@ func TestGeneratorsKeepToDeclaredFormats(t *testing.T) {
 				if (seen > 0) != tc.some {
 					t.Errorf("formats %v: %d requests carried Anthropic messages", tc.formats, seen)
 				}
+			}
+		})
+	}
+}
+
+// validationSpy declares level core and format openai, and counts the
+// requests it is sent that the reference refuses as malformed — refusing
+// malformed input is level validation (D-42), never asked of an
+// implementation that does not declare it — or that carry Anthropic's
+// format.
+type validationSpy struct {
+	target.Target
+	sent *[]string
+}
+
+func (v validationSpy) Info() target.Info {
+	i := v.Target.Info()
+	i.Levels = []string{protocol.LevelCore}
+	i.Formats = []string{protocol.FormatOpenAI}
+	return i
+}
+
+func (v validationSpy) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	if !sendsOnly([]string{protocol.FormatOpenAI}, params) {
+		b, _ := json.Marshal(params)
+		*v.sent = append(*v.sent, fmt.Sprintf("%s %s → Anthropic's format, not declared", method, clip(string(b))))
+	}
+	res, err := v.Target.Call(ctx, method, params)
+	var pe *protocol.Error
+	if errors.As(err, &pe) && protocol.IsValidationKind(pe.Kind()) {
+		b, _ := json.Marshal(params)
+		*v.sent = append(*v.sent, fmt.Sprintf("%s %s → %s", method, clip(string(b)), pe.Kind()))
+	}
+	return res, err
+}
+
+// TestCoreOnlyIsSentNoValidationWork: every property that applies to an
+// implementation declaring only level core and format openai —
+// differential ones included — sends it only valid requests in its format.
+func TestCoreOnlyIsSentNoValidationWork(t *testing.T) {
+	quietRapid(t)
+	f := flag.Lookup("rapid.checks")
+	old := f.Value.String()
+	if err := flag.Set("rapid.checks", "30"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = flag.Set("rapid.checks", old) })
+	ref, err := inprocess.New(server.Reference{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range All() {
+		level := p.Level
+		if c, ok := spec.Lookup(p.Clauses[0]); ok && level == "" {
+			level = c.Level
+		}
+		if level != protocol.LevelCore {
+			continue
+		}
+		t.Run(p.ID, func(t *testing.T) {
+			var sent []string
+			spy := validationSpy{Target: ref, sent: &sent}
+			for _, ex := range p.Examples {
+				rec := &recorder{name: p.ID + "/" + ex.Name}
+				func() {
+					defer func() {
+						if r := recover(); r != nil && r != errStop {
+							t.Fatalf("%s: panic: %v", ex.Name, r)
+						}
+					}()
+					ex.Run(rec, spy)
+				}()
+				if rec.failed {
+					t.Errorf("example %s fails against the core-only reference:\n%s", ex.Name, clip(rec.out.String()))
+				}
+			}
+			if p.Check == nil {
+				return
+			}
+			// The runner hands the declared formats to the generators
+			// through the case's context, as here.
+			rec := withFormats{recorder: &recorder{name: p.ID}, ctx: WithFormats(context.Background(), spy.Info().Formats)}
+			func() {
+				defer func() {
+					if r := recover(); r != nil && r != errStop {
+						t.Fatalf("panic: %v", r)
+					}
+				}()
+				rapid.Check(rec, func(rt *rapid.T) { p.Check(rt, spy) })
+			}()
+			if rec.failed {
+				t.Errorf("the property fails against the core-only reference:\n%s", clip(rec.out.String()))
+			}
+			if len(sent) > 0 {
+				t.Errorf("%d requests a core-only implementation must not be sent, e.g.\n  %s", len(sent), strings.Join(sent[:min(3, len(sent))], "\n  "))
 			}
 		})
 	}

@@ -19,46 +19,58 @@ import (
 	"github.com/convspec/convspec/reference/message"
 )
 
+// trimGuarantee is one guarantee of ANY-1 – ANY-9 and its check, shared by
+// its property and by golden replay (CheckTrimmerGuarantee).
+type trimGuarantee struct {
+	id, clause, guarantee, doc string
+	check                      func(s trimSession, c trimCase, out []json.RawMessage)
+}
+
+var trimGuarantees = []trimGuarantee{
+	{"trimmer-subsequence", "ANY-1", protocol.GuaranteeSubsequence,
+		"a trimmer's output is a subsequence of its input: order kept, nothing duplicated, invented or altered", checkTrimSubsequence},
+	{"trimmer-units-whole", "ANY-2", protocol.GuaranteeUnits,
+		"a trimmer's output has every tool call with all its results and every result with its call, in both formats", checkTrimUnits},
+	{"trimmer-keeps-system", "ANY-3", protocol.GuaranteeSystem,
+		"a trimmer's output starts with the system messages its input starts with", checkTrimSystem},
+	{"trimmer-keeps-last-prompt", "ANY-4", protocol.GuaranteeLastPrompt,
+		"a trimmer's output holds the latest user prompt of its input", checkTrimLastPrompt},
+	{"trimmer-keeps-last-unit", "ANY-5", protocol.GuaranteeLastUnit,
+		"a trimmer's output ends with the last unit of its input, whole", checkTrimLastUnit},
+	{"trimmer-bound", "ANY-6", protocol.GuaranteeBound,
+		"a trimmer's output counts at most the limit by its declared counter, or is exactly the floor when the floor alone exceeds it", checkTrimBound},
+	{"trimmer-fits", "ANY-7", protocol.GuaranteeFits,
+		"a conversation within the limit comes back unchanged", checkTrimFits},
+	{"trimmer-idempotent", "ANY-8", protocol.GuaranteeIdempotent,
+		"trimming a trimmer's output again with the same limit changes nothing", checkTrimIdempotent},
+	{"trimmer-total", "ANY-9", protocol.GuaranteeTotal,
+		"a trimmer answers every valid conversation and limit, the empty conversation and limit 0 included", checkTrimTotal},
+}
+
+// checkCase trims c and checks the guarantee on the output.
+func (g trimGuarantee) checkCase(s trimSession, c trimCase) {
+	if out, ok := s.first(c); ok {
+		g.check(s, c, out)
+	}
+}
+
 func trimmerProperties() []Property {
-	p := func(id, clause, guarantee, doc string, check func(s trimSession, c trimCase, out []json.RawMessage)) Property {
-		checkCase := func(s trimSession, c trimCase) {
-			if out, ok := s.first(c); ok {
-				check(s, c, out)
-			}
-		}
-		return Property{
-			ID: "prop/" + id, Clauses: []string{clause}, Capability: protocol.GuaranteeCapability(guarantee), Doc: doc,
+	var out []Property
+	for _, g := range trimGuarantees {
+		out = append(out, Property{
+			ID: "prop/" + g.id, Clauses: []string{g.clause}, Capability: protocol.GuaranteeCapability(g.guarantee), Doc: g.doc,
 			Check: func(t *rapid.T, tg target.Target) {
 				limits := anyLimit
-				if guarantee == protocol.GuaranteeFits {
+				if g.guarantee == protocol.GuaranteeFits {
 					limits = fittingLimit
 				}
-				c := drawTrimCase(t, tg, guarantee, limits)
-				checkCase(trimSession{newSession(t, tg, clause)}, c)
+				c := drawTrimCase(t, tg, g.guarantee, limits)
+				g.checkCase(trimSession{newSession(t, tg, g.clause)}, c)
 			},
-			Examples: trimmerEdges(clause, guarantee, checkCase),
-		}
+			Examples: trimmerEdges(g.clause, g.guarantee, g.checkCase),
+		})
 	}
-	return []Property{
-		p("trimmer-subsequence", "ANY-1", protocol.GuaranteeSubsequence,
-			"a trimmer's output is a subsequence of its input: order kept, nothing duplicated, invented or altered", checkTrimSubsequence),
-		p("trimmer-units-whole", "ANY-2", protocol.GuaranteeUnits,
-			"a trimmer's output has every tool call with all its results and every result with its call, in both formats", checkTrimUnits),
-		p("trimmer-keeps-system", "ANY-3", protocol.GuaranteeSystem,
-			"a trimmer's output starts with the system messages its input starts with", checkTrimSystem),
-		p("trimmer-keeps-last-prompt", "ANY-4", protocol.GuaranteeLastPrompt,
-			"a trimmer's output holds the latest user prompt of its input", checkTrimLastPrompt),
-		p("trimmer-keeps-last-unit", "ANY-5", protocol.GuaranteeLastUnit,
-			"a trimmer's output ends with the last unit of its input, whole", checkTrimLastUnit),
-		p("trimmer-bound", "ANY-6", protocol.GuaranteeBound,
-			"a trimmer's output counts at most the limit by its declared counter, or is exactly the floor when the floor alone exceeds it", checkTrimBound),
-		p("trimmer-fits", "ANY-7", protocol.GuaranteeFits,
-			"a conversation within the limit comes back unchanged", checkTrimFits),
-		p("trimmer-idempotent", "ANY-8", protocol.GuaranteeIdempotent,
-			"trimming a trimmer's output again with the same limit changes nothing", checkTrimIdempotent),
-		p("trimmer-total", "ANY-9", protocol.GuaranteeTotal,
-			"a trimmer answers every valid conversation and limit, the empty conversation and limit 0 included", checkTrimTotal),
-	}
+	return out
 }
 
 // first trims the case, for every check; ok is false when a trimmer that

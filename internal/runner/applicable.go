@@ -87,9 +87,13 @@ func pickleFormats(p *messages.Pickle) []string {
 	return out
 }
 
-// notApplicable says why a case does not apply to the implementation, or
-// "" when it does.
-func notApplicable(info target.Info, c result.Case) string {
+// notApplicable is NotApplicable, under the name the runner's files use.
+var notApplicable = NotApplicable
+
+// NotApplicable says why a case does not apply to the implementation, or
+// "" when it does: the one filter of capabilities, levels and formats that
+// conform and conform replay share (D-42).
+func NotApplicable(info target.Info, c result.Case) string {
 	switch {
 	case c.Capability != "" && !info.Has(c.Capability):
 		return "capability " + c.Capability + " not declared"

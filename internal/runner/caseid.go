@@ -58,9 +58,12 @@ func ScenarioCase(name, uri string, tags []string) (result.Case, error) {
 	return c, nil
 }
 
-// pickleCase is the case of a scenario as godog hands it over; uri is its
-// feature file.
-func pickleCase(p *messages.Pickle, uri string) (result.Case, error) {
+// pickleCase is PickleCase, under the name the runner's files use.
+var pickleCase = PickleCase
+
+// PickleCase is the case of a scenario as godog hands it over, its level
+// and formats included (D-42); uri is its feature file.
+func PickleCase(p *messages.Pickle, uri string) (result.Case, error) {
 	tags := make([]string, len(p.Tags))
 	for i, t := range p.Tags {
 		tags[i] = t.Name

@@ -1,13 +1,14 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
-	"math"
 	"sync"
 
 	"github.com/convspec/convspec/conformance/protocol"
+	"github.com/convspec/convspec/internal/exactnum"
 	"github.com/convspec/convspec/reference/budget"
 	"github.com/convspec/convspec/reference/message"
 	"github.com/convspec/convspec/reference/tokens"
@@ -162,11 +163,14 @@ func (h *Handler) budgetPrune(params json.RawMessage) (any, error) {
 	}
 	percent := budget.WarnPercent
 	if len(p.TargetRatio) > 0 && string(p.TargetRatio) != "null" {
-		var r float64
-		if json.Unmarshal(p.TargetRatio, &r) != nil || r < 0.01 || r > 1 || math.Abs(r*100-math.Round(r*100)) > 1e-9 {
+		// Read exactly from its decimal text, as counts are (exactnum):
+		// 0.8000000000000001 has more than two decimals, whatever a
+		// float64 makes of it.
+		hundredths, err := exactnum.Scaled(string(bytes.TrimSpace(p.TargetRatio)), 2)
+		if err != nil || hundredths < 1 || hundredths > 100 {
 			return nil, protocol.NewError(protocol.KindInvalidParams, "params.target_ratio must be a number above 0 and at most 1 with at most two decimals, got %s", p.TargetRatio)
 		}
-		percent = int(math.Round(r * 100))
+		percent = int(hundredths)
 	}
 	msgs, err := message.FromRaw(p.Messages)
 	if err != nil {

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/cucumber/godog"
 
@@ -181,8 +183,11 @@ func (w *summarizeSteps) onlyCall() (protocol.SummarizerCall, error) {
 	return calls[0], nil
 }
 
-// promptCovers builds the prompt SUM-1 prescribes for the labelled
-// messages (string content renders as "[role] content") and compares.
+// promptCovers checks what the one summarizer call covers (SUM-4, core):
+// every labelled message's text, in order. The prompt's exact bytes — the
+// prompt SUM-1 prescribes for those messages, string content rendering as
+// "[role] content" — are diagnostics (D-42), compared only for an
+// implementation that declares that level.
 func (w *summarizeSteps) promptCovers(list string) error {
 	call, err := w.onlyCall()
 	if err != nil {
@@ -193,6 +198,7 @@ func (w *summarizeSteps) promptCovers(list string) error {
 		return err
 	}
 	parts := make([]string, len(labels))
+	texts := make([]string, len(labels))
 	for i, l := range labels {
 		raw, ok := w.labels[l]
 		if !ok {
@@ -205,10 +211,94 @@ func (w *summarizeSteps) promptCovers(list string) error {
 		if err := json.Unmarshal(raw, &m); err != nil {
 			return fmt.Errorf("scenario error: %s has no string content", l)
 		}
-		parts[i] = "[" + m.Role + "] " + m.Content
+		parts[i], texts[i] = "["+m.Role+"] "+m.Content, m.Content
+	}
+	if err := w.covers(call.Prompt, labels, texts); err != nil {
+		return err
+	}
+	if !w.tg.Info().HasLevel(protocol.LevelDiagnostics) {
+		return nil
 	}
 	want := instruction + "\n\n" + strings.Join(parts, "\n\n")
-	return w.comparePrompt(call.Prompt, want)
+	if err := w.comparePrompt(call.Prompt, want); err != nil {
+		return fmt.Errorf("SUM-1 (level diagnostics): %w", err)
+	}
+	return nil
+}
+
+// covers checks that prompt holds the text of every labelled message, as a
+// whole word and in order (SUM-4). A message left out that an earlier trim
+// evicted is named as such: it was held back for a later summary (SUM-5)
+// and, left out of this one, is never summarized.
+func (w *summarizeSteps) covers(prompt string, labels, texts []string) error {
+	var missing, heldBack []string
+	for i, l := range labels {
+		switch {
+		case wholeIndex(prompt, texts[i], 0) >= 0:
+		case w.evictedNow(w.labels[l]):
+			missing = append(missing, l)
+		default:
+			heldBack = append(heldBack, l)
+		}
+	}
+	also := ""
+	if len(missing) > 0 {
+		also = "; it also leaves out " + strings.Join(missing, ", ") + ", which this trim evicted"
+	}
+	if len(heldBack) > 0 {
+		return w.failf("the summary leaves out %s, which an earlier trim evicted and held back for the next summary (SUM-5): they are never summarized (SUM-4)%s\n  prompt: %q",
+			strings.Join(heldBack, ", "), also, prompt)
+	}
+	if len(missing) > 0 {
+		return w.failf("the summary leaves out %s, which this trim evicted (SUM-4)\n  prompt: %q", strings.Join(missing, ", "), prompt)
+	}
+	at := 0
+	for i, l := range labels {
+		k := wholeIndex(prompt, texts[i], at)
+		if k < 0 {
+			return w.failf("the summary covers %s out of order: the pending messages come first, then this trim's, each in conversation order (SUM-4)\n  prompt: %q", l, prompt)
+		}
+		at = k + len(texts[i])
+	}
+	return nil
+}
+
+// evictedNow says whether the last trim evicted m.
+func (w *summarizeSteps) evictedNow(m json.RawMessage) bool {
+	if w.trimRes == nil {
+		return false
+	}
+	for _, e := range w.trimRes.Evicted {
+		if jsoncmp.Equal(e, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// wholeIndex is the first index at or after from where text stands in s
+// as a whole word — "m1" is not in "m12" — or -1.
+func wholeIndex(s, text string, from int) int {
+	if text == "" {
+		return from
+	}
+	word := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' }
+	for from <= len(s) {
+		k := strings.Index(s[from:], text)
+		if k < 0 {
+			return -1
+		}
+		k += from
+		before, _ := utf8.DecodeLastRuneInString(s[:k])
+		after, _ := utf8.DecodeRuneInString(s[k+len(text):])
+		first, _ := utf8.DecodeRuneInString(text)
+		last, _ := utf8.DecodeLastRuneInString(text)
+		if (k == 0 || !word(first) || !word(before)) && (k+len(text) == len(s) || !word(last) || !word(after)) {
+			return k
+		}
+		from = k + 1
+	}
+	return -1
 }
 
 func (w *summarizeSteps) promptIs(doc *godog.DocString) error {

@@ -269,6 +269,12 @@ func Prepare(ctx context.Context, msgs []message.Message, model string, limits L
 	if err != nil {
 		return nil, nil, err
 	}
+	// UNIT-2: a malformed tool structure is refused whatever the count, not
+	// only on the path that prunes — never passed on unchanged (PREP-1) or
+	// handed to the summarizer (PREP-3).
+	if _, err := message.Units(msgs); err != nil {
+		return nil, nil, err
+	}
 	count := Count(msgs)
 	switch {
 	case !Approaching(count, limit): // PREP-1

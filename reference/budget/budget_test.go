@@ -117,3 +117,26 @@ func TestPrepare(t *testing.T) {
 		assert.Equal(t, "context_compression_failed", events[0].Name, "failing summarizer: first event")
 	}
 }
+
+// TestPrepareRefusesMalformedStructure: UNIT-2 names budget.prepare among
+// the operations that MUST refuse a malformed tool structure, on every path
+// — under 80 % (not passed on unchanged), between 80 % and 95 % and above
+// 95 % (the summarizer is never called on it).
+func TestPrepareRefusesMalformedStructure(t *testing.T) {
+	orphan, err := message.Parse([]byte(`{"role":"tool","tool_call_id":"c1","content":"r"}`))
+	require.NoError(t, err)
+	for _, c := range []struct {
+		name  string
+		limit int
+	}{{"under 80%", 1_000}, {"80% to 95%", 40}, {"above 95%", 10}} {
+		limits, _ := NewLimits(map[string]int{"m": c.limit})
+		s := &replies{reply: "S"}
+		msgs := []message.Message{orphan, words(t, "user", 15), words(t, "user", 20)}
+		require.Equal(t, 37, Count(msgs))
+		out, events, err := Prepare(context.Background(), msgs, "m", limits, s)
+		assert.ErrorIs(t, err, message.ErrInvalid, "%s: a tool result without its call", c.name)
+		assert.Nil(t, out, "%s: messages", c.name)
+		assert.Empty(t, events, "%s: events", c.name)
+		assert.Zero(t, s.calls, "%s: summarizer calls", c.name)
+	}
+}

@@ -222,15 +222,18 @@ func checkedJSON(text []byte) (json.RawMessage, error) {
 	return text, nil
 }
 
-// walkJSON reads one value from dec, failing on a duplicate member and on
-// nesting deeper than maxDepth.
+// walkJSON reads one value from dec, which depth objects and arrays
+// enclose, failing on a duplicate member and on nesting deeper than
+// maxDepth (tooDeep).
 func walkJSON(dec *json.Decoder, path string, depth int) error {
-	if depth > maxDepth {
-		return &Error{Path: path, Reason: fmt.Sprintf("nested more than %d levels deep", maxDepth)}
-	}
 	tok, err := dec.Token()
 	if err != nil {
 		return &Error{Reason: "not valid JSON: " + err.Error()}
+	}
+	if tok == json.Delim('{') || tok == json.Delim('[') {
+		if err := tooDeep(path, depth+1, ""); err != nil {
+			return err
+		}
 	}
 	switch tok {
 	case json.Delim('{'):

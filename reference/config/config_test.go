@@ -149,3 +149,39 @@ func TestCoreSchema(t *testing.T) {
 		assert.Error(t, err, "%s resolved; in YAML 1.2 the value is a string", text)
 	}
 }
+
+// TestNestingLimitIsOneLimit: 1,000 levels of mappings and sequences are
+// read and 1,001 refused (CONF-6), in YAML and JSON, in flow and block
+// style, whatever the innermost level holds — a value inside it is no
+// level of its own.
+func TestNestingLimitIsOneLimit(t *testing.T) {
+	docs := map[string]func(levels int, inner string) (string, Format){
+		"JSON arrays": func(n int, inner string) (string, Format) {
+			return strings.Repeat("[", n) + inner + strings.Repeat("]", n), JSON
+		},
+		"JSON objects under execution": func(n int, inner string) (string, Format) {
+			return `{"execution":` + strings.Repeat(`{"a":`, n-2) + "{" + map[string]string{"": "", "1": `"b":1`}[inner] + "}" + strings.Repeat("}", n-2) + "}", JSON
+		},
+		"YAML flow sequences": func(n int, inner string) (string, Format) {
+			return strings.Repeat("[", n) + inner + strings.Repeat("]", n), YAML
+		},
+		"YAML block sequences": func(n int, inner string) (string, Format) {
+			var b strings.Builder
+			for i := 0; i < n-1; i++ {
+				b.WriteString(strings.Repeat(" ", 2*i) + "-\n")
+			}
+			b.WriteString(strings.Repeat(" ", 2*(n-1)) + "[" + inner + "]\n") // the innermost level
+			return b.String(), YAML
+		},
+	}
+	for name, doc := range docs {
+		for _, inner := range []string{"", "1"} {
+			for levels, refused := range map[int]bool{1000: false, 1001: true} {
+				text, f := doc(levels, inner)
+				_, err := Resolve([]byte(text), f)
+				deep := err != nil && strings.Contains(err.Error(), "levels deep")
+				assert.Equal(t, refused, deep, "%s, %d levels, innermost %q: %v", name, levels, inner, err)
+			}
+		}
+	}
+}

@@ -43,18 +43,34 @@ func yamlToJSON(text []byte) (json.RawMessage, error) {
 // or nesting thousands of levels deep must end in an error naming the
 // problem, never in a hang or an exhausted stack (CONF-6).
 const (
+	// maxDepth is how many mappings and sequences may nest, YAML or JSON
+	// alike: a value inside the deepest one is no level of its own, so
+	// 1,000 levels are read whatever the innermost holds, and 1,001 are
+	// refused (CONF-6, protocol.md "Limits").
 	maxDepth    = 1000
 	maxExpanded = 16 << 20 // bytes of JSON
 )
+
+// tooDeep is the error for a mapping or sequence at level depth (the top
+// one being level 1), nil when that level is allowed.
+func tooDeep(path string, depth int, line string) error {
+	if depth <= maxDepth {
+		return nil
+	}
+	return &Error{Path: path, Reason: fmt.Sprintf("%snested more than %d levels deep", line, maxDepth)}
+}
 
 type converter struct {
 	buf    bytes.Buffer
 	active map[*yaml.Node]bool // aliased nodes being written: a cycle if met again
 }
 
+// writeJSON writes n, which depth mappings and sequences enclose.
 func (c *converter) writeJSON(n *yaml.Node, path string, depth int) error {
-	if depth > maxDepth {
-		return &Error{Path: path, Reason: fmt.Sprintf("line %d: nested more than %d levels deep", n.Line, maxDepth)}
+	if n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode {
+		if err := tooDeep(path, depth+1, fmt.Sprintf("line %d: ", n.Line)); err != nil {
+			return err
+		}
 	}
 	if c.buf.Len() > maxExpanded {
 		return &Error{Path: path, Reason: fmt.Sprintf("the document expands to more than %d MiB (aliases that multiply?)", maxExpanded>>20)}
@@ -236,10 +252,43 @@ func intBase(v string) int {
 	return 10
 }
 
+// writeFloat writes a finite YAML float as a JSON number. A float of the
+// core schema's syntax keeps its decimal text (in JSON's spelling), so that
+// a count in it is read exactly, as every count is (CFG-3, package
+// exactnum): formatting the float64 would turn 3.0000000000000001 into 3.
 func writeFloat(buf *bytes.Buffer, f float64, n *yaml.Node, path string) error {
 	if math.IsInf(f, 0) || math.IsNaN(f) {
 		return &Error{Path: path, Reason: fmt.Sprintf("line %d: %s is not a number a config can hold", n.Line, strings.TrimSpace(n.Value))}
 	}
+	if v := strings.TrimSpace(n.Value); coreFloat.MatchString(v) {
+		buf.WriteString(jsonNumber(v))
+		return nil
+	}
 	buf.WriteString(strconv.FormatFloat(f, 'g', -1, 64))
 	return nil
+}
+
+// jsonNumber spells a finite float of the core schema's syntax
+// ([-+]?(.d+|d+(.d*)?)([eE][-+]?d+)?) as a JSON number of the same value:
+// no plus sign, no leading zeros, a digit on both sides of the point.
+func jsonNumber(v string) string {
+	var b strings.Builder
+	if strings.HasPrefix(v, "-") {
+		b.WriteByte('-')
+	}
+	v = strings.TrimLeft(v, "+-")
+	mant, exp := v, ""
+	if i := strings.IndexAny(v, "eE"); i >= 0 {
+		mant, exp = v[:i], v[i:]
+	}
+	intPart, frac, _ := strings.Cut(mant, ".")
+	if intPart = strings.TrimLeft(intPart, "0"); intPart == "" {
+		intPart = "0"
+	}
+	b.WriteString(intPart)
+	if frac != "" {
+		b.WriteString("." + frac)
+	}
+	b.WriteString(exp)
+	return b.String()
 }

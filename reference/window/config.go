@@ -5,9 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"sort"
 	"strings"
+
+	"github.com/convspec/convspec/internal/exactnum"
 )
 
 // Defaults of ConversationHistoryConfig (CFG-1).
@@ -20,7 +21,7 @@ const (
 
 // MaxCount is the largest count a configuration may hold: the largest
 // integer every JSON implementation represents exactly (2^53 − 1, CFG-3).
-const MaxCount = 1<<53 - 1
+const MaxCount = exactnum.MaxCount
 
 // Config is an effective ConversationHistoryConfig: every field set.
 // Build one from DefaultConfig (the zero Config disables trimming and
@@ -150,22 +151,25 @@ func countInto(field string, dst *int) func(json.RawMessage) error {
 }
 
 // ParseCount reads a count as CFG-3 defines it: a JSON number whose value
-// is an integer from 0 to MaxCount (3, 3.0 and 3e0 alike). The error is a
+// is an integer from 0 to MaxCount (3, 3.0 and 3e0 alike), read exactly
+// from its decimal text as every count of the protocol is (package
+// exactnum: a float64 would take 3.0000000000000001 for 3). The error is a
 // *ConfigError naming field.
 func ParseCount(field string, raw json.RawMessage) (int, error) {
-	var f float64
-	if err := json.Unmarshal(raw, &f); err != nil {
-		return 0, &ConfigError{Field: field, Reason: "must be a non-negative integer, got " + describe(raw)}
-	}
+	text := string(bytes.TrimSpace(raw))
+	n, err := exactnum.Integer(text)
+	neg := strings.HasPrefix(text, "-")
 	switch {
-	case f != math.Trunc(f):
-		return 0, &ConfigError{Field: field, Reason: "must be a whole number, got " + string(raw)}
-	case f < 0:
-		return 0, &ConfigError{Field: field, Reason: "must be a non-negative integer, got " + string(raw)}
-	case f > MaxCount:
-		return 0, &ConfigError{Field: field, Reason: fmt.Sprintf("must not exceed %d, got %s", MaxCount, raw)}
+	case errors.Is(err, exactnum.ErrNotNumber):
+		return 0, &ConfigError{Field: field, Reason: "must be a non-negative integer, got " + describe(raw)}
+	case errors.Is(err, exactnum.ErrNotInteger):
+		return 0, &ConfigError{Field: field, Reason: "must be a whole number, got " + text}
+	case neg && (err != nil || n < 0):
+		return 0, &ConfigError{Field: field, Reason: "must be a non-negative integer, got " + text}
+	case err != nil:
+		return 0, &ConfigError{Field: field, Reason: fmt.Sprintf("must not exceed %d, got %s", MaxCount, text)}
 	}
-	return int(f), nil
+	return int(n), nil
 }
 
 func boolInto(field string, dst *bool) func(json.RawMessage) error {

@@ -54,6 +54,9 @@ func TestResult(t *testing.T) {
 		{"null", "window.estimate", `null`, "result must be object, got null"},
 		{"a member of an array element", "loop.run", `{"config":{"max_messages":1,"summarize_on_trim":false,"preserve_first_n":1,"preserve_last_n":0},"requests":[],"summarizer_calls":[],"iterations":[{"state":[],"events":[]}]}`, "result.iterations[0].metrics is missing"},
 		{"shutdown answers null", "shutdown", `null`, ""},
+		{"a handshake with levels and formats", "initialize", `{"protocol":1,"implementation":{},"capabilities":[],"levels":["core"],"formats":null}`, ""},
+		{"a handshake's levels are strings", "initialize", `{"protocol":1,"implementation":{},"capabilities":[],"levels":"core"}`, "result.levels must be"},
+		{"a handshake's formats are strings", "initialize", `{"protocol":1,"implementation":{},"capabilities":[],"formats":[1]}`, "result.formats[0] must be string"},
 		{"an unknown method", "window.unknown", `{}`, "no result schema"},
 		{"not JSON", "window.estimate", `{`, "not JSON"},
 	} {
