@@ -1,0 +1,176 @@
+// Execution config files (CONF-1 – CONF-7): the shorthand
+// execution.max_conversation_messages and the block execution.conversation,
+// in YAML (1.2 core schema) or JSON.
+import { parseAllDocuments, isMap, isSeq, isScalar, isAlias } from 'yaml'
+import { invalidConfig, invalidParams } from './errors.mjs'
+import { parse as parseJson, JsonSyntaxError, NUMRAW } from './jsonparse.mjs'
+import { isObject } from './messages.mjs'
+import { readConfig, readCountMember, effective, creationWarnings } from './window.mjs'
+
+const MAX_DEPTH = 1000
+const MAX_EXPANDED = 16 * 1024 * 1024
+const MAX_RADIX_DIGITS = 64
+
+const join = (prefix, key) => (typeof key === 'number' ? `${prefix}[${key}]` : prefix === '' ? key : `${prefix}.${key}`)
+
+function lineOf(text, offset) {
+  let line = 1
+  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++
+  return line
+}
+
+const YAML_OPTIONS = { version: '1.2', schema: 'core', uniqueKeys: false, merge: false, intAsBigInt: false, keepSourceTokens: true, strict: true, prettyErrors: false }
+
+// readYaml reads one YAML document into the values the JSON reader builds
+// (objects without prototype, number members' text in NUMRAW), refusing what
+// CONF-6 refuses.
+function readYaml(text) {
+  let docs
+  try {
+    docs = parseAllDocuments(text, YAML_OPTIONS)
+  } catch (e) {
+    throw invalidConfig('', `the YAML could not be read: ${e.message}`)
+  }
+  if (!Array.isArray(docs)) docs = [] // an empty stream
+  if (docs.length > 1) throw invalidConfig('', `a config file is one YAML document, found ${docs.length}`)
+  if (docs.length === 0) return null
+  const doc = docs[0]
+  const problems = [...doc.errors, ...doc.warnings]
+  if (problems.length) throw invalidConfig('', `the YAML is not valid: ${problems[0].message.split('\n')[0]}`)
+  let size = 0
+  const grow = (n, path) => {
+    size += n
+    if (size > MAX_EXPANDED) throw invalidConfig(path, 'the document expands beyond 16 MiB of JSON (aliases included)')
+  }
+  const active = new Set()
+
+  const scalar = (node, path) => {
+    const v = node.value
+    const src = typeof node.source === 'string' ? node.source : String(v)
+    if (typeof v === 'number' || typeof v === 'bigint') {
+      if (/^[-+]?\.(inf|Inf|INF)$|^\.(nan|NaN|NAN)$/.test(src.trim()) || Number.isNaN(Number(v))) throw invalidConfig(path, `${src} is not a number JSON can hold`)
+      const radix = /^0([xo])([0-9a-fA-F]*)$/.exec(src.trim())
+      if (radix) {
+        if (radix[2].length > MAX_RADIX_DIGITS) throw invalidConfig(path, `an integer of more than ${MAX_RADIX_DIGITS} ${radix[1] === 'x' ? 'hexadecimal' : 'octal'} digits`)
+        const big = BigInt(`0${radix[1]}${radix[2]}`)
+        return { value: Number(big), raw: big.toString() }
+      }
+      return { value: Number(v), raw: src.trim() }
+    }
+    if (v === null || v === undefined) return { value: null }
+    if (typeof v === 'boolean' || typeof v === 'string') return { value: v }
+    throw invalidConfig(path, `a value JSON cannot hold (${typeof v})`)
+  }
+
+  const keyOf = (k, path) => {
+    if (k === null || k === undefined) return ''
+    if (isAlias(k)) k = k.resolve(doc)
+    if (!isScalar(k)) throw invalidConfig(path, 'a mapping key must be a scalar')
+    if (k.type === 'PLAIN' && k.source === '<<') throw invalidConfig(path, 'merge keys (<<) are not allowed')
+    return typeof k.value === 'string' ? k.value : (typeof k.source === 'string' ? k.source : String(k.value))
+  }
+
+  const walk = (node, path, depth) => {
+    if (node === null || node === undefined) { grow(4, path); return { value: null } }
+    if (isAlias(node)) {
+      const target = node.resolve(doc)
+      if (!target) throw invalidConfig(path, `the alias *${node.source} refers to no anchor`)
+      if (active.has(target)) throw invalidConfig(path, `the alias *${node.source} refers to itself`)
+      active.add(target)
+      try { return walk(target, path, depth) } finally { active.delete(target) }
+    }
+    if (isMap(node) || isSeq(node)) {
+      if (depth + 1 > MAX_DEPTH) {
+        throw invalidConfig(path, `nesting deeper than ${MAX_DEPTH} levels (line ${lineOf(text, node.range?.[0] ?? 0)})`)
+      }
+      active.add(node)
+      try {
+        if (isSeq(node)) {
+          const arr = []
+          grow(2, path)
+          node.items.forEach((item, i) => { arr.push(walk(item, join(path, i), depth + 1).value); grow(1, path) })
+          return { value: arr }
+        }
+        const obj = Object.create(null)
+        grow(2, path)
+        for (const pair of node.items) {
+          const k = keyOf(pair.key, path)
+          const p = join(path, k)
+          if (Object.hasOwn(obj, k)) throw invalidConfig(p, `the key ${JSON.stringify(k)} is given twice`)
+          grow(k.length + 4, p)
+          const r = walk(pair.value, p, depth + 1)
+          obj[k] = r.value
+          if (r.raw !== undefined) {
+            if (!obj[NUMRAW]) Object.defineProperty(obj, NUMRAW, { value: Object.create(null) })
+            obj[NUMRAW][k] = r.raw
+          }
+        }
+        return { value: obj }
+      } finally {
+        active.delete(node)
+      }
+    }
+    if (isScalar(node)) {
+      const r = scalar(node, path)
+      grow(typeof r.value === 'string' ? r.value.length + 2 : String(r.raw ?? r.value).length, path)
+      return r
+    }
+    throw invalidConfig(path, 'an unsupported YAML node')
+  }
+  try {
+    return walk(doc.contents, '', 0).value
+  } catch (e) {
+    if (e instanceof RangeError) throw invalidConfig('', 'the document is nested too deeply to be read')
+    throw e
+  }
+}
+
+function readJson(text) {
+  if (/^[ \t\n\r]*$/.test(text)) return null // an empty file (CONF-2)
+  try {
+    return parseJson(text, { dupKeys: 'error', maxDepth: MAX_DEPTH })
+  } catch (e) {
+    if (e instanceof JsonSyntaxError) throw invalidConfig(e.path ?? '', `the JSON is not valid: ${e.message}`)
+    throw e
+  }
+}
+
+// resolveDocument is the effective configuration of a parsed file.
+export function resolveDocument(root) {
+  const result = (set, from, warnings) => {
+    const cfg = effective(set)
+    return { config: cfg, max_messages_from: from, warnings: warnings.concat(creationWarnings(cfg)) }
+  }
+  if (root === null || root === undefined) return result({}, 'default', [])
+  if (!isObject(root)) throw invalidConfig('', 'the top level of a config file must be a mapping')
+  const exec = root.execution
+  if (exec === undefined || exec === null) return result({}, 'default', [])
+  if (!isObject(exec)) throw invalidConfig('execution', 'must be a mapping')
+  let short
+  if (exec.max_conversation_messages !== undefined && exec.max_conversation_messages !== null) {
+    short = readCountMember(exec, 'max_conversation_messages', 'execution.max_conversation_messages')
+  }
+  const block = readConfig(exec.conversation, 'execution.conversation')
+  const set = { ...block }
+  const warnings = []
+  let from = 'default'
+  if (block.max_messages !== undefined) {
+    from = 'conversation'
+    if (short !== undefined && short !== block.max_messages) {
+      warnings.push({ code: 'config_shorthand_overridden', message: `execution.conversation.max_messages (${block.max_messages}) overrides execution.max_conversation_messages (${short})` })
+    }
+  } else if (short !== undefined) {
+    from = 'shorthand'
+    set.max_messages = short
+  }
+  return result(set, from, warnings)
+}
+
+// readFileParam reads {"format", "text"} (protocol.md, config.resolve).
+export function resolveParam(c, where = 'config') {
+  if (!isObject(c)) throw invalidParams(`"${where}" must be an object with "format" and "text"`)
+  if (c.format !== 'yaml' && c.format !== 'json') throw invalidParams(`${where}.format: must be "yaml" or "json", got ${JSON.stringify(c.format ?? null)}`)
+  if (typeof c.text !== 'string') throw invalidParams(`${where}.text: must be a string`)
+  const root = c.format === 'yaml' ? readYaml(c.text) : readJson(c.text)
+  return resolveDocument(root)
+}
