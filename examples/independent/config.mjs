@@ -35,7 +35,8 @@ function readYaml(text) {
   if (docs.length > 1) throw invalidConfig('', `a config file is one YAML document, found ${docs.length}`)
   if (docs.length === 0) return null
   const doc = docs[0]
-  const problems = [...doc.errors, ...doc.warnings]
+  // Unresolved tags are judged node by node (scalar, below).
+  const problems = [...doc.errors, ...doc.warnings.filter((w) => w.code !== 'TAG_RESOLVE_FAILED')]
   if (problems.length) throw invalidConfig('', `the YAML is not valid: ${problems[0].message.split('\n')[0]}`)
   let size = 0
   const grow = (n, path) => {
@@ -44,19 +45,48 @@ function readYaml(text) {
   }
   const active = new Set()
 
+  const number = (text, path) => {
+    const t = text.trim()
+    if (/^[-+]?\.(inf|Inf|INF)$|^\.(nan|NaN|NAN)$/.test(t)) throw invalidConfig(path, `${t} is not a number JSON can hold`)
+    const radix = /^0([xo])([0-9a-fA-F]*)$/.exec(t)
+    if (radix) {
+      if (radix[2].length > MAX_RADIX_DIGITS) throw invalidConfig(path, `an integer of more than ${MAX_RADIX_DIGITS} ${radix[1] === 'x' ? 'hexadecimal' : 'octal'} digits`)
+      const big = BigInt(`0${radix[1]}${radix[2]}`)
+      return { value: Number(big), raw: big.toString() }
+    }
+    return { value: Number(t), raw: t }
+  }
+
+  // scalar resolves a scalar by the core schema (untagged: as the library
+  // resolved it) or by its explicit core tag, checked here: the library
+  // refuses some texts the core schema's tags accept (!!float 4).
   const scalar = (node, path) => {
     const v = node.value
     const src = typeof node.source === 'string' ? node.source : String(v)
-    if (typeof v === 'number' || typeof v === 'bigint') {
-      if (/^[-+]?\.(inf|Inf|INF)$|^\.(nan|NaN|NAN)$/.test(src.trim()) || Number.isNaN(Number(v))) throw invalidConfig(path, `${src} is not a number JSON can hold`)
-      const radix = /^0([xo])([0-9a-fA-F]*)$/.exec(src.trim())
-      if (radix) {
-        if (radix[2].length > MAX_RADIX_DIGITS) throw invalidConfig(path, `an integer of more than ${MAX_RADIX_DIGITS} ${radix[1] === 'x' ? 'hexadecimal' : 'octal'} digits`)
-        const big = BigInt(`0${radix[1]}${radix[2]}`)
-        return { value: Number(big), raw: big.toString() }
+    const text = typeof v === 'string' && node.type !== 'PLAIN' ? v : src
+    const tag = node.tag
+    if (tag && tag !== '!') {
+      const bad = (what) => invalidConfig(path, `${JSON.stringify(text)} is not ${what}`)
+      switch (tag) {
+        case 'tag:yaml.org,2002:str': return { value: typeof v === 'string' ? v : text }
+        case 'tag:yaml.org,2002:null':
+          if (/^(~|null|Null|NULL|)$/.test(text)) return { value: null }
+          throw bad('a null of the YAML 1.2 core schema')
+        case 'tag:yaml.org,2002:bool':
+          if (/^(true|True|TRUE)$/.test(text)) return { value: true }
+          if (/^(false|False|FALSE)$/.test(text)) return { value: false }
+          throw bad('a boolean of the YAML 1.2 core schema')
+        case 'tag:yaml.org,2002:int':
+          if (/^[-+]?[0-9]+$|^0o[0-7]+$|^0x[0-9a-fA-F]+$/.test(text)) return number(text, path)
+          throw bad('an integer of the YAML 1.2 core schema')
+        case 'tag:yaml.org,2002:float':
+          if (/^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$|^[-+]?\.(inf|Inf|INF)$|^\.(nan|NaN|NAN)$/.test(text)) return number(text, path)
+          throw bad('a float of the YAML 1.2 core schema')
+        default:
+          throw invalidConfig(path, `the tag ${tag} is not one of the YAML 1.2 core schema`)
       }
-      return { value: Number(v), raw: src.trim() }
     }
+    if (typeof v === 'number' || typeof v === 'bigint') return number(src, path)
     if (v === null || v === undefined) return { value: null }
     if (typeof v === 'boolean' || typeof v === 'string') return { value: v }
     throw invalidConfig(path, `a value JSON cannot hold (${typeof v})`)
@@ -80,6 +110,9 @@ function readYaml(text) {
       try { return walk(target, path, depth) } finally { active.delete(target) }
     }
     if (isMap(node) || isSeq(node)) {
+      if (node.tag && node.tag !== '!' && node.tag !== (isMap(node) ? 'tag:yaml.org,2002:map' : 'tag:yaml.org,2002:seq')) {
+        throw invalidConfig(path, `the tag ${node.tag} is not one of the YAML 1.2 core schema`)
+      }
       if (depth + 1 > MAX_DEPTH) {
         throw invalidConfig(path, `nesting deeper than ${MAX_DEPTH} levels (line ${lineOf(text, node.range?.[0] ?? 0)})`)
       }

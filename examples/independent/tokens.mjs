@@ -1,9 +1,47 @@
 // Exact cl100k_base counts (TOK-1) and what a message counts (TOK-2).
-// gpt-tokenizer ships the encoding in the package: no network, no download.
-import { encode as cl100k } from 'gpt-tokenizer/encoding/cl100k_base'
+// gpt-tokenizer ships the encoding's ranks in the package (no network, no
+// download) and does the byte-pair merges. Its pre-tokenizing pattern,
+// though, is written with JavaScript's \s, which holds U+FEFF and lacks
+// U+0085, while tiktoken's pattern is read by Rust's regex, whose \s is
+// Unicode White_Space: so the split is tiktoken's own cl100k pattern, with
+// \s spelled out as White_Space and (?i:…) as explicit case alternatives
+// (Rust's case folding matches 's to 'ſ as well).
+import { GptEncoding } from 'gpt-tokenizer/esm/GptEncoding'
+import bpeRanks from 'gpt-tokenizer/esm/bpeRanks/cl100k_base'
+import { Cl100KBase } from 'gpt-tokenizer/esm/encodingParams/cl100k_base'
 import { isObject } from './messages.mjs'
 import { compact } from './jsonwrite.mjs'
 
+const WS = '\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000'
+const SPLIT = new RegExp(
+  `'(?:[sS\\u017f]|[tT]|[rR][eE]|[vV][eE]|[mM]|[lL][lL]|[dD])` +
+  `|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+` +
+  `|\\p{N}{1,3}` +
+  `| ?[^${WS}\\p{L}\\p{N}]+[\\r\\n]*` +
+  `|[${WS}]*[\\r\\n]+` +
+  `|[${WS}]+(?![^${WS}])` +
+  `|[${WS}]+`,
+  'gu',
+)
+const encoding = new GptEncoding({ ...Cl100KBase(bpeRanks), tokenSplitRegex: SPLIT })
+// gpt-tokenizer turns a byte sequence back into a string with a TextDecoder
+// that drops a leading byte-order mark, so EF BB BF (U+FEFF, rank 3305) was
+// never found and vanished from "\ufeff\r\n"; and a few valid UTF-8 ranks
+// are stored only as bytes. Look bytes up with the mark kept, then among the
+// byte ranks.
+const core = encoding.bytePairEncodingCoreProcessor
+const keepBom = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
+core.getBpeRankFromBytes = (key) => {
+  let s
+  try { s = keepBom.decode(key) } catch { s = undefined }
+  if (s !== undefined) {
+    const r = core.getBpeRankFromString(s)
+    if (r !== undefined) return r
+  }
+  const i = core.binarySearch(key)
+  return i === -1 ? undefined : core.bytePairNonUtfSortedEncoder[i][1]
+}
+const cl100k = encoding.encode
 const ORDINARY = { disallowedSpecial: new Set() } // special-token text is plain text
 
 export const encode = (text) => (text === '' ? [] : cl100k(text, ORDINARY))
