@@ -2,7 +2,8 @@
 // execution.max_conversation_messages and the block execution.conversation,
 // in YAML (1.2 core schema) or JSON.
 import { parseAllDocuments, isMap, isSeq, isScalar, isAlias } from 'yaml'
-import { invalidConfig, invalidParams } from './errors.mjs'
+import { Worker } from 'node:worker_threads'
+import { invalidConfig, invalidParams, RpcError } from './errors.mjs'
 import { parse as parseJson, JsonSyntaxError, NUMRAW } from './jsonparse.mjs'
 import { isObject } from './messages.mjs'
 import { readConfig, readCountMember, effective, creationWarnings } from './window.mjs'
@@ -29,14 +30,16 @@ function readYaml(text) {
   try {
     docs = parseAllDocuments(text, YAML_OPTIONS)
   } catch (e) {
+    if (e instanceof RangeError) throw new TooDeep()
     throw invalidConfig('', `the YAML could not be read: ${e.message}`)
   }
   if (!Array.isArray(docs)) docs = [] // an empty stream
   if (docs.length > 1) throw invalidConfig('', `a config file is one YAML document, found ${docs.length}`)
-  if (docs.length === 0) return null
+  if (docs.length === 0) return { root: null, foreign: new Map() }
   const doc = docs[0]
   // Unresolved tags are judged node by node (scalar, below).
   const problems = [...doc.errors, ...doc.warnings.filter((w) => w.code !== 'TAG_RESOLVE_FAILED')]
+  if (problems.some((p) => /Maximum call stack size exceeded/.test(p.message))) throw new TooDeep()
   if (problems.length) throw invalidConfig('', `the YAML is not valid: ${problems[0].message.split('\n')[0]}`)
   let size = 0
   const grow = (n, path) => {
@@ -44,6 +47,7 @@ function readYaml(text) {
     if (size > MAX_EXPANDED) throw invalidConfig(path, 'the document expands beyond 16 MiB of JSON (aliases included)')
   }
   const active = new Set()
+  const foreign = new Map() // paths of nodes with a tag outside the core schema
 
   const number = (text, path) => {
     const t = text.trim()
@@ -82,8 +86,9 @@ function readYaml(text) {
         case 'tag:yaml.org,2002:float':
           if (/^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$|^[-+]?\.(inf|Inf|INF)$|^\.(nan|NaN|NAN)$/.test(text)) return number(text, path)
           throw bad('a float of the YAML 1.2 core schema')
-        default:
-          throw invalidConfig(path, `the tag ${tag} is not one of the YAML 1.2 core schema`)
+        default: // not a core tag: readable only as a host's member (CONF-5)
+          foreign.set(path, tag)
+          return { value: typeof v === 'string' ? v : text }
       }
     }
     if (typeof v === 'number' || typeof v === 'bigint') return number(src, path)
@@ -111,7 +116,7 @@ function readYaml(text) {
     }
     if (isMap(node) || isSeq(node)) {
       if (node.tag && node.tag !== '!' && node.tag !== (isMap(node) ? 'tag:yaml.org,2002:map' : 'tag:yaml.org,2002:seq')) {
-        throw invalidConfig(path, `the tag ${node.tag} is not one of the YAML 1.2 core schema`)
+        foreign.set(path, node.tag)
       }
       if (depth + 1 > MAX_DEPTH) {
         throw invalidConfig(path, `nesting deeper than ${MAX_DEPTH} levels (line ${lineOf(text, node.range?.[0] ?? 0)})`)
@@ -151,17 +156,22 @@ function readYaml(text) {
     throw invalidConfig(path, 'an unsupported YAML node')
   }
   try {
-    return walk(doc.contents, '', 0).value
+    return { root: walk(doc.contents, '', 0).value, foreign }
   } catch (e) {
-    if (e instanceof RangeError) throw invalidConfig('', 'the document is nested too deeply to be read')
+    if (e instanceof RangeError) throw new TooDeep()
     throw e
   }
 }
 
+// TooDeep is a document the YAML library cannot read on this thread's stack
+// (it recurses per level, and overflows below the 1,000 levels CONF-6
+// allows); it is read again on a thread with a larger stack.
+class TooDeep extends Error {}
+
 function readJson(text) {
-  if (/^[ \t\n\r]*$/.test(text)) return null // an empty file (CONF-2)
+  if (/^[ \t\n\r]*$/.test(text)) return { root: null, foreign: new Map() } // an empty file (CONF-2)
   try {
-    return parseJson(text, { dupKeys: 'error', maxDepth: MAX_DEPTH })
+    return { root: parseJson(text, { dupKeys: 'error', maxDepth: MAX_DEPTH }), foreign: new Map() }
   } catch (e) {
     if (e instanceof JsonSyntaxError) throw invalidConfig(e.path ?? '', `the JSON is not valid: ${e.message}`)
     throw e
@@ -169,7 +179,13 @@ function readJson(text) {
 }
 
 // resolveDocument is the effective configuration of a parsed file.
-export function resolveDocument(root) {
+export function resolveDocument(root, foreign = new Map()) {
+  // a member of ours whose node has a tag outside the core schema has no
+  // reading (CONF-6); a host's member may carry any tag (CONF-5)
+  const readable = (path) => {
+    if (foreign.has(path)) throw invalidConfig(path, `the tag ${foreign.get(path)} is not one of the YAML 1.2 core schema`)
+  }
+  readable('')
   const result = (set, from, warnings) => {
     const cfg = effective(set)
     return { config: cfg, max_messages_from: from, warnings: warnings.concat(creationWarnings(cfg)) }
@@ -177,8 +193,12 @@ export function resolveDocument(root) {
   if (root === null || root === undefined) return result({}, 'default', [])
   if (!isObject(root)) throw invalidConfig('', 'the top level of a config file must be a mapping')
   const exec = root.execution
+  readable('execution')
   if (exec === undefined || exec === null) return result({}, 'default', [])
   if (!isObject(exec)) throw invalidConfig('execution', 'must be a mapping')
+  readable('execution.max_conversation_messages')
+  readable('execution.conversation')
+  if (isObject(exec.conversation)) for (const k of Object.keys(exec.conversation)) readable(`execution.conversation.${k}`)
   let short
   if (exec.max_conversation_messages !== undefined && exec.max_conversation_messages !== null) {
     short = readCountMember(exec, 'max_conversation_messages', 'execution.max_conversation_messages')
@@ -200,10 +220,88 @@ export function resolveDocument(root) {
 }
 
 // readFileParam reads {"format", "text"} (protocol.md, config.resolve).
-export function resolveParam(c, where = 'config') {
+export function resolveText(format, text) {
+  const { root, foreign } = format === 'yaml' ? readYaml(text) : readJson(text)
+  return resolveDocument(root, foreign)
+}
+
+// nestingBound is a cheap upper bound of a YAML text's nesting: flow
+// brackets open outside quotes and comments, plus block indentation levels,
+// plus compact "- " and "? " entries. The YAML library recurses once per
+// level and, far beyond the limit, even takes the process down (an
+// out-of-memory abort at 20,000 flow levels), so a text whose bound is far
+// beyond the limit is refused before the library sees it, and one near the
+// limit is read on a thread with a larger stack.
+export function nestingBound(text) {
+  let flow = 0
+  let max = 0
+  const indents = []
+  for (const line of text.split('\n')) {
+    let i = 0
+    if (flow === 0) {
+      while (line[i] === ' ') i++
+      if (i === line.length || line[i] === '#') continue
+      while (indents.length && indents[indents.length - 1] >= i) indents.pop()
+      indents.push(i)
+      let compact = 0
+      while ((line[i] === '-' || line[i] === '?') && (line[i + 1] === ' ' || line[i + 1] === undefined)) { compact++; i += 2; while (line[i] === ' ') i++ }
+      max = Math.max(max, indents.length + compact)
+    }
+    let quote = null
+    for (; i < line.length; i++) {
+      const ch = line[i]
+      if (quote) {
+        if (ch === '\\' && quote === '"') i++
+        else if (ch === quote) quote = null
+      } else if (ch === '"' || ch === "'") quote = ch
+      else if (ch === '#' && (i === 0 || line[i - 1] === ' ' || line[i - 1] === '\t')) break
+      else if (ch === '[' || ch === '{') { flow++; max = Math.max(max, indents.length + flow) } else if ((ch === ']' || ch === '}') && flow > 0) flow--
+    }
+  }
+  return max
+}
+
+const READ_ON_BIG_STACK = 700
+const REFUSE_UNREAD = 3000
+
+export async function resolveParam(c, where = 'config') {
   if (!isObject(c)) throw invalidParams(`"${where}" must be an object with "format" and "text"`)
   if (c.format !== 'yaml' && c.format !== 'json') throw invalidParams(`${where}.format: must be "yaml" or "json", got ${JSON.stringify(c.format ?? null)}`)
   if (typeof c.text !== 'string') throw invalidParams(`${where}.text: must be a string`)
-  const root = c.format === 'yaml' ? readYaml(c.text) : readJson(c.text)
-  return resolveDocument(root)
+  if (c.format === 'yaml') {
+    const bound = nestingBound(c.text)
+    if (bound > REFUSE_UNREAD) throw invalidConfig('', `the document nests about ${bound} levels, deeper than ${MAX_DEPTH}`)
+    if (bound > READ_ON_BIG_STACK) return resolveOnBigStack(c.format, c.text)
+  }
+  try {
+    return resolveText(c.format, c.text)
+  } catch (e) {
+    if (!(e instanceof TooDeep)) throw e
+  }
+  return resolveOnBigStack(c.format, c.text)
+}
+
+const BIG_STACK_MB = 64
+
+function resolveOnBigStack(format, text) {
+  return new Promise((resolve, reject) => {
+    const w = new Worker(new URL('./configworker.mjs', import.meta.url), { workerData: { format, text }, resourceLimits: { stackSizeMb: BIG_STACK_MB } })
+    w.once('message', (m) => {
+      if (m.ok) resolve(m.ok)
+      else reject(new RpcError(m.error.kind, m.error.message, m.error.data))
+    })
+    w.once('error', (e) => reject(invalidConfig('', `the document could not be read: ${e.message}`)))
+  })
+}
+
+// readInWorker is configworker.mjs's side: a document too deep even for the
+// big stack is refused as a whole.
+export function resolveHere(format, text) {
+  try {
+    return { ok: resolveText(format, text) }
+  } catch (e) {
+    if (e instanceof RpcError) return { error: { kind: e.kind, message: e.message, data: e.data } }
+    if (e instanceof TooDeep) return { error: { kind: 'invalid_config', message: 'the document is nested too deeply to be read', data: { path: '' } } }
+    throw e
+  }
 }

@@ -51,7 +51,7 @@ function messageBytes(m) {
 
 export async function run(params) {
   if (params.config === undefined) throw invalidParams('"config" is missing')
-  const resolved = resolveParam(params.config)
+  const resolved = await resolveParam(params.config)
   const { initial, iterations, scripts } = readRun(params)
   const cfg = resolved.config
   // LOOP-2: the first message is never evicted in the loop.
