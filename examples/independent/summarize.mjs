@@ -61,26 +61,49 @@ export async function call(script) {
 
 const str = (v) => (typeof v === 'string' ? v : v === undefined ? '' : compact(v))
 
-function contentParts(c) {
-  if (c === undefined || c === null) return []
-  if (typeof c === 'string') return [c]
-  if (Array.isArray(c)) return c.map(blockPart)
-  return [compact(c)]
+// renderContent is a content's parts joined by "\n" (SUM-1), built without
+// recursion: tool_result blocks may nest content without bound.
+class Lit {
+  constructor(s) { this.s = s }
 }
+
+function renderContent(c) {
+  const out = []
+  const stack = [c]
+  while (stack.length) {
+    const x = stack.pop()
+    if (x instanceof Lit) { out.push(x.s); continue }
+    if (x === undefined || x === null) continue
+    if (typeof x === 'string') { out.push(x); continue }
+    if (!Array.isArray(x)) { out.push(compact(x)); continue }
+    for (let i = x.length - 1; i >= 0; i--) {
+      const b = x[i]
+      if (isObject(b) && b.type === 'tool_result') {
+        stack.push(b.content === null || b.content === undefined ? new Lit('') : b.content)
+        stack.push(new Lit(`tool_result ${str(b.tool_use_id)}: `))
+      } else {
+        stack.push(new Lit(blockPart(b)))
+      }
+      if (i > 0) stack.push(new Lit('\n'))
+    }
+  }
+  return out.join('')
+}
+
+const hasParts = (c) => !(c === undefined || c === null || (Array.isArray(c) && c.length === 0))
 
 function blockPart(b) {
   if (isObject(b)) {
     if (b.type === 'text' && typeof b.text === 'string') return b.text
     if (b.type === 'tool_use') return `tool_use ${str(b.name)} ${b.input === undefined ? '{}' : compact(b.input)}`
-    if (b.type === 'tool_result') return `tool_result ${str(b.tool_use_id)}: ${contentParts(b.content).join('\n')}`
   }
   return compact(b)
 }
 
 export function renderMessage(m) {
-  let parts
-  if (m.role === 'tool') parts = [`tool_result ${str(m.tool_call_id)}: ${contentParts(m.content).join('\n')}`]
-  else parts = contentParts(m.content)
+  const parts = []
+  if (m.role === 'tool') parts.push(`tool_result ${str(m.tool_call_id)}: ${renderContent(m.content)}`)
+  else if (hasParts(m.content)) parts.push(renderContent(m.content))
   if (Array.isArray(m.tool_calls)) {
     for (const tc of m.tool_calls) {
       const fn = isObject(tc) && isObject(tc.function) ? tc.function : {}

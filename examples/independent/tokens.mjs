@@ -50,19 +50,23 @@ export const countText = (text) => encode(text).length
 // fallback is 003's Math.ceil(JSON.stringify(value).length / 4) (TOK-2, D-23).
 export const fallback = (v) => Math.ceil(compact(v).length / 4)
 
+// contentTokens counts content without recursion: tool_result blocks may
+// nest content without bound.
 function contentTokens(c) {
-  if (c === undefined || c === null) return 0
-  if (typeof c === 'string') return countText(c)
-  if (Array.isArray(c)) {
-    let sum = 0
-    for (const b of c) {
+  let sum = 0
+  const stack = [c]
+  while (stack.length) {
+    const x = stack.pop()
+    if (x === undefined || x === null) continue
+    if (typeof x === 'string') { sum += countText(x); continue }
+    if (!Array.isArray(x)) { sum += fallback(x); continue }
+    for (const b of x) {
       if (isObject(b) && b.type === 'text' && typeof b.text === 'string') sum += countText(b.text)
-      else if (isObject(b) && b.type === 'tool_result') sum += contentTokens(b.content)
+      else if (isObject(b) && b.type === 'tool_result') stack.push(b.content)
       else sum += fallback(b)
     }
-    return sum
   }
-  return fallback(c)
+  return sum
 }
 
 export function messageTokens(m) {
