@@ -11,7 +11,7 @@
 //  - recent-cl100k:   bound tokens (cl100k, TOK-2); keeps the leading system
 //    messages, the latest user prompt and the last unit.
 import { invalidParams } from './errors.mjs'
-import { requireMessages, units, unitOfEach, classOf } from './messages.mjs'
+import { requireMessages, units, classOf } from './messages.mjs'
 import { chars4 } from './estimate.mjs'
 import { messageTokens } from './tokens.mjs'
 import { rawNumber, countOf, describeValue } from './counts.mjs'
@@ -30,7 +30,6 @@ function trimWith(t, msgs, limit) {
   const n = msgs.length
   if (n === 0) return []
   const us = units(msgs)
-  const unitOf = unitOfEach(us, n)
   const per = msgs.map(t.count)
   const total = per.reduce((a, b) => a + b, 0)
   if (total <= limit) return msgs.slice() // ANY-7
@@ -57,7 +56,6 @@ function trimWith(t, msgs, limit) {
       used += cost
     }
   }
-  void unitOf
   return msgs.filter((_, i) => keep[i])
 }
 
