@@ -42,6 +42,9 @@ function readYaml(text) {
   if (problems.some((p) => /Maximum call stack size exceeded/.test(p.message))) throw new TooDeep()
   if (problems.length) throw invalidConfig('', `the YAML is not valid: ${problems[0].message.split('\n')[0]}`)
   let size = 0
+  // size counts the bytes of the document's compact JSON as it is emitted,
+  // aliases expanded: the limit is "16 MiB of JSON" (Limits), and the path
+  // names the node being written when the count passes it.
   const grow = (n, path) => {
     size += n
     if (size > MAX_EXPANDED) throw invalidConfig(path, 'the document expands beyond 16 MiB of JSON (aliases included)')
@@ -106,7 +109,7 @@ function readYaml(text) {
   }
 
   const walk = (node, path, depth) => {
-    if (node === null || node === undefined) { grow(4, path); return { value: null } }
+    if (node === null || node === undefined) { grow(4, path); return { value: null } } // null
     if (isAlias(node)) {
       const target = node.resolve(doc)
       if (!target) throw invalidConfig(path, `the alias *${node.source} refers to no anchor`)
@@ -125,17 +128,23 @@ function readYaml(text) {
       try {
         if (isSeq(node)) {
           const arr = []
-          grow(2, path)
-          node.items.forEach((item, i) => { arr.push(walk(item, join(path, i), depth + 1).value); grow(1, path) })
+          grow(1, path) // [
+          node.items.forEach((item, i) => {
+            if (i > 0) grow(1, path) // ,
+            arr.push(walk(item, join(path, i), depth + 1).value)
+          })
+          grow(1, path) // ]
           return { value: arr }
         }
         const obj = Object.create(null)
-        grow(2, path)
+        grow(1, path) // {
+        let first = true
         for (const pair of node.items) {
           const k = keyOf(pair.key, path)
           const p = join(path, k)
           if (Object.hasOwn(obj, k)) throw invalidConfig(p, `the key ${JSON.stringify(k)} is given twice`)
-          grow(k.length + 4, p)
+          grow(Buffer.byteLength(JSON.stringify(k), 'utf8') + (first ? 1 : 2), p) // ,"key":
+          first = false
           const r = walk(pair.value, p, depth + 1)
           obj[k] = r.value
           if (r.raw !== undefined) {
@@ -143,6 +152,7 @@ function readYaml(text) {
             obj[NUMRAW][k] = r.raw
           }
         }
+        grow(1, path) // }
         return { value: obj }
       } finally {
         active.delete(node)
@@ -150,7 +160,8 @@ function readYaml(text) {
     }
     if (isScalar(node)) {
       const r = scalar(node, path)
-      grow(typeof r.value === 'string' ? r.value.length + 2 : String(r.raw ?? r.value).length, path)
+      const v = r.value
+      grow(typeof v === 'string' ? Buffer.byteLength(JSON.stringify(v), 'utf8') : typeof v === 'number' ? (Number.isFinite(v) ? String(v).length : 4) : String(v).length, path)
       return r
     }
     throw invalidConfig(path, 'an unsupported YAML node')
