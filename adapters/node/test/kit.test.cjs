@@ -1,13 +1,11 @@
 // Unit tests of the parts of the kit the conformance runs of the toys reach
-// only by chance. Run by adapters_test.go: node --test on the compiled file.
+// only by chance: `node --test test/` on the kit file itself, no build.
 
-import * as assert from 'node:assert/strict';
-import { test } from 'node:test';
-import { fromThrown } from '../src/errors';
-import { partOf, peelSystem, restore } from '../src/messages';
-import { serialize } from '../src/json';
-import { Script, Summarizer } from '../src/summarizer';
-import { decodeLine } from '../src/wire';
+const assert = require('node:assert/strict');
+const { test } = require('node:test');
+const { partOf, peelSystem, restore, serialize, _internal } = require('../convspec-kit.cjs');
+
+const { fromThrown, decodeLine, Script, Summarizer } = _internal;
 
 test('restore maps rebuilt messages to the given ones they stand for, in order', () => {
   const given = [
@@ -53,7 +51,7 @@ test('serialize writes JSON.parse("1e400") back as a number and substitutes mess
 });
 
 test('a byte that is not UTF-8 becomes two lone high surrogates, never U+FFFD', () => {
-  assert.equal(decodeLine(Buffer.concat([new Uint8Array([0x22, 0xff, 0x22])])), '"\ud800\ud800"');
+  assert.equal(decodeLine(Buffer.from([0x22, 0xff, 0x22])), '"\ud800\ud800"');
 });
 
 test('a thrown error keeps a known kind and its facts; anything else is internal_error', () => {
