@@ -78,7 +78,9 @@ function fromThrown(e) {
     else for (const name of FACTS) if (e[name] !== undefined) data[name] = e[name];
     return wireError(e.kind, String(e.message ?? e.kind), data);
   }
-  return wireError('internal_error', e instanceof Error ? `${e.name}: ${e.message}` : String(e));
+  // A bug: its stack goes in `data`, for the report (conform shows data).
+  const data = e instanceof Error && typeof e.stack === 'string' ? { traceback: e.stack } : {};
+  return wireError('internal_error', e instanceof Error ? `${e.name}: ${e.message}` : String(e), data);
 }
 
 // ---------------------------------------------------------------------------
@@ -95,6 +97,11 @@ const wireNumber = (n) => (Number.isFinite(n) ? JSON.stringify(n) : n > 0 ? '1e4
  * as the input message it stands for (MSG-2).
  */
 function serialize(value, substitute) {
+  return write(value, substitute, wireNumber);
+}
+
+/** serialize with numbers written by `number`. */
+function write(value, substitute, number) {
   const out = [];
   const stack = [];
   const open = (v) => {
@@ -104,7 +111,7 @@ function serialize(value, substitute) {
         out.push(JSON.stringify(v));
         return;
       case 'number':
-        out.push(wireNumber(v));
+        out.push(number(v));
         return;
       case 'boolean':
         out.push(v ? 'true' : 'false');
@@ -374,6 +381,76 @@ function peelSystem(messages) {
     return { system: first.content, rest: messages.slice(1) };
   }
   return { system: undefined, rest: [...messages] };
+}
+
+// ---------------------------------------------------------------------------
+// Counters of a token-bounded trimmer (ANY-6): chars4 counts each message
+// ⌈c / 4⌉ with c the characters of its content (EST-2 – EST-5), rounded per
+// message. cl100k needs a tokenizer, which Node does not have: a library
+// that counts with it brings its own.
+
+/**
+ * The characters of a message's content (EST-2 – EST-5): UTF-16 code units
+ * of a string; of the compact JSON serialization (JSON.stringify's, a number
+ * too large for a double written `null`) of any other content; 0 for absent
+ * or null content. Nothing but content counts.
+ */
+function contentChars(message) {
+  const c = isObject(message) ? message.content : undefined;
+  if (c === undefined || c === null) return 0;
+  if (typeof c === 'string') return c.length;
+  return write(c, undefined, (n) => (Number.isFinite(n) ? JSON.stringify(n) : 'null')).length;
+}
+
+/** A message's chars4 count: ⌈characters / 4⌉ (ANY-6). */
+const chars4 = (message) => Math.ceil(contentChars(message) / 4);
+
+/** The chars4 count of a list: the per-message counts, summed (not EST-1's single division). */
+const countChars4 = (messages) => messages.reduce((n, m) => n + chars4(m), 0);
+
+// ---------------------------------------------------------------------------
+// Declarations of the handshake (spec/protocol.md, "initialize"): levels,
+// formats and trimmers (ANY-10), checked when serve starts, so that a wrong
+// one is the adapter author's error at once, never a protocol error later.
+
+const LEVELS = ['core', 'validation', 'diagnostics'];
+const FORMATS = ['openai', 'anthropic'];
+const GUARANTEES = ['subsequence', 'units', 'system', 'last_prompt', 'last_unit', 'bound', 'fits', 'idempotent', 'total'];
+
+/** A list of names from `known`, or undefined when absent; throws naming what is wrong. */
+function names(value, what, known) {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value) || value.length === 0) throw new TypeError(`convspec-kit: ${what} must be a non-empty array of ${known.join(', ')}`);
+  for (const v of value) if (!known.includes(v)) throw new TypeError(`convspec-kit: ${what}: unknown ${JSON.stringify(v)} (known: ${known.join(', ')})`);
+  if (new Set(value).size !== value.length) throw new TypeError(`convspec-kit: ${what}: a name is given twice`);
+  return [...value];
+}
+
+/** The trimmers' declarations as the handshake writes them, and their trim functions by name. */
+function trimmerDeclarations(trimmers) {
+  if (trimmers === undefined) return undefined;
+  if (!Array.isArray(trimmers) || trimmers.length === 0) throw new TypeError('convspec-kit: trimmers must be a non-empty array');
+  const decls = [];
+  const trims = new Map();
+  trimmers.forEach((t, i) => {
+    const at = `trimmers[${i}]`;
+    if (!isObject(t)) throw new TypeError(`convspec-kit: ${at} must be an object`);
+    if (typeof t.name !== 'string' || t.name === '') throw new TypeError(`convspec-kit: ${at}.name must be a non-empty string`);
+    if (trims.has(t.name)) throw new TypeError(`convspec-kit: ${at}.name ${JSON.stringify(t.name)} is declared twice`);
+    if (t.bound !== 'messages' && t.bound !== 'tokens') throw new TypeError(`convspec-kit: ${at}.bound must be "messages" or "tokens"`);
+    if (t.bound === 'tokens' && t.counter !== 'chars4' && t.counter !== 'cl100k') throw new TypeError(`convspec-kit: ${at}.counter must be "chars4" or "cl100k" for a token bound`);
+    if (t.bound === 'messages' && t.counter !== undefined) throw new TypeError(`convspec-kit: ${at}.counter must be absent for a message bound`);
+    if (typeof t.trim !== 'function') throw new TypeError(`convspec-kit: ${at}.trim must be a function (messages, limit) => messages`);
+    const decl = { name: t.name, bound: t.bound };
+    if (t.counter !== undefined) decl.counter = t.counter;
+    if (t.formats !== undefined) decl.formats = names(t.formats, `${at}.formats`, FORMATS);
+    decl.guarantees = t.guarantees === undefined ? [] : t.guarantees;
+    if (!Array.isArray(decl.guarantees)) throw new TypeError(`convspec-kit: ${at}.guarantees must be an array`);
+    if (decl.guarantees.length > 0) names(decl.guarantees, `${at}.guarantees`, GUARANTEES);
+    decls.push(decl);
+    trims.set(t.name, t.trim.bind(t));
+  });
+  return { decls, trims };
 }
 
 // ---------------------------------------------------------------------------
@@ -664,6 +741,7 @@ function capabilities(o) {
   if (o.tokens) caps.push('tokens.cl100k');
   if (o.config) caps.push('config');
   if (o.loop) caps.push('loop');
+  if (o.trimmers !== undefined && o.trimmers.length > 0) caps.push('trimmer');
   return caps;
 }
 
@@ -693,6 +771,9 @@ const errorResponse = (id, error) => ({ jsonrpc: '2.0', id, error });
  */
 function serve(options) {
   const caps = capabilities(options);
+  const levels = names(options.levels, 'levels', LEVELS);
+  const formats = names(options.formats, 'formats', FORMATS);
+  const trimmers = trimmerDeclarations(options.trimmers);
   const windows = new Map();
   /** The state of the request being answered (requests are answered one at a time). */
   let current = { summarizer: undefined, missed: false, substitute: new Map() };
@@ -785,6 +866,17 @@ function serve(options) {
     };
   }
   if (loop) methods['loop.run'] = async (p) => runLoop(loop, p, params());
+  if (trimmers) {
+    methods['trimmer.trim'] = async (p) => {
+      const name = read.string(p, 'trimmer');
+      const trim = trimmers.trims.get(name);
+      if (trim === undefined) throw invalidParams(`params.trimmer: unknown trimmer ${serialize(name)} (declared: ${[...trimmers.trims.keys()].join(', ')})`);
+      const limit = read.count(p, 'limit');
+      const kept = await trim(messages(p, params()), limit);
+      if (!Array.isArray(kept)) throw new TypeError(`trimmer ${name} returned ${typeName(kept)}, not an array of messages`);
+      return { messages: kept };
+    };
+  }
 
   /** loop.run: drives the conversation through the scripted run (LOOP-1 – LOOP-6). */
   async function runLoop(handlers, p, rec) {
@@ -868,7 +960,11 @@ function serve(options) {
       case 'initialize': {
         const p = read.objectParams(req, true);
         if (p.protocol !== 1) throw invalidParams(`params.protocol: unsupported protocol ${serialize(p.protocol ?? null)}, this implementation speaks 1`);
-        return { protocol: 1, implementation: { name: options.name, version: options.version }, capabilities: caps };
+        const result = { protocol: 1, implementation: { name: options.name, version: options.version }, capabilities: caps };
+        if (levels) result.levels = levels;
+        if (formats) result.formats = formats;
+        if (trimmers) result.trimmers = trimmers.decls;
+        return result;
       }
       case 'shutdown':
         return null;
@@ -938,5 +1034,8 @@ exports.restore = restore;
 exports.DEFAULT_MAX_TOKENS = DEFAULT_MAX_TOKENS;
 exports.DEFAULT_TIMEOUT_MS = DEFAULT_TIMEOUT_MS;
 exports.serialize = serialize;
+exports.contentChars = contentChars;
+exports.chars4 = chars4;
+exports.countChars4 = countChars4;
 /** The kit's inner parts, for its unit tests; not an API. */
 exports._internal = { fromThrown, decodeLine, Script, Summarizer };

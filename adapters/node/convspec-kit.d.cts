@@ -125,9 +125,35 @@ export interface LoopConversation {
   finishIteration(): Awaitable<{ state: readonly unknown[]; metrics: unknown; events: readonly unknown[] }>;
 }
 
+/** A level of SPEC.md an implementation may declare (D-42). */
+export type Level = 'core' | 'validation' | 'diagnostics';
+/** A provider format of the messages an implementation reads (D-42). */
+export type Format = 'openai' | 'anthropic';
+/** A guarantee a trimmer may claim (ANY-1 – ANY-9). */
+export type Guarantee = 'subsequence' | 'units' | 'system' | 'last_prompt' | 'last_unit' | 'bound' | 'fits' | 'idempotent' | 'total';
+
+/**
+ * One trimmer of capability `trimmer` (ANY-10): its declaration and its
+ * function. `counter` is given exactly for a token bound; `formats` absent
+ * means both; it is checked on the guarantees it claims alone.
+ */
+export type Trimmer = {
+  name: string;
+  formats?: readonly Format[];
+  guarantees: readonly Guarantee[];
+  /** What the trimmer keeps of `messages` under `limit` (a count); answered as the exact input (MSG-2). */
+  trim(messages: Message[], limit: number): Awaitable<readonly unknown[]>;
+} & ({ bound: 'messages'; counter?: undefined } | { bound: 'tokens'; counter: 'chars4' | 'cl100k' });
+
 export interface ServeOptions<W> {
   name: string;
   version: string;
+  /** The levels implemented; absent: all. The cases of the others are not applicable. */
+  levels?: readonly Level[];
+  /** The provider formats read; absent: both. Scenarios in another format are not applicable. */
+  formats?: readonly Format[];
+  /** Given (non-empty), the kit declares `trimmer` and answers `trimmer.trim` with them. */
+  trimmers?: readonly Trimmer[];
   window?: WindowHandlers<W>;
   history?: HistoryHandlers;
   budget?: BudgetHandlers;
@@ -168,6 +194,13 @@ export declare function peelSystem(messages: readonly Message[]): { system: stri
 export declare const DEFAULT_TIMEOUT_MS: number;
 /** The max_tokens recorded for a callback that is not told one (SUM-1, SUM-9). */
 export declare const DEFAULT_MAX_TOKENS: number;
+
+/** The characters of a message's content (EST-2 – EST-5): UTF-16 code units of a string, of the compact JSON of other content; 0 when absent or null. */
+export declare function contentChars(message: unknown): number;
+/** A message's chars4 count, ⌈contentChars / 4⌉ (ANY-6). */
+export declare function chars4(message: unknown): number;
+/** The chars4 count of a list: per message, rounded up, summed (ANY-6; not EST-1's single division). */
+export declare function countChars4(messages: readonly unknown[]): number;
 
 /** Writes a JSON value as JSON.stringify does, without the call stack; objects in `substitute` as what they map to. */
 export declare function serialize(value: unknown, substitute?: ReadonlyMap<object, unknown>): string;

@@ -1,5 +1,5 @@
 // Unit tests of the parts of the kit the conformance runs of the toys reach
-// only by chance: `node --test test/` on the kit file itself, no build.
+// only by chance: `npm test` (node --test) on the kit file itself, no build.
 
 const assert = require('node:assert/strict');
 const { test } = require('node:test');
@@ -57,7 +57,8 @@ test('a byte that is not UTF-8 becomes two lone high surrogates, never U+FFFD', 
 test('a thrown error keeps a known kind and its facts; anything else is internal_error', () => {
   const lib = Object.assign(new Error('execution.x: bad'), { kind: 'invalid_config', path: 'execution.x' });
   assert.deepEqual(fromThrown(lib), { code: -32001, message: 'execution.x: bad', data: { path: 'execution.x', kind: 'invalid_config' } });
-  assert.deepEqual(fromThrown(new TypeError('oops')).data, { kind: 'internal_error' });
+  assert.equal(fromThrown(new TypeError('oops')).data.kind, 'internal_error');
+  assert.match(fromThrown(new TypeError('oops')).data.traceback, /^TypeError: oops\n    at /);
   assert.equal(fromThrown({ kind: 'no_such_kind', message: 'x' }).code, -32603);
 });
 
@@ -69,4 +70,74 @@ test('the scripted summarizer records calls, plays the last script again, and ti
   assert.deepEqual(s.calls, [{ prompt: 'p', max_tokens: 7 }, { prompt: 'q', max_tokens: 1024 }, { prompt: 'r', max_tokens: 1024 }]);
   const slow = new Summarizer([new Script({ reply: 'late', delay_ms: 50, timeout_ms: 5 }, 's')]);
   await assert.rejects(slow.call('p', 1), /did not answer within 5 ms/);
+});
+
+const { Readable } = require('node:stream');
+const { serve, contentChars, countChars4 } = require('../convspec-kit.cjs');
+
+/** Serves the requests (JSON values) and resolves to the responses, parsed, once the kit exits. */
+function exchange(requests, options) {
+  return new Promise((resolve) => {
+    const out = [];
+    serve({
+      name: 't',
+      version: '0',
+      ...options,
+      input: Readable.from([requests.map((r) => JSON.stringify(r) + '\n').join('')]),
+      output: { write: (chunk, callback) => (out.push(chunk), callback?.(), true) },
+      exit: () => resolve(out.join('').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l))),
+    });
+  });
+}
+
+const req = (id, method, params) => ({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
+
+test('levels, formats and trimmers are declared, and trimmer.trim calls the trimmer named', async () => {
+  const trimmers = [{ name: 't', bound: 'tokens', counter: 'chars4', guarantees: ['bound'], trim: (m, n) => m.slice(0, n) }];
+  const rs = await exchange(
+    [req(1, 'initialize', { protocol: 1, suite: 'convspec' }),
+     req(2, 'trimmer.trim', { trimmer: 't', limit: 1, messages: [{ role: 'u' }, { role: 'v' }] }),
+     req(3, 'trimmer.trim', { trimmer: 'x', limit: 1, messages: [] }),
+     req(4, 'trimmer.trim', { trimmer: 't', limit: -1, messages: [] })],
+    { levels: ['core'], formats: ['openai'], trimmers },
+  );
+  assert.deepEqual(rs[0].result, {
+    protocol: 1, implementation: { name: 't', version: '0' }, capabilities: ['trimmer'], levels: ['core'], formats: ['openai'],
+    trimmers: [{ name: 't', bound: 'tokens', counter: 'chars4', guarantees: ['bound'] }],
+  });
+  assert.deepEqual(rs[1].result, { messages: [{ role: 'u' }] });
+  assert.equal(rs[2].error.data.kind, 'invalid_params');
+  assert.equal(rs[3].error.data.kind, 'invalid_params');
+});
+
+test('a wrong declaration is refused when serving starts', () => {
+  const ok = { name: 't', bound: 'messages', guarantees: [], trim: (m) => m };
+  for (const [bad, message] of [
+    [{ levels: [] }, /levels must be a non-empty array/],
+    [{ formats: ['gemini'] }, /formats: unknown "gemini"/],
+    [{ trimmers: [{ ...ok, counter: 'chars4' }] }, /counter must be absent/],
+    [{ trimmers: [{ ...ok, bound: 'tokens' }] }, /counter must be/],
+    [{ trimmers: [ok, ok] }, /declared twice/],
+    [{ trimmers: [{ ...ok, guarantees: ['fast'] }] }, /unknown "fast"/],
+    [{ trimmers: [{ ...ok, trim: undefined }] }, /trim must be a function/],
+  ]) {
+    assert.throws(() => serve({ name: 't', version: '0', ...bad, input: Readable.from([]), output: { write: () => true }, exit: () => {} }), message);
+  }
+});
+
+test('chars4 counts content characters as EST-2 – EST-5 do, rounded per message', () => {
+  const chars = (text) => contentChars({ role: 'user', content: JSON.parse(text) });
+  assert.equal(chars('"é你😀"'), 4);
+  assert.equal(chars('[ {"type": "text", "text": "hi 😀"} ]'), 32);
+  assert.equal(chars('1e400'), 4); // a number too large for a double: JSON.stringify writes null
+  assert.equal(chars('null'), 0);
+  assert.equal(contentChars({ role: 'user' }), 0);
+  assert.equal(countChars4([{ role: 'u', content: 'a' }, { role: 'u', content: 'b' }]), 2);
+});
+
+test('an internal error is answered with its stack', async () => {
+  const history = { classify: () => ({}).missing.x, prune: () => ({}), build: () => ({}) };
+  const [r] = await exchange([req(1, 'history.classify', { messages: [] })], { history });
+  assert.equal(r.error.data.kind, 'internal_error');
+  assert.match(r.error.data.traceback, /TypeError: Cannot read properties of undefined/);
 });
