@@ -463,7 +463,14 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 /** The max_tokens recorded for a callback that is not told one (SUM-1, SUM-9). */
 const DEFAULT_MAX_TOKENS = 1024;
 
-/** One script: `reply` or `error`, after `delay_ms`, given up after `timeout_ms`. */
+/** The longest time setTimeout can wait (a longer one would fire at once): the clock's end (D-40). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * One script: `reply` or `error`, and the outcome its numbers fix (D-44):
+ * with delay_ms below timeout_ms the call answers at once; otherwise it does
+ * not answer in time.
+ */
 class Script {
   /** `where` names the script in error messages (`params.summarizer`, `params.summarizers[1]`). */
   constructor(script, where) {
@@ -487,14 +494,27 @@ class Script {
     return v;
   }
 
-  /** Plays the script once: the reply after delay_ms, or a failure (its error, or a timeout when delay_ms exceeds timeout_ms). */
-  answer() {
-    return new Promise((resolve, reject) => {
-      if (this.delayMs > this.timeoutMs) {
-        setTimeout(() => reject(new Error(`the summarizer did not answer within ${this.timeoutMs} ms`)), this.timeoutMs);
+  /**
+   * Plays the script once. The outcome is fixed by the numbers, never by
+   * two timers racing (D-44): with delay_ms < timeout_ms the reply or the
+   * error comes at once (the delay is not slept); with delay_ms ≥
+   * timeout_ms the reply never comes — the call fails with a timeout error
+   * after timeout_ms (one timer), or, when the library passes its own
+   * cancellation `signal` (it enforces its timeout itself), waits until the
+   * library aborts it.
+   */
+  answer(signal) {
+    if (this.delayMs < this.timeoutMs) {
+      return this.error !== undefined ? Promise.reject(new Error(this.error)) : Promise.resolve(this.reply);
+    }
+    return new Promise((_resolve, reject) => {
+      if (signal !== undefined && signal !== null) {
+        const cancelled = () => reject(signal.reason ?? new Error('the summarizer call was cancelled'));
+        if (signal.aborted) cancelled();
+        else signal.addEventListener('abort', cancelled, { once: true });
         return;
       }
-      setTimeout(() => (this.error !== undefined ? reject(new Error(this.error)) : resolve(this.reply)), this.delayMs);
+      setTimeout(() => reject(new Error(`the summarizer did not answer within ${this.timeoutMs} ms`)), Math.min(this.timeoutMs, MAX_TIMER_MS));
     });
   }
 }
@@ -508,12 +528,15 @@ class Summarizer {
     this.scripts = scripts;
     /** Every call made, in order: `{prompt, max_tokens}` (window), or `{messages}` (budget's summaryFn). */
     this.calls = [];
-    /** `(prompt, maxTokens) => Promise<string>`. */
-    this.call = (prompt, maxTokens) => this.play({ prompt, max_tokens: maxTokens });
-    /** `(text) => Promise<string>`, recorded with max_tokens 1024. */
-    this.text = (text) => this.play({ prompt: text, max_tokens: DEFAULT_MAX_TOKENS });
-    /** `(messages) => Promise<string>`: budget's summaryFn (CMP-1); recorded with the messages it got. */
-    this.messages = (messages) => this.play({ messages: [...messages] });
+    // Each takes an optional `{ signal }`: a library that enforces its own
+    // timeout passes its AbortSignal, and a call that does not answer in
+    // time waits for it instead of failing on the kit's timer (D-44).
+    /** `(prompt, maxTokens, { signal }?) => Promise<string>`. */
+    this.call = (prompt, maxTokens, options) => this.play({ prompt, max_tokens: maxTokens }, options);
+    /** `(text, { signal }?) => Promise<string>`, recorded with max_tokens 1024. */
+    this.text = (text, options) => this.play({ prompt: text, max_tokens: DEFAULT_MAX_TOKENS }, options);
+    /** `(messages, { signal }?) => Promise<string>`: budget's summaryFn (CMP-1); recorded with the messages it got. */
+    this.messages = (messages, options) => this.play({ messages: [...messages] }, options);
   }
 
   /** How long the library should wait for the next call (it is also enforced here). */
@@ -525,10 +548,10 @@ class Summarizer {
     return this.scripts[Math.min(this.calls.length, this.scripts.length - 1)];
   }
 
-  play(call) {
+  play(call, options) {
     const script = this.next();
     this.calls.push(call);
-    return script.answer();
+    return script.answer(options?.signal);
   }
 }
 
@@ -549,9 +572,9 @@ class NoSummarizer extends Error {
 class LateSummarizer {
   constructor(current) {
     this.current = current;
-    this.call = async (prompt, maxTokens) => this.bound().call(prompt, maxTokens);
-    this.text = async (text) => this.bound().text(text);
-    this.messages = async (messages) => this.bound().messages(messages);
+    this.call = async (prompt, maxTokens, options) => this.bound().call(prompt, maxTokens, options);
+    this.text = async (text, options) => this.bound().text(text, options);
+    this.messages = async (messages, options) => this.bound().messages(messages, options);
   }
 
   bound() {

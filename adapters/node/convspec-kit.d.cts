@@ -3,6 +3,13 @@
 
 type Awaitable<T> = T | Promise<T>;
 
+/** Node's AbortSignal, declared here so that the kit needs no @types/node. */
+interface AbortSignal {
+  readonly aborted: boolean;
+  readonly reason?: unknown;
+  addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
+}
+
 /** A message (MSG-1): a JSON object with a non-empty string `role`; anything else is allowed. */
 export interface Message {
   role: string;
@@ -46,14 +53,29 @@ export declare function contextWindowExhausted(message: string, facts: { tokenCo
 /** Declines this one request: the case is reported unsupported, not failed. */
 export declare function unsupported(message: string): KitError;
 
-/** The summarizer callbacks a handler is given (per request, or fixed at window.create). */
+/**
+ * How a call may be cancelled: a library that enforces its own timeout
+ * passes its AbortSignal, and a call that does not answer in time (delay_ms
+ * ≥ timeout_ms) then waits for it rather than failing on the kit's timer
+ * (D-44).
+ */
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+/**
+ * The summarizer callbacks a handler is given (per request, or fixed at
+ * window.create). The script's numbers fix each call's outcome (D-44): with
+ * delay_ms < timeout_ms it answers at once; otherwise it fails with a
+ * timeout error after timeout_ms, or waits for `signal` to abort it.
+ */
 export interface SummarizerCallbacks {
   /** `(prompt, maxTokens) => Promise<string>`. */
-  readonly call: (prompt: string, maxTokens: number) => Promise<string>;
+  readonly call: (prompt: string, maxTokens: number, options?: CallOptions) => Promise<string>;
   /** `(text) => Promise<string>` (recorded with max_tokens 1024). */
-  readonly text: (text: string) => Promise<string>;
+  readonly text: (text: string, options?: CallOptions) => Promise<string>;
   /** `(messages) => Promise<string>`: budget's summaryFn. */
-  readonly messages: (messages: readonly Message[]) => Promise<string>;
+  readonly messages: (messages: readonly Message[], options?: CallOptions) => Promise<string>;
   /** How long to wait for the next call before treating it as failed (the kit enforces it too). */
   readonly timeoutMs: number;
 }

@@ -753,7 +753,9 @@ DEFAULT_MAX_TOKENS = 1024  # recorded for a callback that is not told one (SUM-1
 
 
 class _Script:
-    """One script: ``reply`` or ``error``, after ``delay_ms``, given up after ``timeout_ms``."""
+    """One script: ``reply`` or ``error``, and the outcome its numbers fix
+    (D-44): with ``delay_ms`` below ``timeout_ms`` the call answers at once;
+    otherwise it does not answer in time."""
 
     def __init__(self, script: Any, where: str) -> None:
         if not isinstance(script, dict):
@@ -784,21 +786,36 @@ class _Script:
         assert self.reply is not None
         return self.reply
 
-    def play(self) -> str:
-        if self.delay > self.timeout:
-            time.sleep(self.timeout)
-            raise TimeoutError(f"the summarizer did not answer within {self.timeout * 1000:g} ms")
-        time.sleep(self.delay)
-        return self._outcome()
+    def _timed_out(self) -> TimeoutError:
+        return TimeoutError(f"the summarizer did not answer within {self.timeout * 1000:g} ms")
 
-    async def aplay(self) -> str:
+    def _wait(self) -> float:
+        """The timeout as a sleep can take it: a longer one is the longest the clock holds (D-40)."""
+        return min(self.timeout, threading.TIMEOUT_MAX)
+
+    def play(self) -> str:
+        """The outcome is fixed by the numbers, never by two timers racing
+        (D-44): with delay_ms < timeout_ms the reply or the error at once
+        (the delay is not slept); otherwise a timeout error after timeout_ms
+        (one timer), the reply never delivered."""
+        if self.delay < self.timeout:
+            return self._outcome()
+        time.sleep(self._wait())
+        raise self._timed_out()
+
+    async def aplay(self, own_timeout: bool = False) -> str:
+        """``play`` for async libraries. ``own_timeout``: the library
+        enforces its own timeout and cancels the call (asyncio.wait_for, a
+        task group's deadline); a call that does not answer in time then
+        waits to be cancelled instead of failing on the kit's timer (D-44)."""
+        if self.delay < self.timeout:
+            return self._outcome()
         import asyncio  # only for async libraries: it takes a while to import
 
-        if self.delay > self.timeout:
-            await asyncio.sleep(self.timeout)
-            raise TimeoutError(f"the summarizer did not answer within {self.timeout * 1000:g} ms")
-        await asyncio.sleep(self.delay)
-        return self._outcome()
+        if own_timeout:
+            await asyncio.get_running_loop().create_future()  # never set: only cancellation ends it
+        await asyncio.sleep(self._wait())
+        raise self._timed_out()
 
 
 class Summarizer:
@@ -843,14 +860,17 @@ class Summarizer:
         """``(messages) -> str``: budget's summaryFn (CMP-1), recorded with the messages it got."""
         return self._record({"messages": list(messages)}).play()
 
-    async def acall(self, prompt: str, max_tokens: int) -> str:
-        return await self._record({"prompt": prompt, "max_tokens": max_tokens}).aplay()
+    # The async twins take ``own_timeout=True`` from a library that enforces
+    # its own timeout by cancelling the call (D-44; see _Script.aplay).
 
-    async def atext(self, text: str) -> str:
-        return await self._record({"prompt": text, "max_tokens": DEFAULT_MAX_TOKENS}).aplay()
+    async def acall(self, prompt: str, max_tokens: int, own_timeout: bool = False) -> str:
+        return await self._record({"prompt": prompt, "max_tokens": max_tokens}).aplay(own_timeout)
 
-    async def amessages(self, messages: Sequence[Any]) -> str:
-        return await self._record({"messages": list(messages)}).aplay()
+    async def atext(self, text: str, own_timeout: bool = False) -> str:
+        return await self._record({"prompt": text, "max_tokens": DEFAULT_MAX_TOKENS}).aplay(own_timeout)
+
+    async def amessages(self, messages: Sequence[Any], own_timeout: bool = False) -> str:
+        return await self._record({"messages": list(messages)}).aplay(own_timeout)
 
 
 class _NoSummarizer(Exception):
@@ -898,14 +918,14 @@ class _LateSummarizer:
     def messages(self, messages: Sequence[Any]) -> str:
         return self._bound().messages(messages)
 
-    async def acall(self, prompt: str, max_tokens: int) -> str:
-        return await self._bound().acall(prompt, max_tokens)
+    async def acall(self, prompt: str, max_tokens: int, own_timeout: bool = False) -> str:
+        return await self._bound().acall(prompt, max_tokens, own_timeout)
 
-    async def atext(self, text: str) -> str:
-        return await self._bound().atext(text)
+    async def atext(self, text: str, own_timeout: bool = False) -> str:
+        return await self._bound().atext(text, own_timeout)
 
-    async def amessages(self, messages: Sequence[Any]) -> str:
-        return await self._bound().amessages(messages)
+    async def amessages(self, messages: Sequence[Any], own_timeout: bool = False) -> str:
+        return await self._bound().amessages(messages, own_timeout)
 
 
 # --------------------------------------------------------------------------

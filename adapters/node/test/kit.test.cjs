@@ -72,6 +72,33 @@ test('the scripted summarizer records calls, plays the last script again, and ti
   await assert.rejects(slow.call('p', 1), /did not answer within 5 ms/);
 });
 
+/** Which settles first: `promise`, or the next turn of the event loop (nothing that waits on a timer can). */
+const settlesAtOnce = (promise) =>
+  Promise.race([promise.then(() => true, () => true), new Promise((resolve) => setImmediate(() => resolve(false)))]);
+
+test("the script's numbers fix the outcome, never two timers racing (D-44)", async () => {
+  // delay below timeout: the reply or the error at once, the delay not slept.
+  const quick = new Summarizer([new Script({ reply: 'now', delay_ms: 100000, timeout_ms: 200000 }, 's')]);
+  const reply = quick.call('p', 1);
+  assert.equal(await settlesAtOnce(reply), true);
+  assert.equal(await reply, 'now');
+  const failing = new Summarizer([new Script({ error: 'down', delay_ms: 1, timeout_ms: 1000 }, 's')]);
+  const failed = failing.text('p');
+  assert.equal(await settlesAtOnce(failed), true);
+  await assert.rejects(failed, /down/);
+  // delay at or above timeout: never the reply; a timeout after timeout_ms.
+  const equal = new Summarizer([new Script({ reply: 'never', delay_ms: 5, timeout_ms: 5 }, 's')]);
+  const late = equal.call('p', 1);
+  assert.equal(await settlesAtOnce(late), false);
+  await assert.rejects(late, /did not answer within 5 ms/);
+  // With the library's own signal, no timer of the kit's: it waits to be cancelled.
+  const controller = new AbortController();
+  const cancelled = new Summarizer([new Script({ reply: 'never', delay_ms: 30000, timeout_ms: 1 }, 's')]).call('p', 1, { signal: controller.signal });
+  assert.equal(await settlesAtOnce(cancelled), false);
+  controller.abort(new Error('the library gave up'));
+  await assert.rejects(cancelled, /the library gave up/);
+});
+
 const { Readable } = require('node:stream');
 const { serve, contentChars, countChars4 } = require('../convspec-kit.cjs');
 

@@ -127,6 +127,42 @@ class Summarizer(unittest.TestCase):
         with self.assertRaisesRegex(TimeoutError, "within 5 ms"):
             slow.call("p", 1)
 
+    def test_the_numbers_fix_the_outcome_never_two_timers_racing(self):
+        """D-44: delay_ms < timeout_ms answers at once (the delay not slept);
+        delay_ms >= timeout_ms never answers: a timeout after timeout_ms, one
+        sleep, or, with the library's own timeout, waiting to be cancelled."""
+        import asyncio
+        from unittest import mock
+
+        script = lambda **s: kit.Summarizer([kit._Script(s, "s")])  # noqa: E731
+        with mock.patch.object(kit.time, "sleep") as sleep:
+            self.assertEqual(script(reply="now", delay_ms=1, timeout_ms=1000).call("p", 1), "now")
+            with self.assertRaisesRegex(RuntimeError, "down"):
+                script(error="down", delay_ms=999, timeout_ms=1000).text("p")
+            sleep.assert_not_called()
+            for delay in (50, 5):  # above, and equal to, the timeout
+                with self.assertRaisesRegex(TimeoutError, "within 5 ms"):
+                    script(reply="never", delay_ms=delay, timeout_ms=5).call("p", 1)
+            self.assertEqual(sleep.call_args_list, [mock.call(0.005)] * 2)
+            with self.assertRaises(TimeoutError):
+                script(reply="never", delay_ms=2**53 - 1, timeout_ms=2**53 - 1).call("p", 1)
+            self.assertLessEqual(sleep.call_args.args[0], kit.threading.TIMEOUT_MAX)  # the clock's end, not an overflow
+
+        async def scenario() -> None:
+            self.assertEqual(await script(reply="now", delay_ms=1, timeout_ms=1000).acall("p", 1), "now")
+            with self.assertRaisesRegex(TimeoutError, "within 1 ms"):
+                await script(reply="never", delay_ms=50, timeout_ms=1).atext("p")
+            # The library's own timeout: the kit waits until the library cancels.
+            call = asyncio.ensure_future(script(reply="never", delay_ms=50, timeout_ms=1).atext("p", own_timeout=True))
+            for _ in range(3):
+                await asyncio.sleep(0)
+            self.assertFalse(call.done())
+            call.cancel()
+            with self.assertRaises(asyncio.CancelledError):
+                await call
+
+        asyncio.run(scenario())
+
     def test_bad_scripts_are_invalid_params(self):
         for script in ({}, {"reply": "a", "error": "b"}, {"reply": 1}, {"reply": "a", "delay_ms": 2.5}, {"error": "e", "timeout_ms": -1}):
             with self.assertRaises(kit.KitError) as e:
