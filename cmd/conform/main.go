@@ -5,7 +5,7 @@
 //	conform [flags] -- CMD [ARGS…]      the same (-- when CMD is named like a subcommand)
 //	conform baseline -o FILE [flags] [-- CMD [ARGS…]]
 //	                                    write a baseline accepting the current failures
-//	conform init LANG [DIR]             a starter adapter on the kit of LANG (go, node, python)
+//	conform init LANG [DIR]             a starter adapter with the kit of LANG (go, node, python) beside it
 //	conform smoke [--] CMD [ARGS…]      the handshake and one valid request per declared method
 //	conform serve [-mutant NAME]        the reference (or a faulty variant) as a protocol v1 server
 //	conform list [-run RE] [-skip RE]   every case ID with its kind and clauses
@@ -86,7 +86,8 @@ func usage(w io.Writer) {
   conform [flags] -- CMD [ARGS...] the same; -- when CMD is named like a subcommand
   conform baseline -o FILE [flags] [-- CMD [ARGS...]]
                                    run the whole suite and write a baseline accepting its failures
-  conform init [-force] LANG [DIR] write a starter adapter on the kit of LANG (go, node, python)
+  conform init [-force] [-convspec DIR] LANG [DIR]
+                                   write a starter adapter with the kit of LANG (go, node, python)
   conform smoke [--] CMD [ARGS...] check the handshake and one valid request per declared method
   conform serve [-mutant NAME]     serve the reference (or a faulty variant) on stdin/stdout
   conform list [-run RE] [-skip RE] print every case ID with its kind and clauses
