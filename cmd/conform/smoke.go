@@ -93,6 +93,8 @@ func smoke(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "conform smoke: give the implementation's command: conform smoke ./my-adapter")
 		return exitUsage
 	}
+	warnFlagsAfterCommand("conform smoke", fs, command, stderr)
+	next := suiteCommand(s, command)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	tg, err := target.StartProcess(ctx, target.ProcessConfig{
@@ -153,11 +155,31 @@ func smoke(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if problems > 0 {
-		fmt.Fprintf(stdout, "%d problem(s): fix them, then run the suite: conform %s\n", problems, strings.Join(command, " "))
+		fmt.Fprintf(stdout, "%d problem(s): fix them, then run the suite: %s\n", problems, next)
 		return exitFailures
 	}
-	fmt.Fprintf(stdout, "smoke passed: every declared method answered a valid request; now run the suite: conform %s\n", strings.Join(command, " "))
+	fmt.Fprintf(stdout, "smoke passed: every declared method answered a valid request; now run the suite: %s\n", next)
 	return exitOK
+}
+
+// suiteCommand is the conform command line that runs the suite on what
+// smoke checked, with the supervision flags smoke was given (an adapter that
+// needed -start-timeout 30s for smoke needs it for the suite too), every
+// argument quoted for the shell.
+func suiteCommand(s *settings, command []string) string {
+	parts := []string{"conform"}
+	for _, name := range []string{"timeout", "start-timeout", "max-restarts", "max-line"} {
+		if s.set[name] {
+			parts = append(parts, "-"+name, shellQuote(flagValue(s, name)))
+		}
+	}
+	if isSubcommand(command[0]) {
+		parts = append(parts, "--") // a program named like a subcommand
+	}
+	for _, c := range command {
+		parts = append(parts, shellQuote(c))
+	}
+	return strings.Join(parts, " ")
 }
 
 func smokeCall(ctx context.Context, tg target.Target, r smokeRequest) error {
