@@ -78,8 +78,9 @@ function fromThrown(e) {
     else for (const name of FACTS) if (e[name] !== undefined) data[name] = e[name];
     return wireError(e.kind, String(e.message ?? e.kind), data);
   }
-  // A bug: its stack goes in `data`, for the report (conform shows data).
-  const data = e instanceof Error && typeof e.stack === 'string' ? { traceback: e.stack } : {};
+  // A bug: its stack goes in `data.traceback` (conform shows it under the
+  // failure), without the kit's own frames, the same for every request.
+  const data = e instanceof Error && typeof e.stack === 'string' ? { traceback: e.stack.split('\n').filter((l) => !l.includes(__filename)).join('\n') } : {};
   return wireError('internal_error', e instanceof Error ? `${e.name}: ${e.message}` : String(e), data);
 }
 

@@ -159,9 +159,16 @@ def _from_raised(e: BaseException) -> dict:
         if not isinstance(data, dict):
             data = {name: getattr(e, name) for name in _FACTS if getattr(e, name, None) is not None}
         return _wire_error(kind, str(e), data)
-    # A bug: its traceback goes in ``data``, for the report (conform shows data).
-    tb = "".join(traceback.format_exception(type(e), e, e.__traceback__))
-    return _wire_error("internal_error", f"{type(e).__name__}: {e}", {"traceback": tb})
+    return _wire_error("internal_error", f"{type(e).__name__}: {e}", {"traceback": _traceback(e)})
+
+
+def _traceback(e: BaseException) -> str:
+    """Where a bug arose, for ``data.traceback`` (conform shows it under the
+    failure): the traceback without the kit's own frames, which are the same
+    for every request and say nothing about the library."""
+    frames = [f for f in traceback.extract_tb(e.__traceback__) if f.filename != __file__]
+    return "Traceback (most recent call last):\n" + "".join(traceback.format_list(frames)) + \
+        "".join(traceback.format_exception_only(type(e), e))
 
 
 # --------------------------------------------------------------------------

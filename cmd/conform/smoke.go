@@ -236,7 +236,11 @@ func explain(method string, err error, s *settings) string {
 		case protocol.KindUnsupported:
 			return fmt.Sprintf("declined a plain valid request as unsupported (%s): the suite reports such cases unsupported, not failed (with -strict they fail); if the library cannot do this method at all, leave its capability out of the handshake", pe.Message)
 		case protocol.KindInternalError:
-			return fmt.Sprintf("raised an error (%s): a valid request must succeed; the message is what your code threw", pe.Message)
+			tb := ""
+			if pe.Data != nil && pe.Data.Traceback != "" {
+				tb = "\n" + indentLines(pe.Data.Traceback, "     ")
+			}
+			return fmt.Sprintf("raised an error (%s): a valid request must succeed; the message is what your code threw%s", pe.Message, tb)
 		}
 		return fmt.Sprintf("answered a valid request with the error %s (%s)", pe.Kind(), pe.Message)
 	}
