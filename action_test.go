@@ -2,6 +2,7 @@ package convspec
 
 import (
 	"bufio"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -45,9 +46,25 @@ type actionRun struct {
 	outputs map[string]map[string]string
 	// failed is the name of the first step that failed; "" for none.
 	failed string
-	// uploaded are the files the upload step would upload.
+	// artifact is the name the upload step would upload under, and
+	// uploaded its files.
+	artifact string
 	uploaded []string
 	summary  string
+	// logs holds each step's output, by step ID.
+	logs map[string]string
+	// cacheHit reports whether the cache step restored a saved entry.
+	cacheHit bool
+}
+
+// runner is what GitHub's runner provides the action's steps: the
+// environment of the job, and an Actions cache (key → saved directory)
+// that outlives one run, as it outlives one workflow run.
+type runner struct {
+	actionPath string
+	job        string
+	cache      map[string]string
+	store      string // where the cache's entries are saved
 }
 
 var expr = regexp.MustCompile(`\$\{\{\s*([^}]*?)\s*\}\}`)
@@ -79,7 +96,7 @@ func (r *actionRun) expand(s string) string {
 	return expr.ReplaceAllStringFunc(s, func(m string) string { return r.eval(expr.FindStringSubmatch(m)[1]) })
 }
 
-// condition evaluates a step's if: always() && X, X != ”, X == ”.
+// condition evaluates a step's if: always() && X, X != ”, X == ”, X == 'literal'.
 func (r *actionRun) condition(c string) bool {
 	c = strings.TrimSpace(c)
 	if c == "" {
@@ -95,8 +112,8 @@ func (r *actionRun) condition(c string) bool {
 	if lhs, ok := strings.CutSuffix(c, "!= ''"); ok {
 		return r.eval(lhs) != ""
 	}
-	if lhs, ok := strings.CutSuffix(c, "== ''"); ok {
-		return r.eval(lhs) == ""
+	if lhs, lit, ok := strings.Cut(c, "=="); ok && strings.HasPrefix(strings.TrimSpace(lit), "'") && strings.HasSuffix(strings.TrimSpace(lit), "'") {
+		return r.eval(lhs) == strings.Trim(strings.TrimSpace(lit), "'")
 	}
 	r.t.Fatalf("action.yml: cannot evaluate the condition %q", c)
 	return false
@@ -104,16 +121,18 @@ func (r *actionRun) condition(c string) bool {
 
 // runAction runs action.yml's steps as GitHub's runner would, in
 // workspace: the shell steps with bash, the step outputs passed on. The
-// steps that use other actions are not run: setup-go (Go is here), and
-// upload-artifact, whose files are recorded instead.
-func runAction(t *testing.T, workspace string, inputs map[string]string) *actionRun {
+// steps that use other actions are stood in for: actions/cache by rn's
+// cache (restored before, saved after the run), upload-artifact by
+// recording its name and files. Any other action fails the test: the
+// action must not change the caller's toolchain (no setup-go).
+func runAction(t *testing.T, rn *runner, workspace string, inputs map[string]string) *actionRun {
 	t.Helper()
 	data, err := os.ReadFile("action.yml")
 	require.NoError(t, err)
 	var a action
 	require.NoError(t, yaml.Unmarshal(data, &a), "action.yml")
 	require.Equal(t, "composite", a.Runs.Using, "what action.yml runs using")
-	r := &actionRun{t: t, inputs: map[string]string{}, outputs: map[string]map[string]string{}}
+	r := &actionRun{t: t, inputs: map[string]string{}, outputs: map[string]map[string]string{}, logs: map[string]string{}}
 	for name, in := range a.Inputs {
 		r.inputs[name] = in.Default
 	}
@@ -123,15 +142,39 @@ func runAction(t *testing.T, workspace string, inputs map[string]string) *action
 	}
 	tmp := t.TempDir()
 	summary := filepath.Join(tmp, "step-summary.md")
-	gobin := filepath.Join(tmp, "bin")
+	// A fresh runner: its temporary directory starts empty, so only the
+	// cache can hold a conform built by an earlier run.
+	runnerTemp := filepath.Join(tmp, "runner-temp")
+	require.NoError(t, os.MkdirAll(runnerTemp, 0o755))
+	var saves []func()
 	for i, st := range a.Runs.Steps {
 		if !r.condition(st.If) {
 			continue
 		}
 		switch {
-		case strings.HasPrefix(st.Uses, "actions/setup-go@"):
+		case strings.HasPrefix(st.Uses, "actions/cache@"):
+			key, path := r.expand(st.With["key"]), r.expand(st.With["path"])
+			require.NotEmpty(t, key, "the cache key")
+			if saved, ok := rn.cache[key]; ok {
+				r.cacheHit = true
+				require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+				out, err := exec.Command("cp", "-R", saved, path).CombinedOutput()
+				require.NoError(t, err, "restoring the cache: %s", out)
+			} else {
+				saves = append(saves, func() {
+					saved, err := os.MkdirTemp(rn.store, "entry")
+					require.NoError(t, err)
+					saved = filepath.Join(saved, "saved")
+					if out, err := exec.Command("cp", "-R", path, saved).CombinedOutput(); err == nil {
+						rn.cache[key] = saved
+					} else {
+						t.Logf("nothing to save in the cache: %s", out)
+					}
+				})
+			}
 			continue
 		case strings.HasPrefix(st.Uses, "actions/upload-artifact@"):
+			r.artifact = r.expand(st.With["name"])
 			for _, p := range strings.Split(r.expand(st.With["path"]), "\n") {
 				if p = strings.TrimSpace(p); p != "" {
 					r.uploaded = append(r.uploaded, p)
@@ -149,7 +192,8 @@ func runAction(t *testing.T, workspace string, inputs map[string]string) *action
 		require.NoError(t, os.WriteFile(output, nil, 0o644))
 		cmd := exec.Command("bash", "--noprofile", "--norc", "-eo", "pipefail", script) // as GitHub runs shell: bash
 		cmd.Dir = workspace
-		cmd.Env = append(os.Environ(), "GITHUB_OUTPUT="+output, "GITHUB_STEP_SUMMARY="+summary, "GOBIN="+gobin, "GOFLAGS=-buildvcs=false")
+		cmd.Env = append(os.Environ(), "GITHUB_OUTPUT="+output, "GITHUB_STEP_SUMMARY="+summary,
+			"GITHUB_ACTION_PATH="+rn.actionPath, "GITHUB_JOB="+rn.job, "RUNNER_TEMP="+runnerTemp, "RUNNER_OS=Linux", "RUNNER_ARCH=X64")
 		for k, v := range st.Env {
 			cmd.Env = append(cmd.Env, k+"="+r.expand(v))
 		}
@@ -159,6 +203,7 @@ func runAction(t *testing.T, workspace string, inputs map[string]string) *action
 			name = st.ID
 		}
 		t.Logf("step %q:\n%s", name, out)
+		r.logs[st.ID] = string(out)
 		r.outputs[st.ID] = readOutputs(t, output)
 		if err != nil && r.failed == "" {
 			r.failed = name
@@ -166,6 +211,9 @@ func runAction(t *testing.T, workspace string, inputs map[string]string) *action
 	}
 	if b, err := os.ReadFile(summary); err == nil {
 		r.summary = string(b)
+	}
+	for _, save := range saves {
+		save()
 	}
 	return r
 }
@@ -185,52 +233,82 @@ func readOutputs(t *testing.T, path string) map[string]string {
 }
 
 // TestAction runs the GitHub Action's steps locally against a faulty
-// implementation: conform installed from this checkout, the reports
-// written, the exit status passed on, and a baseline honoured.
+// implementation: conform built from the action's own source (the pin),
+// cached, the reports written, the verdict, counts and report paths given
+// as outputs, the exit status passed on, a baseline honoured, and an
+// artifact name of its own for every entry of a matrix.
 func TestAction(t *testing.T) {
 	if testing.Short() {
-		t.Skip("-short: the action installs conform with go install")
+		t.Skip("-short: the action builds conform")
 	}
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("no bash")
 	}
 	checkout, err := filepath.Abs(".")
 	require.NoError(t, err)
+	rn := &runner{actionPath: checkout, job: "convspec", cache: map[string]string{}, store: t.TempDir()}
 	// The fake implementation is conform's own reference server with a
 	// bug: it rounds the token estimate down.
 	const impl = `"$CONFORM" serve -mutant estimate-floor`
+	flags := `-run ^EST-1/5-characters-estimate-2-tokens$ -checks 5`
 	cases := []struct {
-		name     string
-		baseline string
-		wantExit string
-		wantFail bool
+		name        string
+		baseline    string
+		wantExit    string
+		wantVerdict string
+		wantCounts  string
+		wantFail    bool
 	}{
-		{name: "failing", wantExit: "1", wantFail: true},
-		{name: "baseline", baseline: `{"version": 1, "implementation": "x", "entries": [{"id": "EST-1/5-characters-estimate-2-tokens", "reason": "rounds down until v2"}]}`, wantExit: "0"},
+		// The case and lifecycle/shutdown, which passes.
+		{name: "failing", wantExit: "1", wantVerdict: "FAIL", wantFail: true,
+			wantCounts: `{"total":2,"passed":1,"failed":1,"expected_failure":0,"failing":1}`},
+		{name: "baseline", baseline: `{"version": 1, "implementation": "x", "entries": [{"id": "EST-1/5-characters-estimate-2-tokens", "reason": "rounds down until v2"}]}`,
+			wantExit: "0", wantVerdict: "PASS",
+			wantCounts: `{"total":2,"passed":1,"failed":1,"expected_failure":1,"failing":0}`},
 	}
-	for _, c := range cases {
+	artifacts := map[string]string{}
+	for i, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			ws := t.TempDir()
-			in := map[string]string{
-				"version": checkout, "command": impl, "go-version": "",
-				"flags": `-run ^EST-1/5-characters-estimate-2-tokens$ -checks 5`,
-			}
+			in := map[string]string{"command": impl, "flags": flags}
 			if c.baseline != "" {
 				require.NoError(t, os.WriteFile(filepath.Join(ws, "known.json"), []byte(c.baseline), 0o644))
 				in["baseline"] = "known.json"
 			}
-			r := runAction(t, ws, in)
+			r := runAction(t, rn, ws, in)
+			// Pinning: the default builds the action's own source, once;
+			// the second run takes it from the cache.
+			if i == 0 {
+				assert.False(t, r.cacheHit, "the first run found conform in the cache")
+				assert.Contains(t, r.logs["build"], "building conform from "+checkout)
+			} else {
+				assert.True(t, r.cacheHit, "the second run did not find conform in the cache")
+				assert.Contains(t, r.logs["build"], "conform from the cache")
+				assert.NotContains(t, r.logs["build"], "building conform")
+			}
 			assert.Equal(t, c.wantExit, r.outputs["run"]["exit-code"], "exit-code output")
+			assert.Equal(t, c.wantVerdict, r.outputs["run"]["verdict"], "verdict output")
+			var want, got map[string]any
+			require.NoError(t, json.Unmarshal([]byte(c.wantCounts), &want))
+			require.NoError(t, json.Unmarshal([]byte(r.outputs["run"]["counts"]), &got), "the counts output: %q", r.outputs["run"]["counts"])
+			for k, v := range want {
+				assert.Equal(t, v, got[k], "counts output: %s", k)
+			}
+			for _, out := range []string{"json", "junit", "html"} {
+				path := r.outputs["run"][out]
+				_, err := os.Stat(filepath.Join(ws, path))
+				assert.NoError(t, err, "the %s output names no report: %q", out, path)
+			}
 			if c.wantFail {
 				assert.Equal(t, "Verdict", r.failed, "the step that failed")
+				assert.Equal(t, "1", r.outputs["run"]["failing"], "failing output")
 			} else {
 				assert.Empty(t, r.failed, "the step that failed")
+				assert.Equal(t, "0", r.outputs["run"]["failing"], "failing output")
 			}
-			for _, f := range []string{"conform-report.html", "conform-junit.xml"} {
-				_, err := os.Stat(filepath.Join(ws, f))
-				assert.NoError(t, err, "the action wrote no %s", f)
-			}
-			assert.Equal(t, []string{"conform-report.html", "conform-junit.xml"}, r.uploaded, "the artifact's files")
+			assert.Equal(t, []string{"conform-report.html", "conform-junit.xml", "conform-report.json"}, r.uploaded, "the artifact's files")
+			assert.Regexp(t, `^conform-report-convspec-Linux-X64-\d+$`, r.artifact)
+			artifacts[c.name] = r.artifact
 			// The summary spans lines: the message prints it as it is.
 			wantSummary := "FAIL: 1 case fails"
 			if !c.wantFail {
@@ -241,4 +319,21 @@ func TestAction(t *testing.T) {
 			}
 		})
 	}
+	// The two runs are two entries of one job's matrix (another baseline):
+	// their artifacts must not collide.
+	assert.NotEqual(t, artifacts["failing"], artifacts["baseline"], "two matrix entries upload under one artifact name")
+
+	t.Run("toolchain", func(t *testing.T) {
+		data, err := os.ReadFile("action.yml")
+		require.NoError(t, err)
+		var a action
+		require.NoError(t, yaml.Unmarshal(data, &a))
+		for _, st := range a.Runs.Steps {
+			assert.NotContains(t, st.Uses, "setup-go", "a step sets up Go, which changes the caller's Go for later steps")
+			assert.NotContains(t, st.Run, "GITHUB_PATH", "a step changes PATH for later steps")
+			assert.NotContains(t, st.Run, "GITHUB_ENV", "a step changes the environment of later steps")
+		}
+		assert.Empty(t, a.Inputs["version"].Default, "the default conform must be the action's own (its ref pins the suite)")
+		assert.NotContains(t, string(data), "@latest", "the action must never install whatever conform is newest")
+	})
 }

@@ -71,6 +71,8 @@ func (d *dispatcher) Handle(ctx context.Context, method string, params json.RawM
 		}
 		ids, err := tokenizer.Encode(p.Text)
 		return protocol.TokensEncodeResult{Tokens: nonNil(ids), Count: len(ids)}, err
+	case method == protocol.MethodTrimmerTrim && len(d.impl.Trimmers) > 0:
+		return d.trimmerTrim(ctx, params)
 	case method == protocol.MethodConfigResolve && resolver != nil:
 		var p protocol.ConfigResolveParams
 		if err := server.DecodeParams(params, &p, "config"); err != nil {
@@ -93,6 +95,9 @@ func (d *dispatcher) initialize(params json.RawMessage) (any, error) {
 		Protocol:       protocol.Version,
 		Implementation: protocol.Implementation{Name: d.impl.Name, Version: d.impl.Version},
 		Capabilities:   d.impl.Capabilities(),
+		Levels:         d.impl.Levels,
+		Formats:        d.impl.Formats,
+		Trimmers:       d.impl.decls(),
 	}, nil
 }
 

@@ -17,11 +17,19 @@ import (
 
 // Implementation is what the handshake names and the capabilities' calls
 // reach. Impl implements one or more of Windows, Summarizing, History,
-// Tokenizer and ConfigResolver.
+// Tokenizer and ConfigResolver (or is nil, for an implementation of
+// Trimmers alone).
 type Implementation struct {
 	Name    string
 	Version string
 	Impl    any
+	// Levels and Formats declare the levels the implementation implements
+	// and the provider formats it reads (D-42); nil declares all of them,
+	// and the cases of the others are reported not applicable.
+	Levels  []string
+	Formats []string
+	// Trimmers, when given, declare capability trimmer (SPEC §8d).
+	Trimmers []Trimmer
 }
 
 // Capabilities are those Impl implements, in protocol order; Summarizing
@@ -44,6 +52,9 @@ func (i Implementation) Capabilities() []string {
 	if _, ok := i.Impl.(ConfigResolver); ok {
 		caps = append(caps, protocol.CapConfig)
 	}
+	if len(i.Trimmers) > 0 {
+		caps = append(caps, protocol.CapTrimmer)
+	}
 	return caps
 }
 
@@ -52,9 +63,9 @@ func (i Implementation) check() error {
 	case i.Name == "":
 		return errors.New("adapter: Implementation.Name is empty (the handshake names the implementation)")
 	case len(i.Capabilities()) == 0:
-		return fmt.Errorf("adapter: %T implements none of Windows, History, Tokenizer, ConfigResolver: nothing to test", i.Impl)
+		return fmt.Errorf("adapter: %T implements none of Windows, History, Tokenizer, ConfigResolver, and no Trimmers are given: nothing to test", i.Impl)
 	}
-	return nil
+	return i.checkDeclarations()
 }
 
 // Serve answers the suite's requests read from r on w until r ends or the

@@ -92,7 +92,7 @@ func TestExamplesConform(t *testing.T) {
 				t.Fatalf("npm ci: %v\n%s", err, out)
 			}
 		}
-		tsc := []string{"npx", "tsc", "-b"} // builds convspec-kit (adapters/node), which the adapter is written on, first
+		tsc := []string{"npx", "tsc", "-b"} // convspec-kit (adapters/node) is JavaScript with its declarations: only src/ is built
 		if _, err := exec.LookPath("npx"); err != nil {
 			tsc = []string{"npm", "exec", "--", "tsc", "-b"} // what npx does
 		}

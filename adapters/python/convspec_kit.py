@@ -33,10 +33,13 @@ import inspect
 import json
 import json.scanner
 import math
+import os
 import re
 import sys
 import threading
 import time
+import traceback
+from decimal import Decimal
 from typing import Any, Callable, Iterable, Sequence
 
 __all__ = [
@@ -63,6 +66,12 @@ __all__ = [
     "dumps",
     "DEFAULT_TIMEOUT",
     "DEFAULT_MAX_TOKENS",
+    "content_chars",
+    "chars4",
+    "count_chars4",
+    "LEVELS",
+    "FORMATS",
+    "GUARANTEES",
 ]
 
 PROTOCOL = 1
@@ -150,7 +159,16 @@ def _from_raised(e: BaseException) -> dict:
         if not isinstance(data, dict):
             data = {name: getattr(e, name) for name in _FACTS if getattr(e, name, None) is not None}
         return _wire_error(kind, str(e), data)
-    return _wire_error("internal_error", f"{type(e).__name__}: {e}")
+    return _wire_error("internal_error", f"{type(e).__name__}: {e}", {"traceback": _traceback(e)})
+
+
+def _traceback(e: BaseException) -> str:
+    """Where a bug arose, for ``data.traceback`` (conform shows it under the
+    failure): the traceback without the kit's own frames, which are the same
+    for every request and say nothing about the library."""
+    frames = [f for f in traceback.extract_tb(e.__traceback__) if f.filename != __file__]
+    return "Traceback (most recent call last):\n" + "".join(traceback.format_list(frames)) + \
+        "".join(traceback.format_exception_only(type(e), e))
 
 
 # --------------------------------------------------------------------------
@@ -438,6 +456,161 @@ def peel_system(messages: Sequence[dict]) -> tuple[str | None, list]:
 
 
 # --------------------------------------------------------------------------
+# Counters of a token-bounded trimmer (ANY-6): chars4 counts each message
+# ceil(c / 4) with c the characters of its content (EST-2 – EST-5), rounded
+# per message. cl100k needs a tokenizer, which the standard library does not
+# have: a library that counts with it brings its own (tiktoken).
+
+
+def _utf16_len(text: str) -> int:
+    """Characters as ECMAScript counts them (EST-2): UTF-16 code units."""
+    return len(text) + sum(1 for c in text if ord(c) > 0xFFFF)
+
+
+def _js_number(value: Any) -> str:
+    """A number as ECMAScript's Number::toString writes it (EST-3): the
+    shortest digits that give the double back, in its notation; a number too
+    large for a double is ``null``."""
+    x = float(value) if not isinstance(value, JSONNumber) else value.value
+    if not math.isfinite(x):
+        return "null"
+    if x == 0:
+        return "0"
+    sign = "-" if x < 0 else ""
+    t = Decimal(repr(abs(x))).normalize().as_tuple()
+    digits = "".join(map(str, t.digits))
+    k, n = len(digits), len(digits) + t.exponent  # the value is 0.digits × 10^n
+    if k <= n <= 21:
+        out = digits + "0" * (n - k)
+    elif 0 < n <= 21:
+        out = digits[:n] + "." + digits[n:]
+    elif -6 < n <= 0:
+        out = "0." + "0" * -n + digits
+    else:
+        e = n - 1
+        out = digits[0] + ("." + digits[1:] if k > 1 else "") + "e" + ("+" if e > 0 else "-") + str(abs(e))
+    return sign + out
+
+
+def _compact_chars(value: Any) -> int:
+    """The characters of JSON.stringify(value) (EST-3), without recursion."""
+    n = 0
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            n += _utf16_len(json.dumps(v, ensure_ascii=False))
+        elif v is None:
+            n += 4
+        elif v is True:
+            n += 4
+        elif v is False:
+            n += 5
+        elif isinstance(v, (JSONNumber, int, float)):
+            n += len(_js_number(v))
+        elif isinstance(v, dict):
+            n += 2 + max(len(v) - 1, 0) + len(v)  # braces, commas, colons
+            for k, item in v.items():
+                n += _utf16_len(json.dumps(k, ensure_ascii=False))
+                stack.append(item)
+        elif isinstance(v, (list, tuple)):
+            n += 2 + max(len(v) - 1, 0)
+            stack.extend(v)
+        else:
+            raise TypeError(f"not a JSON value: {type(v).__name__}")
+    return n
+
+
+def content_chars(message: Any) -> int:
+    """The characters of a message's content (EST-2 – EST-5): UTF-16 code
+    units of a string, of the compact JSON serialization of other content;
+    0 for absent or null content. Nothing but content counts."""
+    content = message.get("content") if isinstance(message, dict) else None
+    if content is None:
+        return 0
+    if isinstance(content, str):
+        return _utf16_len(content)
+    return _compact_chars(content)
+
+
+def chars4(message: Any) -> int:
+    """A message's chars4 count: ceil(characters / 4) (ANY-6)."""
+    return (content_chars(message) + 3) // 4
+
+
+def count_chars4(messages: Iterable[Any]) -> int:
+    """The chars4 count of a list: per message, rounded up, summed (ANY-6; not EST-1's single division)."""
+    return sum(chars4(m) for m in messages)
+
+
+# --------------------------------------------------------------------------
+# Declarations of the handshake (spec/protocol.md, "initialize"): levels,
+# formats and trimmers (ANY-10), checked when serve starts, so that a wrong
+# one is the adapter author's error at once, never a protocol error later.
+
+LEVELS = ("core", "validation", "diagnostics")
+FORMATS = ("openai", "anthropic")
+GUARANTEES = ("subsequence", "units", "system", "last_prompt", "last_unit", "bound", "fits", "idempotent", "total")
+
+
+def _names(value: Any, what: str, known: Sequence[str]) -> list[str] | None:
+    if value is None:
+        return None
+    if isinstance(value, str) or not isinstance(value, (list, tuple)) or not value:
+        raise TypeError(f"convspec_kit: {what} must be a non-empty list of {', '.join(known)}")
+    for v in value:
+        if v not in known:
+            raise TypeError(f"convspec_kit: {what}: unknown {v!r} (known: {', '.join(known)})")
+    if len(set(value)) != len(value):
+        raise TypeError(f"convspec_kit: {what}: a name is given twice")
+    return list(value)
+
+
+def _trimmer_declarations(trimmers: Any) -> tuple[list[dict], dict[str, Callable]] | None:
+    """The trimmers as the handshake declares them, and their trim functions
+    by name. A trimmer is a dict (or an object with those attributes):
+    ``name``, ``bound`` ("messages" or "tokens"), ``counter`` ("chars4" or
+    "cl100k", for a token bound only), ``formats`` (optional),
+    ``guarantees`` and ``trim(messages, limit)``."""
+    if trimmers is None:
+        return None
+    if not isinstance(trimmers, (list, tuple)) or not trimmers:
+        raise TypeError("convspec_kit: trimmers must be a non-empty list")
+    decls, trims = [], {}
+    for i, t in enumerate(trimmers):
+        at = f"trimmers[{i}]"
+
+        def get(name: str, t: Any = t) -> Any:
+            return t.get(name) if isinstance(t, dict) else getattr(t, name, None)
+
+        name, bound, counter = get("name"), get("bound"), get("counter")
+        if not isinstance(name, str) or name == "":
+            raise TypeError(f"convspec_kit: {at}.name must be a non-empty string")
+        if name in trims:
+            raise TypeError(f"convspec_kit: {at}.name {name!r} is declared twice")
+        if bound not in ("messages", "tokens"):
+            raise TypeError(f'convspec_kit: {at}.bound must be "messages" or "tokens", got {bound!r}')
+        if bound == "tokens" and counter not in ("chars4", "cl100k"):
+            raise TypeError(f'convspec_kit: {at}.counter must be "chars4" or "cl100k" for a token bound, got {counter!r}')
+        if bound == "messages" and counter is not None:
+            raise TypeError(f"convspec_kit: {at}.counter must be absent for a message bound")
+        trim = get("trim")
+        if not callable(trim):
+            raise TypeError(f"convspec_kit: {at}.trim must be a function (messages, limit) -> messages")
+        decl: dict[str, Any] = {"name": name, "bound": bound}
+        if counter is not None:
+            decl["counter"] = counter
+        formats = _names(get("formats"), f"{at}.formats", FORMATS)
+        if formats is not None:
+            decl["formats"] = formats
+        guarantees = get("guarantees") or []
+        decl["guarantees"] = _names(guarantees, f"{at}.guarantees", GUARANTEES) if guarantees else []
+        decls.append(decl)
+        trims[name] = trim
+    return decls, trims
+
+
+# --------------------------------------------------------------------------
 # Params (spec/protocol.md, "Methods")
 
 _MAX_COUNT = 2**53 - 1
@@ -509,12 +682,17 @@ def _target_ratio_param(params: dict) -> float:
     return float(r)
 
 
-def _max_messages_param(params: dict) -> int:
-    value = _member(params, "max_messages")
+def _count_param(params: dict, name: str) -> int:
+    """A count member (CFG-3): ``max_messages`` of history.build, ``limit`` of trimmer.trim."""
+    value = _member(params, name)
     count = _count(value)
     if count is None:
-        raise invalid_params(f"params.max_messages: must be a non-negative integer, got {dumps(value)}")
+        raise invalid_params(f"params.{name}: must be a non-negative integer, got {dumps(value)}")
     return count
+
+
+def _max_messages_param(params: dict) -> int:
+    return _count_param(params, "max_messages")
 
 
 def _config_file_param(params: dict) -> tuple[str, str]:
@@ -582,7 +760,9 @@ DEFAULT_MAX_TOKENS = 1024  # recorded for a callback that is not told one (SUM-1
 
 
 class _Script:
-    """One script: ``reply`` or ``error``, after ``delay_ms``, given up after ``timeout_ms``."""
+    """One script: ``reply`` or ``error``, and the outcome its numbers fix
+    (D-44): with ``delay_ms`` below ``timeout_ms`` the call answers at once;
+    otherwise it does not answer in time."""
 
     def __init__(self, script: Any, where: str) -> None:
         if not isinstance(script, dict):
@@ -613,21 +793,36 @@ class _Script:
         assert self.reply is not None
         return self.reply
 
-    def play(self) -> str:
-        if self.delay > self.timeout:
-            time.sleep(self.timeout)
-            raise TimeoutError(f"the summarizer did not answer within {self.timeout * 1000:g} ms")
-        time.sleep(self.delay)
-        return self._outcome()
+    def _timed_out(self) -> TimeoutError:
+        return TimeoutError(f"the summarizer did not answer within {self.timeout * 1000:g} ms")
 
-    async def aplay(self) -> str:
+    def _wait(self) -> float:
+        """The timeout as a sleep can take it: a longer one is the longest the clock holds (D-40)."""
+        return min(self.timeout, threading.TIMEOUT_MAX)
+
+    def play(self) -> str:
+        """The outcome is fixed by the numbers, never by two timers racing
+        (D-44): with delay_ms < timeout_ms the reply or the error at once
+        (the delay is not slept); otherwise a timeout error after timeout_ms
+        (one timer), the reply never delivered."""
+        if self.delay < self.timeout:
+            return self._outcome()
+        time.sleep(self._wait())
+        raise self._timed_out()
+
+    async def aplay(self, own_timeout: bool = False) -> str:
+        """``play`` for async libraries. ``own_timeout``: the library
+        enforces its own timeout and cancels the call (asyncio.wait_for, a
+        task group's deadline); a call that does not answer in time then
+        waits to be cancelled instead of failing on the kit's timer (D-44)."""
+        if self.delay < self.timeout:
+            return self._outcome()
         import asyncio  # only for async libraries: it takes a while to import
 
-        if self.delay > self.timeout:
-            await asyncio.sleep(self.timeout)
-            raise TimeoutError(f"the summarizer did not answer within {self.timeout * 1000:g} ms")
-        await asyncio.sleep(self.delay)
-        return self._outcome()
+        if own_timeout:
+            await asyncio.get_running_loop().create_future()  # never set: only cancellation ends it
+        await asyncio.sleep(self._wait())
+        raise self._timed_out()
 
 
 class Summarizer:
@@ -672,14 +867,17 @@ class Summarizer:
         """``(messages) -> str``: budget's summaryFn (CMP-1), recorded with the messages it got."""
         return self._record({"messages": list(messages)}).play()
 
-    async def acall(self, prompt: str, max_tokens: int) -> str:
-        return await self._record({"prompt": prompt, "max_tokens": max_tokens}).aplay()
+    # The async twins take ``own_timeout=True`` from a library that enforces
+    # its own timeout by cancelling the call (D-44; see _Script.aplay).
 
-    async def atext(self, text: str) -> str:
-        return await self._record({"prompt": text, "max_tokens": DEFAULT_MAX_TOKENS}).aplay()
+    async def acall(self, prompt: str, max_tokens: int, own_timeout: bool = False) -> str:
+        return await self._record({"prompt": prompt, "max_tokens": max_tokens}).aplay(own_timeout)
 
-    async def amessages(self, messages: Sequence[Any]) -> str:
-        return await self._record({"messages": list(messages)}).aplay()
+    async def atext(self, text: str, own_timeout: bool = False) -> str:
+        return await self._record({"prompt": text, "max_tokens": DEFAULT_MAX_TOKENS}).aplay(own_timeout)
+
+    async def amessages(self, messages: Sequence[Any], own_timeout: bool = False) -> str:
+        return await self._record({"messages": list(messages)}).aplay(own_timeout)
 
 
 class _NoSummarizer(Exception):
@@ -727,14 +925,14 @@ class _LateSummarizer:
     def messages(self, messages: Sequence[Any]) -> str:
         return self._bound().messages(messages)
 
-    async def acall(self, prompt: str, max_tokens: int) -> str:
-        return await self._bound().acall(prompt, max_tokens)
+    async def acall(self, prompt: str, max_tokens: int, own_timeout: bool = False) -> str:
+        return await self._bound().acall(prompt, max_tokens, own_timeout)
 
-    async def atext(self, text: str) -> str:
-        return await self._bound().atext(text)
+    async def atext(self, text: str, own_timeout: bool = False) -> str:
+        return await self._bound().atext(text, own_timeout)
 
-    async def amessages(self, messages: Sequence[Any]) -> str:
-        return await self._bound().amessages(messages)
+    async def amessages(self, messages: Sequence[Any], own_timeout: bool = False) -> str:
+        return await self._bound().amessages(messages, own_timeout)
 
 
 # --------------------------------------------------------------------------
@@ -776,7 +974,7 @@ _GROUPS = {
 
 
 def capabilities(window: Any = None, history: Any = None, budget: Any = None, tokens: Any = None,
-                 config: Any = None, loop: Any = None) -> list[str]:
+                 config: Any = None, loop: Any = None, trimmers: Any = None) -> list[str]:
     """The capabilities the handlers given implement, in the protocol's order.
     A group missing one of its handlers is an error."""
     groups = {"window": window, "history": history, "budget": budget, "tokens": tokens, "config": config, "loop": loop}
@@ -793,14 +991,20 @@ def capabilities(window: Any = None, history: Any = None, budget: Any = None, to
     for group, cap in (("history", "history"), ("budget", "budget"), ("tokens", "tokens.cl100k"), ("config", "config"), ("loop", "loop")):
         if groups[group] is not None:
             caps.append(cap)
+    if trimmers:
+        caps.append("trimmer")
     return caps
 
 
 class _Server:
-    def __init__(self, name: str, version: str, groups: dict[str, Any]) -> None:
+    def __init__(self, name: str, version: str, groups: dict[str, Any], levels: Any = None, formats: Any = None,
+                 trimmers: Any = None) -> None:
         self.implementation = {"name": name, "version": version}
         self.groups = groups
-        self.capabilities = capabilities(**groups)
+        self.capabilities = capabilities(**groups, trimmers=trimmers)
+        self.levels = _names(levels, "levels", LEVELS)
+        self.formats = _names(formats, "formats", FORMATS)
+        self.trimmers = _trimmer_declarations(trimmers)
         self.windows: dict[str, Any] = {}
         self.late = _LateSummarizer(self)
         # The request being answered (one at a time).
@@ -837,6 +1041,8 @@ class _Server:
             self.methods["config.resolve"] = lambda p, r: _handler(groups["config"], "resolve")(*_config_file_param(p))
         if groups["loop"] is not None:
             self.methods["loop.run"] = self.loop_run
+        if self.trimmers is not None:
+            self.methods["trimmer.trim"] = self.trimmer_trim
 
     # -- params the library sees, paired with the params received -----------
 
@@ -898,6 +1104,22 @@ class _Server:
         messages = self.messages(params, received)
         summary = _handler(self.groups["window"], "summarize")(messages, self.required_summarizer(params))
         return self.then(summary, lambda text: {"summary": text, "summarizer_calls": self.calls()})
+
+    def trimmer_trim(self, params: dict, received: dict) -> Any:
+        assert self.trimmers is not None
+        name = _string_param(params, "trimmer")
+        trim = self.trimmers[1].get(name)
+        if trim is None:
+            raise invalid_params(f"params.trimmer: unknown trimmer {dumps(name)} (declared: {', '.join(self.trimmers[1])})")
+        limit = _count_param(params, "limit")
+        kept = trim(self.messages(params, received), limit)
+
+        def answer(kept: Any) -> dict:
+            if not isinstance(kept, (list, tuple)):
+                raise TypeError(f"trimmer {name} returned {_type_name(kept)}, not a list of messages")
+            return {"messages": list(kept)}
+
+        return self.then(kept, answer)
 
     def tokens_encode(self, params: dict, received: dict) -> Any:
         ids = _handler(self.groups["tokens"], "encode")(_string_param(params, "text"))
@@ -978,7 +1200,14 @@ class _Server:
             if not (type(protocol) in (int, float) and protocol == PROTOCOL):
                 shown = dumps(received["params"].get("protocol")) if "protocol" in params else "nothing"
                 raise invalid_params(f"params.protocol: unsupported protocol {shown}, this implementation speaks {PROTOCOL}")
-            return {"protocol": PROTOCOL, "implementation": self.implementation, "capabilities": self.capabilities}
+            result = {"protocol": PROTOCOL, "implementation": self.implementation, "capabilities": self.capabilities}
+            if self.levels is not None:
+                result["levels"] = self.levels
+            if self.formats is not None:
+                result["formats"] = self.formats
+            if self.trimmers is not None:
+                result["trimmers"] = self.trimmers[0]
+            return result
         if method == "shutdown":
             return None
         handler = self.methods.get(method)
@@ -1053,12 +1282,17 @@ def _error_response(id_: Any, error: dict) -> dict:
 
 
 def serve(*, name: str, version: str, window: Any = None, history: Any = None, budget: Any = None,
-          tokens: Any = None, config: Any = None, loop: Any = None, stdin: Any = None, stdout: Any = None) -> int:
+          tokens: Any = None, config: Any = None, loop: Any = None, levels: Sequence[str] | None = None,
+          formats: Sequence[str] | None = None, trimmers: Sequence[Any] | None = None,
+          stdin: Any = None, stdout: Any = None) -> int:
     """Serves the protocol with the handlers given until ``shutdown`` or the
-    end of input; returns the exit status (0). ``stdin``/``stdout`` are
+    end of input; returns the exit status (0). ``levels`` and ``formats``
+    declare what the implementation does (absent: all; D-42); ``trimmers``
+    declares capability ``trimmer`` (ANY-10). ``stdin``/``stdout`` are
     binary streams (default: the process's)."""
     server = _Server(name, version, {"window": window, "history": history, "budget": budget,
-                                     "tokens": tokens, "config": config, "loop": loop})
+                                     "tokens": tokens, "config": config, "loop": loop},
+                     levels=levels, formats=formats, trimmers=trimmers)
     stdin = stdin or sys.stdin.buffer
     stdout = stdout or sys.stdout.buffer
     while True:
@@ -1081,7 +1315,10 @@ def serve(*, name: str, version: str, window: Any = None, history: Any = None, b
 def run(**options: Any) -> None:
     """``serve`` as a program: on a thread with a large stack (content may be
     nested deeply; the parser and the writers recurse or iterate on it), then
-    exits with its status."""
+    exits with its status at once, after ``shutdown`` or at the end of input:
+    output flushed, then ``os._exit``, without the interpreter's teardown
+    (which waits for the library's threads and collects every object), so
+    that the exit is prompt (protocol.md, "Lifecycle")."""
     sys.setrecursionlimit(1_000_000)
     threading.stack_size(512 * 1024 * 1024)
     status = [1]
@@ -1093,5 +1330,9 @@ def run(**options: Any) -> None:
     t.start()
     threading.stack_size(0)  # the library's own threads need no such stack
     t.join()
-    sys.stdout.flush()
-    sys.exit(status[0])
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a closed pipe: nothing more can be said
+            pass
+    os._exit(status[0])

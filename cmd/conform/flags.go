@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"regexp"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/convspec/convspec/conformance/target"
@@ -76,7 +77,40 @@ func parseArgs(name string, fs *flag.FlagSet, s *settings, args []string, stderr
 		}
 		return nil, false
 	}
+	warnFlagsAfterCommand(name, fs, command, stderr)
 	return command, true
+}
+
+// warnFlagsAfterCommand says so when an argument after the implementation's
+// command looks like one of conform's flags (`conform node adapter.js -run
+// WIN-`): every argument from the command on is the implementation's, so
+// the flag does not reach conform and, for -run, the whole suite runs. It
+// is a note, not an error: the implementation may take a flag of that name.
+func warnFlagsAfterCommand(name string, fs *flag.FlagSet, command []string, stderr io.Writer) {
+	var moved, rest []string
+	rest = append(rest, command[:min(1, len(command))]...)
+	for i := 1; i < len(command); i++ {
+		a := command[i]
+		flagName, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		f := fs.Lookup(flagName)
+		if !strings.HasPrefix(a, "-") || flagName == "" || f == nil {
+			rest = append(rest, a)
+			continue
+		}
+		moved = append(moved, shellQuote(a))
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); !hasValue && !(ok && b.IsBoolFlag()) && i+1 < len(command) {
+			i++
+			moved = append(moved, shellQuote(command[i]))
+		}
+	}
+	if len(moved) == 0 {
+		return
+	}
+	for i := range rest {
+		rest[i] = shellQuote(rest[i])
+	}
+	fmt.Fprintf(stderr, "%s: note: %s after the command is passed to the implementation, not to conform; conform's flags go before the command: %s %s %s\n",
+		name, strings.Join(moved, " "), name, strings.Join(moved, " "), strings.Join(rest, " "))
 }
 
 // parseFlagsOnly parses args into fs for a command that takes flags and

@@ -15,6 +15,8 @@ import (
 	"slices"
 	"strings"
 	"text/template"
+
+	"github.com/convspec/convspec"
 )
 
 //go:embed templates
@@ -23,29 +25,40 @@ var templates embed.FS
 // starter is what `conform init LANG` writes and what to do next.
 type starter struct {
 	files map[string]string // file written → template under templates/LANG
+	kit   string            // the language whose kit files (convspec.KitFiles) are written beside the adapter
+	goSum bool              // convspec's go.sum is written too: a Go starter's dependencies are convspec's
+	note  string            // said before the next steps
 	next  string            // the commands that follow, with %s for DIR
 }
 
+// published is what the starters say about the packages of the kits: the
+// route for when they exist.
+const published = "(once the kits are published: npm install convspec-kit / pip install convspec-kit / go get github.com/convspec/convspec)"
+
 var starters = map[string]starter{
-	"go": {files: map[string]string{"main.go": "main.go.tmpl"},
-		next: "cd %s && go mod init example.com/my-adapter && go get github.com/convspec/convspec && go build -o my-adapter .\nconform smoke ./my-adapter\nconform ./my-adapter"},
-	"node": {files: map[string]string{"adapter.js": "adapter.js.tmpl", "package.json": "package.json.tmpl"},
-		next: "cd %s && npm install\nconform smoke node adapter.js\nconform node adapter.js"},
-	"python": {files: map[string]string{"adapter.py": "adapter.py.tmpl"},
-		next: "cd %s  # with convspec_kit.py beside adapter.py, or pip install convspec-kit\nconform smoke python3 adapter.py\nconform python3 adapter.py"},
+	"go": {files: map[string]string{"main.go": "main.go.tmpl"}},
+	"node": {files: map[string]string{"adapter.js": "adapter.js.tmpl", "package.json": "package.json.tmpl"}, kit: "node",
+		note: "the kit, convspec-kit.cjs (types: convspec-kit.d.cts), is beside adapter.js: nothing to install",
+		next: "cd %s\nconform smoke node adapter.js\nconform node adapter.js"},
+	"python": {files: map[string]string{"adapter.py": "adapter.py.tmpl"}, kit: "python",
+		note: "the kit, convspec_kit.py, is beside adapter.py: nothing to install",
+		next: "cd %s\nconform smoke python3 adapter.py\nconform python3 adapter.py"},
 }
 
-// initCommand is `conform init [-force] LANG [DIR]`: a starter adapter of
-// at most 40 lines on the language's kit, with a TODO per capability and a
-// placeholder window, so that `conform smoke` passes at once and `conform`
-// then shows what the real library must do.
+// initCommand is `conform init [-force] [-convspec DIR] LANG [DIR]`: a
+// starter adapter of at most 40 lines on the language's kit, with a TODO
+// per capability and a placeholder window, so that `conform smoke` passes
+// at once and `conform` then shows what the real library must do. The kit
+// comes from the binary (Node, Python) or from a checkout of convspec (Go):
+// no package registry is needed.
 func initCommand(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("conform init", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	force := fs.Bool("force", false, "overwrite files that exist")
+	clone := fs.String("convspec", "", "go: the `DIR` of a convspec clone that go.mod's replace directive names (default: ../convspec relative to the starter)")
 	langs := slices.Sorted(maps.Keys(starters))
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: conform init [-force] %s [DIR]\n", strings.Join(langs, "|"))
+		fmt.Fprintf(stderr, "usage: conform init [-force] [-convspec DIR] %s [DIR]\n", strings.Join(langs, "|"))
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -64,7 +77,15 @@ func initCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "conform init: no starter for %q (there are: %s)\n", lang, strings.Join(langs, ", "))
 		return exitUsage
 	}
-	written, err := writeStarter(lang, st, dir, *force)
+	data := starterData{}
+	if lang == "go" {
+		var err error
+		if st, data, err = goStarter(dir, *clone); err != nil {
+			fmt.Fprintf(stderr, "conform init: %v\n", err)
+			return exitUsage
+		}
+	}
+	written, err := writeStarter(lang, st, dir, data, *force)
 	if err != nil {
 		fmt.Fprintf(stderr, "conform init: %v\n", err)
 		return exitUsage
@@ -72,19 +93,89 @@ func initCommand(args []string, stdout, stderr io.Writer) int {
 	for _, f := range written {
 		fmt.Fprintf(stdout, "wrote %s\n", f)
 	}
-	fmt.Fprintf(stdout, "next:\n%s\n", indentLines(fmt.Sprintf(st.next, dir), "  "))
+	fmt.Fprintf(stdout, "%s\nnext:\n%s\n%s\n", st.note, indentLines(fmt.Sprintf(st.next, dir), "  "), published)
 	return exitOK
 }
 
-func writeStarter(lang string, st starter, dir string, force bool) ([]string, error) {
+// starterData is what the templates are given.
+type starterData struct {
+	Name     string
+	Convspec string // go.mod's replace target
+}
+
+// convspecModule is this module's path: a go.mod naming it marks a checkout.
+const convspecModule = "github.com/convspec/convspec"
+
+// goStarter is the Go starter for dir. Inside a checkout of convspec the
+// starter is a package of the checkout's module and builds as it is;
+// elsewhere it gets a go.mod whose replace directive points at a clone
+// (clone, or ../convspec), since the module cannot be fetched until it is
+// published.
+func goStarter(dir, clone string) (starter, starterData, error) {
+	st := starter{files: map[string]string{"main.go": "main.go.tmpl"}}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return st, starterData{}, err
+	}
+	if root := checkoutAbove(abs); root != "" {
+		if clone != "" {
+			return st, starterData{}, fmt.Errorf("-convspec: %s is inside the convspec checkout at %s, which it builds against; -convspec is for a starter outside it", dir, root)
+		}
+		st.note = fmt.Sprintf("inside the convspec checkout at %s: main.go builds against it as it is (no go.mod)", root)
+		st.next = "cd %s && go build -o my-adapter .\nconform smoke ./my-adapter\nconform ./my-adapter"
+		return st, starterData{}, nil
+	}
+	target := "../convspec"
+	if clone != "" {
+		if target, err = filepath.Abs(clone); err != nil {
+			return st, starterData{}, err
+		}
+		if checkoutAbove(target) != target {
+			return st, starterData{}, fmt.Errorf("-convspec %s: no go.mod of %s there", clone, convspecModule)
+		}
+	}
+	st.files["go.mod"] = "go.mod.tmpl"
+	st.goSum = true
+	st.note = fmt.Sprintf("outside a convspec checkout: go.mod replaces %s with %s (the module is not published yet); point it at your clone", convspecModule, target)
+	st.next = "cd %s && go mod tidy && go build -o my-adapter .\nconform smoke ./my-adapter\nconform ./my-adapter"
+	return st, starterData{Convspec: filepath.ToSlash(target)}, nil
+}
+
+// checkoutAbove is the nearest directory at or above dir whose go.mod is
+// convspec's, or "".
+func checkoutAbove(dir string) string {
+	for d := dir; ; d = filepath.Dir(d) {
+		if b, err := os.ReadFile(filepath.Join(d, "go.mod")); err == nil {
+			if modulePath(b) == convspecModule {
+				return d
+			}
+		}
+		if filepath.Dir(d) == d {
+			return ""
+		}
+	}
+}
+
+func writeStarter(lang string, st starter, dir string, data starterData, force bool) ([]string, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
 	}
-	data := struct{ Name string }{Name: adapterName(filepath.Base(abs))}
+	data.Name = adapterName(filepath.Base(abs))
+	var kit map[string][]byte
+	if st.kit != "" {
+		if kit, err = convspec.KitFiles(st.kit); err != nil {
+			return nil, err
+		}
+	}
 	var written []string
-	names := slices.Sorted(maps.Keys(st.files))
-	for _, name := range names {
+	names := slices.Concat(slices.Collect(maps.Keys(st.files)), slices.Collect(maps.Keys(kit)))
+	slices.Sort(names)
+	checked := names
+	if st.goSum {
+		checked = append(slices.Clip(names), "go.sum")
+	}
+	for _, name := range checked {
 		path := filepath.Join(dir, name)
 		if _, err := os.Stat(path); err == nil && !force {
 			return written, fmt.Errorf("%s exists (use -force to overwrite it)", path)
@@ -94,6 +185,14 @@ func writeStarter(lang string, st starter, dir string, force bool) ([]string, er
 		return nil, err
 	}
 	for _, name := range names {
+		path := filepath.Join(dir, name)
+		if b, ok := kit[name]; ok {
+			if err := os.WriteFile(path, b, 0o644); err != nil {
+				return written, err
+			}
+			written = append(written, path)
+			continue
+		}
 		src, err := fs.ReadFile(templates, "templates/"+lang+"/"+st.files[name])
 		if err != nil {
 			return written, err
@@ -106,8 +205,14 @@ func writeStarter(lang string, st starter, dir string, force bool) ([]string, er
 		if err := tmpl.Execute(&out, data); err != nil {
 			return written, fmt.Errorf("template %s: %w", name, err)
 		}
-		path := filepath.Join(dir, name)
 		if err := os.WriteFile(path, out.Bytes(), 0o644); err != nil {
+			return written, err
+		}
+		written = append(written, path)
+	}
+	if st.goSum {
+		path := filepath.Join(dir, "go.sum")
+		if err := os.WriteFile(path, convspec.GoSum, 0o644); err != nil {
 			return written, err
 		}
 		written = append(written, path)
@@ -127,4 +232,16 @@ func adapterName(base string) string {
 		n = "my-adapter" + n
 	}
 	return n
+}
+
+// modulePath is the path of a go.mod's module directive ("" when it has
+// none): enough to recognise convspec's own go.mod.
+func modulePath(gomod []byte) string {
+	for _, line := range strings.Split(string(gomod), "\n") {
+		f := strings.Fields(line)
+		if len(f) >= 2 && f[0] == "module" {
+			return strings.Trim(f[1], `"`)
+		}
+	}
+	return ""
 }

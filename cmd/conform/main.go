@@ -5,8 +5,9 @@
 //	conform [flags] -- CMD [ARGS…]      the same (-- when CMD is named like a subcommand)
 //	conform baseline -o FILE [flags] [-- CMD [ARGS…]]
 //	                                    write a baseline accepting the current failures
-//	conform init LANG [DIR]             a starter adapter on the kit of LANG (go, node, python)
+//	conform init LANG [DIR]             a starter adapter with the kit of LANG (go, node, python) beside it
 //	conform smoke [--] CMD [ARGS…]      the handshake and one valid request per declared method
+//	conform copy DIR                    the scenarios, golden cases and spec as data files
 //	conform serve [-mutant NAME]        the reference (or a faulty variant) as a protocol v1 server
 //	conform list [-run RE] [-skip RE]   every case ID with its kind and clauses
 //	conform mutants                     the catalogue of faulty variants
@@ -29,6 +30,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 
 	"github.com/convspec/convspec/conformance/report"
 )
@@ -70,6 +72,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return smoke(args[1:], stdout, stderr)
 		case "init":
 			return initCommand(args[1:], stdout, stderr)
+		case "copy":
+			return copyCommand(args[1:], stdout, stderr)
 		case "help", "-h", "-help", "--help":
 			usage(stdout)
 			return exitOK
@@ -86,8 +90,10 @@ func usage(w io.Writer) {
   conform [flags] -- CMD [ARGS...] the same; -- when CMD is named like a subcommand
   conform baseline -o FILE [flags] [-- CMD [ARGS...]]
                                    run the whole suite and write a baseline accepting its failures
-  conform init [-force] LANG [DIR] write a starter adapter on the kit of LANG (go, node, python)
+  conform init [-force] [-convspec DIR] LANG [DIR]
+                                   write a starter adapter with the kit of LANG (go, node, python)
   conform smoke [--] CMD [ARGS...] check the handshake and one valid request per declared method
+  conform copy [-force] DIR        write the scenarios, golden cases and spec as data files into DIR
   conform serve [-mutant NAME]     serve the reference (or a faulty variant) on stdin/stdout
   conform list [-run RE] [-skip RE] print every case ID with its kind and clauses
   conform mutants                  print the catalogue of faulty variants
@@ -110,3 +116,9 @@ a baseline entry is stale, the restart limit was reached or the run was interrup
 2 usage error, 3 the implementation could not be started or failed the handshake
 `)
 }
+
+// subcommands are the words run takes as a subcommand: a program so named
+// must follow --.
+var subcommands = []string{"serve", "list", "mutants", "trace", "replay", "baseline", "version", "doc", "matrix", "smoke", "init", "copy", "help"}
+
+func isSubcommand(name string) bool { return slices.Contains(subcommands, name) }

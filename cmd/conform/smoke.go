@@ -93,6 +93,8 @@ func smoke(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "conform smoke: give the implementation's command: conform smoke ./my-adapter")
 		return exitUsage
 	}
+	warnFlagsAfterCommand("conform smoke", fs, command, stderr)
+	next := suiteCommand(s, command)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	tg, err := target.StartProcess(ctx, target.ProcessConfig{
@@ -129,6 +131,10 @@ func smoke(args []string, stdout, stderr io.Writer) int {
 			label += " with a summarizer"
 		}
 		if err := smokeCall(ctx, tg, r); err != nil {
+			if declined(err) {
+				fmt.Fprintf(stdout, "note %s (%s): %s\n", label, r.capability, explain(r.method, err, s))
+				continue
+			}
 			problems++
 			fmt.Fprintf(stdout, "FAIL %s (%s): %s\n", label, r.capability, explain(r.method, err, s))
 			if f := (*target.Failure)(nil); errors.As(err, &f) && f.Outcome != target.ProtocolError {
@@ -145,6 +151,10 @@ func smoke(args []string, stdout, stderr io.Writer) int {
 				params: map[string]any{"trimmer": d.Name, "messages": smokeConversation(), "limit": 3}, result: &protocol.TrimmerTrimResult{}}
 			label := fmt.Sprintf("%s of trimmer %q", r.method, d.Name)
 			if err := smokeCall(ctx, tg, r); err != nil {
+				if declined(err) {
+					fmt.Fprintf(stdout, "note %s (%s): %s\n", label, r.capability, explain(r.method, err, s))
+					continue
+				}
 				problems++
 				fmt.Fprintf(stdout, "FAIL %s (%s): %s\n", label, r.capability, explain(r.method, err, s))
 				continue
@@ -152,12 +162,41 @@ func smoke(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stdout, "ok   %s (%s)\n", label, r.capability)
 		}
 	}
+	// The lifecycle's end, as the suite checks it (D-41): shutdown answered
+	// with null and nothing after it, then an exit with status 0 once stdin
+	// is closed.
+	if err := tg.Shutdown(ctx); err != nil {
+		problems++
+		fmt.Fprintf(stdout, "FAIL shutdown: %s\n", explainShutdown(err))
+	} else {
+		fmt.Fprintln(stdout, "ok   shutdown: answered, then exited with status 0")
+	}
 	if problems > 0 {
-		fmt.Fprintf(stdout, "%d problem(s): fix them, then run the suite: conform %s\n", problems, strings.Join(command, " "))
+		fmt.Fprintf(stdout, "%d problem(s): fix them, then run the suite: %s\n", problems, next)
 		return exitFailures
 	}
-	fmt.Fprintf(stdout, "smoke passed: every declared method answered a valid request; now run the suite: conform %s\n", strings.Join(command, " "))
+	fmt.Fprintf(stdout, "smoke passed: every declared method answered a valid request; now run the suite: %s\n", next)
 	return exitOK
+}
+
+// suiteCommand is the conform command line that runs the suite on what
+// smoke checked, with the supervision flags smoke was given (an adapter that
+// needed -start-timeout 30s for smoke needs it for the suite too), every
+// argument quoted for the shell.
+func suiteCommand(s *settings, command []string) string {
+	parts := []string{"conform"}
+	for _, name := range []string{"timeout", "start-timeout", "max-restarts", "max-line"} {
+		if s.set[name] {
+			parts = append(parts, "-"+name, shellQuote(flagValue(s, name)))
+		}
+	}
+	if isSubcommand(command[0]) {
+		parts = append(parts, "--") // a program named like a subcommand
+	}
+	for _, c := range command {
+		parts = append(parts, shellQuote(c))
+	}
+	return strings.Join(parts, " ")
 }
 
 func smokeCall(ctx context.Context, tg target.Target, r smokeRequest) error {
@@ -195,9 +234,13 @@ func explain(method string, err error, s *settings) string {
 		case protocol.KindMethodNotFound:
 			return fmt.Sprintf("answered method_not_found (%s): handle %s, or leave its capability out of the handshake", pe.Message, method)
 		case protocol.KindUnsupported:
-			return fmt.Sprintf("declined a plain valid request as unsupported (%s): unsupported is for particular requests a library cannot express, not for a whole method", pe.Message)
+			return fmt.Sprintf("declined a plain valid request as unsupported (%s): the suite reports such cases unsupported, not failed (with -strict they fail); if the library cannot do this method at all, leave its capability out of the handshake", pe.Message)
 		case protocol.KindInternalError:
-			return fmt.Sprintf("raised an error (%s): a valid request must succeed; the message is what your code threw", pe.Message)
+			tb := ""
+			if pe.Data != nil && pe.Data.Traceback != "" {
+				tb = "\n" + indentLines(pe.Data.Traceback, "     ")
+			}
+			return fmt.Sprintf("raised an error (%s): a valid request must succeed; the message is what your code threw%s", pe.Message, tb)
 		}
 		return fmt.Sprintf("answered a valid request with the error %s (%s)", pe.Kind(), pe.Message)
 	}
@@ -229,4 +272,31 @@ func indentLines(s, prefix string) string {
 		lines[i] = prefix + l
 	}
 	return strings.Join(lines, "\n")
+}
+
+// declined reports whether err is the implementation declining the request
+// (kind unsupported): on purpose, perhaps, and the suite does not fail it
+// (D-33), so smoke notes it rather than counting a problem.
+func declined(err error) bool {
+	var pe *protocol.Error
+	return errors.As(err, &pe) && pe.Kind() == protocol.KindUnsupported
+}
+
+// explainShutdown turns a failed lifecycle end into a sentence.
+func explainShutdown(err error) string {
+	var se *target.ShutdownError
+	if !errors.As(err, &se) {
+		return err.Error()
+	}
+	tail := ""
+	if se.StderrTail != "" {
+		tail = "\n     last lines of its stderr:\n" + indentLines(se.StderrTail, "       ")
+	}
+	advice := map[target.ShutdownProblem]string{
+		target.ShutdownGarbage:     "answer shutdown with a result (null) and write nothing after it",
+		target.ShutdownCrash:       "answer shutdown before exiting, and exit by yourself rather than by a signal",
+		target.ShutdownNonZeroExit: "exit with status 0 after answering shutdown",
+		target.ShutdownTimeout:     "answer shutdown, then exit promptly when stdin closes (flush stdout first)",
+	}[se.Problem]
+	return fmt.Sprintf("%s (%s): %s (spec/protocol.md, \"Lifecycle\")%s", se.Problem, se.Detail, advice, tail)
 }

@@ -142,6 +142,10 @@ type ErrorData struct {
 	// config.resolve and loop.run), e.g. "execution.conversation.max_messages";
 	// "" for the document as a whole.
 	Path *string `json:"path,omitempty"`
+	// Traceback is where an internal_error arose, as the implementation
+	// tells it (the kits send their stack or traceback, D-54); a failure
+	// shows it after the error.
+	Traceback string `json:"traceback,omitempty"`
 }
 
 // NewError builds the error object of a kind.

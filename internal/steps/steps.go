@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/cucumber/godog"
 
@@ -108,6 +109,12 @@ func (r *recorder) Call(ctx context.Context, method string, params any) (json.Ra
 	switch {
 	case err != nil:
 		r.response = []byte("error: " + err.Error())
+		// An internal error's traceback says where the implementation
+		// broke: shown under the error, indented as the failure is.
+		if pe := (*protocol.Error)(nil); errors.As(err, &pe) && pe.Data != nil && pe.Data.Traceback != "" {
+			tb := strings.ReplaceAll(strings.TrimRight(pe.Data.Traceback, "\n"), "\n", "\n        ")
+			r.response = append(r.response, "\n        traceback:\n        "+tb...)
+		}
 	default:
 		r.response = res
 	}

@@ -1,7 +1,7 @@
 // convspec adapter for the toy SummarizingTrimmer (a class, summarizer given
 // at construction, async trim) on convspec-kit.
 
-import { serve } from '../src/index';
+import { serve } from '../convspec-kit.cjs';
 import { SummarizingTrimmer } from './toys/summarizing-trimmer';
 
 serve({

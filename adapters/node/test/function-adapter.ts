@@ -1,7 +1,7 @@
 // convspec adapter for the toy trim functions (pure, system prompt apart,
 // rebuilt messages) on convspec-kit.
 
-import { peelSystem, restore, serve } from '../src/index';
+import { peelSystem, restore, serve } from '../convspec-kit.cjs';
 import * as toy from './toys/trim-function';
 
 serve({

@@ -127,11 +127,112 @@ class Summarizer(unittest.TestCase):
         with self.assertRaisesRegex(TimeoutError, "within 5 ms"):
             slow.call("p", 1)
 
+    def test_the_numbers_fix_the_outcome_never_two_timers_racing(self):
+        """D-44: delay_ms < timeout_ms answers at once (the delay not slept);
+        delay_ms >= timeout_ms never answers: a timeout after timeout_ms, one
+        sleep, or, with the library's own timeout, waiting to be cancelled."""
+        import asyncio
+        from unittest import mock
+
+        script = lambda **s: kit.Summarizer([kit._Script(s, "s")])  # noqa: E731
+        with mock.patch.object(kit.time, "sleep") as sleep:
+            self.assertEqual(script(reply="now", delay_ms=1, timeout_ms=1000).call("p", 1), "now")
+            with self.assertRaisesRegex(RuntimeError, "down"):
+                script(error="down", delay_ms=999, timeout_ms=1000).text("p")
+            sleep.assert_not_called()
+            for delay in (50, 5):  # above, and equal to, the timeout
+                with self.assertRaisesRegex(TimeoutError, "within 5 ms"):
+                    script(reply="never", delay_ms=delay, timeout_ms=5).call("p", 1)
+            self.assertEqual(sleep.call_args_list, [mock.call(0.005)] * 2)
+            with self.assertRaises(TimeoutError):
+                script(reply="never", delay_ms=2**53 - 1, timeout_ms=2**53 - 1).call("p", 1)
+            self.assertLessEqual(sleep.call_args.args[0], kit.threading.TIMEOUT_MAX)  # the clock's end, not an overflow
+
+        async def scenario() -> None:
+            self.assertEqual(await script(reply="now", delay_ms=1, timeout_ms=1000).acall("p", 1), "now")
+            with self.assertRaisesRegex(TimeoutError, "within 1 ms"):
+                await script(reply="never", delay_ms=50, timeout_ms=1).atext("p")
+            # The library's own timeout: the kit waits until the library cancels.
+            call = asyncio.ensure_future(script(reply="never", delay_ms=50, timeout_ms=1).atext("p", own_timeout=True))
+            for _ in range(3):
+                await asyncio.sleep(0)
+            self.assertFalse(call.done())
+            call.cancel()
+            with self.assertRaises(asyncio.CancelledError):
+                await call
+
+        asyncio.run(scenario())
+
     def test_bad_scripts_are_invalid_params(self):
         for script in ({}, {"reply": "a", "error": "b"}, {"reply": 1}, {"reply": "a", "delay_ms": 2.5}, {"error": "e", "timeout_ms": -1}):
             with self.assertRaises(kit.KitError) as e:
                 kit._Script(script, "params.summarizer")
             self.assertEqual(e.exception.kind, "invalid_params", script)
+
+
+class Declarations(unittest.TestCase):
+    def test_levels_formats_and_trimmers_are_declared(self):
+        trimmers = [{"name": "t", "bound": "tokens", "counter": "chars4", "guarantees": ["bound"], "trim": lambda m, n: m[:n]}]
+        rs = exchange([req(1, "initialize", {"protocol": 1, "suite": "convspec"}),
+                       req(2, "trimmer.trim", {"trimmer": "t", "limit": 1, "messages": [{"role": "u"}, {"role": "v"}]}),
+                       req(3, "trimmer.trim", {"trimmer": "x", "limit": 1, "messages": []})],
+                      levels=["core"], formats=["openai"], trimmers=trimmers)
+        self.assertEqual(rs[0]["result"], {"protocol": 1, "implementation": {"name": "t", "version": "0"},
+                                           "capabilities": ["trimmer"], "levels": ["core"], "formats": ["openai"],
+                                           "trimmers": [{"name": "t", "bound": "tokens", "counter": "chars4", "guarantees": ["bound"]}]})
+        self.assertEqual(rs[1]["result"], {"messages": [{"role": "u"}]})
+        self.assertEqual(rs[2]["error"]["data"]["kind"], "invalid_params")
+
+    def test_a_wrong_declaration_is_refused_when_serving_starts(self):
+        ok = {"name": "t", "bound": "messages", "guarantees": [], "trim": lambda m, n: m}
+        for bad, message in ((dict(levels=[]), "levels must be a non-empty list"),
+                             (dict(formats=["gemini"]), "formats: unknown 'gemini'"),
+                             (dict(trimmers=[{**ok, "counter": "chars4"}]), "counter must be absent"),
+                             (dict(trimmers=[{**ok, "bound": "tokens"}]), "counter must be"),
+                             (dict(trimmers=[ok, ok]), "declared twice"),
+                             (dict(trimmers=[{**ok, "guarantees": ["fast"]}]), "unknown 'fast'"),
+                             (dict(trimmers=[{**ok, "trim": None}]), "trim must be a function")):
+            with self.assertRaisesRegex(TypeError, message):
+                exchange([], **bad)
+
+
+class Counters(unittest.TestCase):
+    def test_chars4_counts_content_characters_as_ecmascript_does(self):
+        cases = [('"é你😀"', 4), ('[ {"type": "text", "text": "hi 😀"} ]', 32), ("1e400", 4), ("null", 0),
+                 ('[1.0, 1e3, -0, 0.000001, 1e-7, 1e21, 123456789012345678901234, 5e-324]',
+                  len('[1,1000,0,0.000001,1e-7,1e+21,1.2345678901234568e+23,5e-324]')),
+                 (r'{"a": 1, "b": "x\u0001\n/\u2028", "a": true}', len(r'{"a":true,"b":"x\u0001\n/"}') + 1)]
+        for text, chars in cases:
+            m = {"role": "user", "content": kit.loads(text, exact=False)}
+            self.assertEqual(kit.content_chars(m), chars, text)
+        self.assertEqual(kit.content_chars({"role": "user"}), 0)
+        self.assertEqual(kit.count_chars4([{"role": "u", "content": "a"}, {"role": "u", "content": "b"}]), 2)  # per message, rounded up
+
+
+class InternalErrors(unittest.TestCase):
+    def test_an_exception_is_answered_with_its_traceback(self):
+        def classify(messages):
+            return {}["missing"]
+
+        [r] = exchange([req(1, "history.classify", {"messages": []})], history={"classify": classify, "prune": len, "build": len})
+        self.assertEqual(r["error"]["data"]["kind"], "internal_error")
+        self.assertIn('return {}["missing"]', r["error"]["data"]["traceback"])
+        self.assertIn("KeyError", r["error"]["data"]["traceback"])
+
+
+class Exit(unittest.TestCase):
+    def test_run_exits_after_shutdown_whatever_threads_the_library_left(self):
+        import subprocess
+
+        program = ("import threading, time, convspec_kit as kit\n"
+                   "threading.Thread(target=time.sleep, args=(3600,)).start()  # a library's worker, never ending\n"
+                   "kit.run(name='t', version='0', history={'classify': len, 'prune': len, 'build': len})\n")
+        for lines in (json.dumps(req(1, "shutdown")) + "\n", ""):  # shutdown, or the end of input
+            p = subprocess.run([sys.executable, "-B", "-c", program], input=lines.encode(), capture_output=True,
+                               cwd=os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."), timeout=120)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            if lines:
+                self.assertEqual(json.loads(p.stdout), {"jsonrpc": "2.0", "id": 1, "result": None})
 
 
 if __name__ == "__main__":
