@@ -3,7 +3,7 @@
 GO ?= go
 BIN := bin/conform
 
-.PHONY: all conform test test-loaded test-stall lint bench bench-peers fuzz build mutants golden golden-characters golden-tokens token-vectors clean
+.PHONY: all conform test test-loaded test-stall nversion lint bench bench-peers fuzz build mutants golden golden-characters golden-tokens token-vectors clean
 
 all: lint test
 
@@ -14,9 +14,10 @@ build:
 conform: build
 	./$(BIN)
 
-## test: lint, then every Go test (scenarios and properties in-process and over the wire, mutants, CLI)
+## test: lint, then every Go test (scenarios and properties in-process and over the wire, mutants, CLI);
+## -timeout 30m is a hang bound: go test's default of 10 min per package fails a loaded runner (D-44)
 test: lint
-	$(GO) test -count=1 ./...
+	$(GO) test -count=1 -timeout 30m ./...
 
 ## test-loaded: make test on a machine loaded with four busy processes per core, as a shared CI
 ## runner is (D-44); green at any load, or a verdict depends on the machine
@@ -30,6 +31,14 @@ STALL_RUN ?= SUM-|PREP-|CMP-|LOOP-|prop/diff-(budget|window-summarize|loop)|prop
 test-stall:
 	$(GO) test -count=1 -timeout 30m -run '^TestSameReportWhenStalled$$' ./cmd/conform \
 		-args -stall.run '$(STALL_RUN)' -stall.checks 100 -stall.stop 500ms
+
+## nversion: the N-version check in full (spec/golden.md, "Who is right"): the differential properties
+## against the independent implementation (examples/independent) at seeds 1 to 5 with 300 checks, and
+## the whole suite and replay under five declarations; make test runs seeds 2 and 3 with 100 checks.
+## Needs Node and npm (skipped without them).
+nversion:
+	$(GO) test -count=1 -timeout 60m -run '^TestIndependentImplementation$$' ./examples \
+		-args -nversion.seeds '1 2 3 4 5' -nversion.checks 300 -nversion.declarations
 
 ## lint: gofmt and go vet must be clean
 lint:

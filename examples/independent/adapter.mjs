@@ -19,6 +19,16 @@ const NAME = 'convspec-independent-js'
 const VERSION = '0.1.0'
 const CAPABILITIES = ['window', 'window.summarize', 'history', 'budget', 'tokens.cl100k', 'config', 'loop', 'trimmer']
 
+// A narrower declaration, for checking that every verdict of the suite
+// respects what is declared (D-42, D-47): CONVSPEC_LEVELS and
+// CONVSPEC_FORMATS are comma-separated lists put in the handshake as they
+// are; unset, the handshake leaves levels and formats out (all of them).
+// (Added after the implementation was written, by the session that wired it
+// into the repository's tests; it changes nothing else.)
+const declared = (name) => (process.env[name] ? process.env[name].split(',') : undefined)
+const LEVELS = declared('CONVSPEC_LEVELS')
+const FORMATS = declared('CONVSPEC_FORMATS')
+
 const windows = new Map()
 let nextWindow = 1
 
@@ -40,7 +50,7 @@ const requiredScript = (p) => {
 const METHODS = {
   initialize(p) {
     if (p.protocol !== 1) throw invalidParams(`this implementation speaks protocol 1, not ${describeValue(p, 'protocol')}`)
-    return { protocol: 1, implementation: { name: NAME, version: VERSION }, capabilities: CAPABILITIES, trimmers: declarations() }
+    return { protocol: 1, implementation: { name: NAME, version: VERSION }, capabilities: CAPABILITIES, trimmers: declarations(), ...(LEVELS && { levels: LEVELS }), ...(FORMATS && { formats: FORMATS }) }
   },
   shutdown: () => null,
 
