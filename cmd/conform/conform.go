@@ -147,6 +147,11 @@ func (s *settings) execute(opts runner.Options, command []string, stderr io.Writ
 	rep.Implementation = &info
 	targets = append(targets, s.moreTargets(ctx, command, stderr)...)
 
+	if progressShown(s.progress, stderr) {
+		pw := newProgressWriter(stderr)
+		opts.Progress = pw.show
+		defer pw.clear()
+	}
 	sum, err := runner.RunWorkers(ctx, targets, opts)
 	// Before the reports, no process is left once they are out. A run
 	// that went to its end checks the lifecycle's end too (D-41): each
@@ -204,6 +209,8 @@ func (s *settings) options() (runner.Options, error) {
 	switch {
 	case s.checks <= 0:
 		return opts, fmt.Errorf("-checks must be positive, got %d", s.checks)
+	case s.progress != "" && !validProgress(s.progress):
+		return opts, fmt.Errorf("-progress must be auto, on or off, got %q", s.progress)
 	case s.shrinkSteps < 0:
 		return opts, fmt.Errorf("-shrink-steps must be 0 (no shrinking) or more, got %d", s.shrinkSteps)
 	case s.timeout <= 0 || s.startTimeout <= 0:

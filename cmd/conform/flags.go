@@ -26,6 +26,7 @@ type settings struct {
 	maxRestarts  int
 	maxLine      int
 	verbose      bool
+	progress     string
 	mutant       string
 	strict       bool // conform and conform baseline only
 	parallel     int
@@ -54,6 +55,7 @@ func runFlags(name string, stderr io.Writer) (*flag.FlagSet, *settings) {
 	fs.IntVar(&s.shrinkSteps, "shrink-steps", runner.DefaultShrinkSteps, "bound on the executions spent shrinking a failing property's counterexample (a count, not a time: the same seed gives the same counterexample on any machine)")
 	supervisionFlags(fs, s)
 	fs.BoolVar(&s.verbose, "v", false, "list every case, and the details of expected failures")
+	fs.StringVar(&s.progress, "progress", "auto", "show progress on stderr: `auto` (on a terminal, not under CI), on or off")
 	fs.StringVar(&s.mutant, "mutant", "", "run against the built-in faulty variant `NAME` instead of the reference (see conform mutants)")
 	return fs, s
 }

@@ -65,7 +65,12 @@ func runScenarios(p *pool, opts Options) ([]result.Result, error) {
 		results  []result.Result
 		setupErr error
 	)
-	add := func(r result.Result) { mu.Lock(); results = append(results, r); mu.Unlock() }
+	add := func(r result.Result) {
+		mu.Lock()
+		results = append(results, r)
+		mu.Unlock()
+		p.progress.finish(r.ID)
+	}
 	paths, err := scenarioPaths(opts)
 	if err != nil || paths == nil {
 		return nil, err
@@ -107,6 +112,7 @@ func runScenarios(p *pool, opts Options) ([]result.Result, error) {
 				g = p.acquire()
 				worker.set(g)
 				current, stepSkipped, started = c, false, time.Now()
+				p.progress.start(c.ID)
 				g.begin()
 				return ctx, nil
 			})

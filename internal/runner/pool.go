@@ -24,6 +24,8 @@ type pool struct {
 	// limitReached is set once any worker has failed more often than its
 	// restart limit allows: the run then ends, as a sequential one does.
 	limitReached atomic.Bool
+	// progress tells Options.Progress of each case; nil without one.
+	progress *progress
 }
 
 func newPool(ctx context.Context, targets []target.Target) *pool {

@@ -41,18 +41,21 @@ func runProperties(p *pool, opts Options) ([]result.Result, error) {
 			continue
 		case notApplicable(info, c) != "":
 			out[i], ran[i] = result.Result{Case: c, Outcome: result.NotApplicable, Detail: notApplicable(info, c)}, true
+			p.progress.finish(c.ID)
 			continue
 		}
 		g := p.acquire()
 		if p.limitReached.Load() {
 			p.release(g)
 			out[i], ran[i] = notRun(c), true
+			p.progress.finish(c.ID)
 			continue
 		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			defer p.release(g)
+			p.progress.start(c.ID)
 			g.begin()
 			started := time.Now()
 			r, err := runProperty(c, prop, g, opts)
@@ -71,6 +74,7 @@ func runProperties(p *pool, opts Options) ([]result.Result, error) {
 			}
 			r.Duration = time.Since(started)
 			out[i], ran[i] = r, true
+			p.progress.finish(c.ID)
 		}()
 	}
 	wg.Wait()

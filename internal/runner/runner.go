@@ -61,6 +61,10 @@ type Options struct {
 	// have run (an example is the same under every seed), as the faulty
 	// variants' report does for seeds 2 and 3.
 	NoExamples bool
+	// Progress, when set, is told each time a case starts and each time
+	// one has its outcome, from the workers' goroutines one at a time
+	// (`conform` shows it on a terminal). Nothing it does changes a result.
+	Progress func(Progress)
 }
 
 func (o Options) selected(id string) bool {
@@ -105,7 +109,12 @@ func RunWorkers(ctx context.Context, targets []target.Target, opts Options) (Sum
 	if opts.Seed == 0 {
 		opts.Seed = DefaultSeed
 	}
+	prog, err := newProgress(opts)
+	if err != nil {
+		return Summary{}, err
+	}
 	p := newPool(ctx, targets)
+	p.progress = prog
 	sum := Summary{Seed: opts.Seed}
 	results, err := runScenarios(p, opts)
 	if err != nil {
