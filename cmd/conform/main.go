@@ -7,6 +7,7 @@
 //	                                    write a baseline accepting the current failures
 //	conform init LANG [DIR]             a starter adapter on the kit of LANG (go, node, python)
 //	conform smoke [--] CMD [ARGS…]      the handshake and one valid request per declared method
+//	conform check [flags] FILE…         recorded provider requests judged without an adapter
 //	conform serve [-mutant NAME]        the reference (or a faulty variant) as a protocol v1 server
 //	conform list [-run RE] [-skip RE]   every case ID with its kind and clauses
 //	conform mutants                     the catalogue of faulty variants
@@ -68,6 +69,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return matrix(args[1:], stdout, stderr)
 		case "smoke":
 			return smoke(args[1:], stdout, stderr)
+		case "check":
+			return checkCommand(args[1:], stdin, stdout, stderr)
 		case "init":
 			return initCommand(args[1:], stdout, stderr)
 		case "help", "-h", "-help", "--help":
@@ -88,6 +91,7 @@ func usage(w io.Writer) {
                                    run the whole suite and write a baseline accepting its failures
   conform init [-force] LANG [DIR] write a starter adapter on the kit of LANG (go, node, python)
   conform smoke [--] CMD [ARGS...] check the handshake and one valid request per declared method
+  conform check [flags] FILE...    judge recorded provider requests (JSON Lines, JSON array, HAR) without an adapter
   conform serve [-mutant NAME]     serve the reference (or a faulty variant) on stdin/stdout
   conform list [-run RE] [-skip RE] print every case ID with its kind and clauses
   conform mutants                  print the catalogue of faulty variants

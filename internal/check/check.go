@@ -63,6 +63,9 @@ func (l Located) String() string {
 type tally struct {
 	findings, requests int
 	examples           []string
+	// first is the first finding's detail, without its place: what the
+	// reports group causes by.
+	first string
 }
 
 // Checker checks records one at a time.
@@ -146,6 +149,9 @@ func (c *Checker) Add(rec Record) []Located {
 		if len(t.examples) < c.opts.Examples {
 			t.examples = append(t.examples, out[i].String())
 		}
+		if t.first == "" {
+			t.first = f.Detail
+		}
 	}
 	return out
 }
@@ -157,7 +163,10 @@ func (c *Checker) unreadable(where string, err error) []Located {
 	t.findings++
 	t.requests++
 	if len(t.examples) < c.opts.Examples {
-		t.examples = append(t.examples, where+": "+err.Error())
+		t.examples = append(t.examples, l.String())
+	}
+	if t.first == "" {
+		t.first = err.Error()
 	}
 	return []Located{l}
 }
@@ -216,15 +225,12 @@ func (c *Checker) Results() []result.Result {
 		}
 		if t := c.by[id]; t != nil {
 			r.Outcome = result.Failed
-			what := "requests break"
 			if k.ID == ReadCaseID {
-				what = "records could not be read as requests"
+				r.Detail = fmt.Sprintf("%d %s could not be read as %s", t.requests, plural(t.requests, "record", "records"), plural(t.requests, "a request", "requests"))
+			} else {
+				r.Detail = fmt.Sprintf("%d %s %s (%d %s)", t.requests, plural(t.requests, "request breaks", "requests break"),
+					k.Clauses[0], t.findings, plural(t.findings, "finding", "findings"))
 			}
-			summary := fmt.Sprintf("%d %s %s (%d %s)", t.requests, what, strings.Join(k.Clauses, " "), t.findings, plural(t.findings, "finding", "findings"))
-			if k.ID == ReadCaseID {
-				summary = fmt.Sprintf("%d %s", t.requests, what)
-			}
-			r.Detail = summary
 			if t.findings > len(t.examples) {
 				r.Detail += fmt.Sprintf("; the first %d:", len(t.examples))
 			} else {
@@ -235,7 +241,7 @@ func (c *Checker) Results() []result.Result {
 			if len(k.Clauses) > 0 {
 				clause = k.Clauses[0]
 			}
-			r.Deviations = []result.Deviation{{Clause: clause, Detail: r.Detail}}
+			r.Deviations = []result.Deviation{{Clause: clause, Detail: t.first + "\n" + r.Detail}}
 		}
 		out = append(out, r)
 	}
