@@ -67,3 +67,23 @@ func checkFile(t *testing.T, path, name string) []string {
 	}))
 	return out
 }
+
+// TestPrettyPrintedMessagesCompareAsCompact: a message written with white
+// space between its tokens is the same message as its compact form (MSG-2),
+// so a log that pretty-prints one request and not the next reads as a
+// trim that kept it.
+func TestPrettyPrintedMessagesCompareAsCompact(t *testing.T) {
+	c := New(Options{GroupBy: Pointer{"user"}})
+	log := `{"user":"c","messages":[{"role":"system","content":"Be brief."},{"role":"user","content":"a\n\"b\""}]}
+{"user":"c","messages":[{"role": "system", "content": "Be brief."},{"role": "user", "content": "a\n\"b\""},{"role":"assistant","content":"ok"}]}
+`
+	var got []string
+	require.NoError(t, Read("log", strings.NewReader(log), func(r Record) {
+		for _, l := range c.Add(r) {
+			got = append(got, l.String())
+		}
+	}))
+	assert.Empty(t, got)
+	assert.True(t, looksCompact([]byte(`{"a":"x \" y","b":[1,2]}`)))
+	assert.False(t, looksCompact([]byte(`{"a": 1}`)))
+}

@@ -85,7 +85,9 @@ func trimFindings(prev *snapshot, next *request, hashes []uint64, evicted func(u
 		case len(at[h]) > 0:
 			add("ACC-13", j, "trim the current history; never rebuild it from an older copy or send a kept message twice",
 				"repeats messages[%d] of the previous request (%s) out of its order", at[h][0], prev.where)
-		case evicted(h):
+		case evicted(h) && next.messages[j].Class() != message.System:
+			// A system prompt that comes back mends a trim that dropped
+			// it (ACC-10); it is no rebuilt history.
 			add("ACC-13", j, "trim the current history; never rebuild it from an older copy",
 				"was evicted from this conversation before %s and is back", prev.where)
 		}
