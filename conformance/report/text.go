@@ -41,8 +41,8 @@ func Text(w io.Writer, run *Run, opts TextOptions) error {
 	fmt.Fprintf(bw, "convspec conformance: %s\n", run.Title())
 	if run.Checked != nil {
 		c := run.Checked
-		fmt.Fprintf(bw, "checked %d %s (%d %s not chat requests, %d unreadable)\n", c.Requests, plural(c.Requests, "request", "requests"),
-			c.Skipped, plural(c.Skipped, "record is", "records are"), c.Unreadable)
+		fmt.Fprintf(bw, "checked %d %s (%d %s, %d unreadable)\n", c.Requests, plural(c.Requests, "request", "requests"),
+			c.Skipped, plural(c.Skipped, "record is not a chat request", "records are not chat requests"), c.Unreadable)
 	}
 	if run.Command == nil && run.Mutant == "" && run.Checked == nil {
 		// A first run without a command must not read as a test of one's own code.
