@@ -295,7 +295,18 @@ func readHARLog(name string, dec *json.Decoder, emit func(Record)) error {
 		for i := 0; dec.More(); i++ {
 			var e harEntry
 			if err := dec.Decode(&e); err != nil {
-				return fail(i, err)
+				var te *json.UnmarshalTypeError
+				if !errors.As(err, &te) {
+					return fail(i, err)
+				}
+				// The entry was read whole, only its shape is wrong: the
+				// next one can still be read.
+				what := "the entry is a JSON " + te.Value + ", not an object"
+				if te.Field != "" {
+					what = fmt.Sprintf("the entry's %s is a JSON %s", te.Field, te.Value)
+				}
+				emit(Record{File: name, Element: i, HAR: true, Err: errors.New("not a HAR entry: " + what)})
+				continue
 			}
 			pd := e.Request.PostData
 			if pd == nil || pd.Text == "" {
