@@ -73,7 +73,7 @@ type Checker struct {
 	opts  Options
 	seed  maphash.Seed
 	convs *conversations
-	by    map[string]*tally // clause (or ReadCaseID) → tally
+	by    map[string]*tally // case ID → tally
 
 	// Requests counts the chat requests checked; Skipped the records that
 	// are not chat requests (no "messages"); Unreadable the records that
@@ -140,7 +140,7 @@ func (c *Checker) Add(rec Record) []Located {
 	counted := map[string]bool{}
 	for i, f := range findings {
 		out[i] = Located{Where: where, Finding: f}
-		t := c.tally(f.Clause)
+		t := c.tally(CaseID(f.Clause))
 		t.findings++
 		if !counted[f.Clause] {
 			counted[f.Clause] = true
@@ -244,11 +244,7 @@ func (c *Checker) Results() []result.Result {
 	var out []result.Result
 	for _, k := range Cases() {
 		r := result.Result{Case: k, Outcome: result.Passed}
-		id := strings.TrimPrefix(k.ID, "check/")
-		if k.ID == ReadCaseID {
-			id = ReadCaseID
-		}
-		if t := c.by[id]; t != nil {
+		if t := c.by[k.ID]; t != nil {
 			r.Outcome = result.Failed
 			if k.ID == ReadCaseID {
 				r.Detail = fmt.Sprintf("%d %s could not be read as %s", t.requests, plural(t.requests, "record", "records"), plural(t.requests, "a request", "requests"))
