@@ -98,3 +98,26 @@ func TestBodyPointer(t *testing.T) {
 	assert.True(t, ok)
 	assert.Equal(t, "7", string(v))
 }
+
+// TestResults: one result a case, every case every time; a failed one
+// counts its requests and findings and lists at most Examples of them.
+func TestResults(t *testing.T) {
+	c := New(Options{Examples: 2})
+	for i := 1; i <= 3; i++ {
+		c.Add(Record{File: "log", Line: i, Element: -1, Body: []byte(`{"messages":[]}`)})
+	}
+	c.Add(Record{File: "log", Line: 4, Element: -1, Err: assert.AnError})
+	rs := c.Results()
+	require.Len(t, rs, len(Clauses())+1)
+	byID := map[string]string{}
+	for _, r := range rs {
+		byID[r.ID] = string(r.Outcome) + " " + r.Detail
+	}
+	assert.Equal(t, "failed 3 requests break ACC-9 (3 findings); the first 2:\n"+
+		"log:1 request: \"messages\" is empty (ACC-9) — fix: send at least one message: a trim to nothing cannot be sent\n"+
+		"log:2 request: \"messages\" is empty (ACC-9) — fix: send at least one message: a trim to nothing cannot be sent", byID["check/ACC-9"])
+	assert.Equal(t, "failed 1 record could not be read as a request:\nlog:4: "+assert.AnError.Error(), byID[ReadCaseID])
+	assert.Equal(t, "passed ", byID["check/ACC-1"])
+	assert.Equal(t, 3, c.Requests)
+	assert.Equal(t, 1, c.Unreadable)
+}
