@@ -78,7 +78,8 @@ FUZZ_TARGETS := \
 	./reference/message:FuzzParseAsUnmarshal \
 	./reference/tokens:FuzzEncodeAgainstV070 \
 	./reference/tokens:FuzzPretokenize \
-	./conformance/target:FuzzDecodeResponse
+	./conformance/target:FuzzDecodeResponse \
+	./internal/check:FuzzRead
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
 		pkg=$${t%%:*}; name=$${t##*:}; echo "fuzz $$name ($$pkg) for $(FUZZTIME)"; \

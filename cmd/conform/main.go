@@ -8,6 +8,7 @@
 //	conform init LANG [DIR]             a starter adapter with the kit of LANG (go, node, python) beside it
 //	conform smoke [--] CMD [ARGS…]      the handshake and one valid request per declared method
 //	conform copy DIR                    the scenarios, golden cases and spec as data files
+//	conform check [flags] FILE…         recorded provider requests judged without an adapter
 //	conform serve [-mutant NAME]        the reference (or a faulty variant) as a protocol v1 server
 //	conform list [-run RE] [-skip RE]   every case ID with its kind and clauses
 //	conform mutants                     the catalogue of faulty variants
@@ -70,6 +71,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return matrix(args[1:], stdout, stderr)
 		case "smoke":
 			return smoke(args[1:], stdout, stderr)
+		case "check":
+			return checkCommand(args[1:], stdin, stdout, stderr)
 		case "init":
 			return initCommand(args[1:], stdout, stderr)
 		case "copy":
@@ -94,6 +97,7 @@ func usage(w io.Writer) {
                                    write a starter adapter with the kit of LANG (go, node, python)
   conform smoke [--] CMD [ARGS...] check the handshake and one valid request per declared method
   conform copy [-force] DIR        write the scenarios, golden cases and spec as data files into DIR
+  conform check [flags] FILE...    judge recorded provider requests (JSON Lines, JSON array, HAR) without an adapter
   conform serve [-mutant NAME]     serve the reference (or a faulty variant) on stdin/stdout
   conform list [-run RE] [-skip RE] print every case ID with its kind and clauses
   conform mutants                  print the catalogue of faulty variants

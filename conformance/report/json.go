@@ -84,6 +84,7 @@ type (
 	jsonTarget struct {
 		Command []string `json:"command"`
 		Mutant  string   `json:"mutant,omitempty"`
+		Checked *Checked `json:"checked,omitempty"`
 	}
 	jsonSelection struct {
 		Run  string `json:"run"`
@@ -145,7 +146,7 @@ func JSON(w io.Writer, run *Run) error {
 		Schema:       SchemaURL,
 		Version:      JSONVersion,
 		Suite:        jsonSuite{Name: "convspec", Protocol: protocol.Version},
-		Target:       jsonTarget{Command: run.Command, Mutant: run.Mutant},
+		Target:       jsonTarget{Command: run.Command, Mutant: run.Mutant, Checked: run.Checked},
 		Seed:         run.Seed,
 		Checks:       run.Checks,
 		Selection:    jsonSelection{Run: run.RunPattern, Skip: run.SkipPattern},
@@ -194,7 +195,7 @@ func JSON(w io.Writer, run *Run) error {
 	}
 	out.Causes = []jsonCause{}
 	for _, c := range run.Causes() {
-		out.Causes = append(out.Causes, jsonCause{Shape: c.Shape, Clauses: c.Clauses, Cases: c.Cases,
+		out.Causes = append(out.Causes, jsonCause{Shape: c.Shape, Clauses: nonNil(c.Clauses), Cases: c.Cases,
 			Example: jsonExample{Case: c.Example.Case, Clause: c.Example.Clause, Step: c.Example.Step, Detail: c.Example.Detail}})
 	}
 	for _, k := range run.Cases {
@@ -242,4 +243,12 @@ func writeJSON(w io.Writer, v any) error {
 // millis is d in milliseconds, to the microsecond.
 func millis(d time.Duration) float64 {
 	return math.Round(float64(d)/float64(time.Microsecond)) / 1000
+}
+
+// nonNil is ss, or an empty list for nil: the schema wants an array.
+func nonNil(ss []string) []string {
+	if ss == nil {
+		return []string{}
+	}
+	return ss
 }

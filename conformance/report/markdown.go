@@ -35,7 +35,11 @@ func Markdown(w io.Writer, run *Run) error {
 		writeFenced(bw, run.StartError)
 		return bw.Flush()
 	}
-	fmt.Fprintf(bw, "**%s** · target `%s` · seed `%d`", mdEscape(run.Title()), mdCode(run.Target()), run.Seed)
+	if c := run.Checked; c != nil {
+		fmt.Fprintf(bw, "**%s** · %d requests checked, %d records not chat requests, %d unreadable", mdEscape(run.Target()), c.Requests, c.Skipped, c.Unreadable)
+	} else {
+		fmt.Fprintf(bw, "**%s** · target `%s` · seed `%d`", mdEscape(run.Title()), mdCode(run.Target()), run.Seed)
+	}
 	if run.Strict {
 		fmt.Fprint(bw, " · strict: an unsupported case fails the run unless the baseline lists it")
 	}

@@ -60,6 +60,19 @@ type Run struct {
 	// StartError says why the implementation could not be started or
 	// failed its handshake; no case ran.
 	StartError string
+	// Checked is set for `conform check`: recorded requests were judged
+	// against SPEC.md section 8e, and no implementation ran (D-57).
+	Checked *Checked
+}
+
+// Checked says what `conform check` read.
+type Checked struct {
+	Files []string `json:"files"`
+	// Requests counts the chat requests checked, Skipped the records that
+	// are not chat requests, Unreadable those that could not be read.
+	Requests   int `json:"requests"`
+	Skipped    int `json:"skipped"`
+	Unreadable int `json:"unreadable"`
 }
 
 // BaselineFile names the baseline a run was judged against.
@@ -334,6 +347,8 @@ func (r *Run) Title() string {
 // Target says, for people, what the run tested.
 func (r *Run) Target() string {
 	switch {
+	case r.Checked != nil:
+		return "recorded requests in " + strings.Join(r.Checked.Files, ", ")
 	case r.Command != nil:
 		return strings.Join(r.Command, " ")
 	case r.Mutant != "":

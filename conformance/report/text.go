@@ -39,7 +39,12 @@ func Text(w io.Writer, run *Run, opts TextOptions) error {
 		return color + s + reset
 	}
 	fmt.Fprintf(bw, "convspec conformance: %s\n", run.Title())
-	if run.Command == nil && run.Mutant == "" {
+	if run.Checked != nil {
+		c := run.Checked
+		fmt.Fprintf(bw, "checked %d %s (%d %s, %d unreadable)\n", c.Requests, plural(c.Requests, "request", "requests"),
+			c.Skipped, plural(c.Skipped, "record is not a chat request", "records are not chat requests"), c.Unreadable)
+	}
+	if run.Command == nil && run.Mutant == "" && run.Checked == nil {
 		// A first run without a command must not read as a test of one's own code.
 		fmt.Fprintln(bw, "testing the built-in reference: give your implementation's command to test it (conform ./my-impl)")
 	}
@@ -48,9 +53,11 @@ func Text(w io.Writer, run *Run, opts TextOptions) error {
 		fmt.Fprintln(bw, paint(bold+red, run.Verdict()))
 		return bw.Flush()
 	}
-	if run.Seed == result.DefaultSeed {
+	switch {
+	case run.Checked != nil: // nothing was generated: no seed
+	case run.Seed == result.DefaultSeed:
 		fmt.Fprintf(bw, "seed %d (the default: every run draws the same cases; -seed random explores)\n", run.Seed)
-	} else {
+	default:
 		fmt.Fprintf(bw, "seed %d\n", run.Seed)
 	}
 	if run.Strict {

@@ -29,13 +29,15 @@ func (o Outcome) IsFailure() bool {
 	return o != Passed && o != NotApplicable && o != Unsupported
 }
 
-// Kind says whether a case is a scenario or a property.
+// Kind says whether a case is a scenario or a property, or a clause of
+// SPEC.md section 8e judged on recorded requests (`conform check`, D-57).
 type Kind string
 
 // Kinds of case.
 const (
 	Scenario Kind = "scenario"
 	Property Kind = "property"
+	Check    Kind = "check"
 )
 
 // Case is one scenario or property, identified stably.

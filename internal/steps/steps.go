@@ -64,6 +64,7 @@ func Register(sc *godog.ScenarioContext, tg target.Target) {
 	register(sc, w, w, loopTable)
 	register(sc, w, &trimWorld{w: w}, trimmerTable)
 	register(sc, w, w, windowTable)
+	register(sc, w, &checkSteps{}, checkTable)
 }
 
 // world is the state the steps of every capability share in one
