@@ -146,6 +146,16 @@ func (s *settings) execute(opts runner.Options, command []string, stderr io.Writ
 	info := tg.Info()
 	rep.Implementation = &info
 	targets = append(targets, s.moreTargets(ctx, command, stderr)...)
+	// Every worker is sent cases chosen by the first one's handshake: one
+	// that declares anything else fails the handshake (D-50).
+	for i, t := range targets[1:] {
+		if err := target.SameHandshake(info, t.Info(), fmt.Sprintf("of worker %d of -parallel %d", i+2, s.parallel)); err != nil {
+			fmt.Fprintf(stderr, "conform: the implementation failed the handshake: %v\n", err)
+			rep.StartError = err.Error()
+			rep.Duration = time.Since(rep.Started)
+			return rep
+		}
+	}
 
 	sum, err := runner.RunWorkers(ctx, targets, opts)
 	// Before the reports, no process is left once they are out. A run

@@ -68,7 +68,7 @@ const badimplHang = 2 * time.Minute
 
 // badimpl is the reference server with misbehaviour on cue:
 //
-//	badimpl [-pidfile F] [-marks F] [-start-delay D] [-caps a,b] [-exit N] [-grandchild] [RULE...]
+//	badimpl [-pidfile F] [-marks F] [-start-delay D] [-caps a,b] [-later-caps a,b] [-exit N] [-grandchild] [RULE...]
 //
 // A RULE is METHOD:BEHAVIOUR[:TIMES]: when a request for METHOD ("*": any
 // but initialize and shutdown; initialize never) comes, the first rule that matches and has
@@ -92,12 +92,15 @@ const badimplHang = 2 * time.Minute
 // -marks appends METHOD:BEHAVIOUR to a file before each misbehaviour, so a
 // script can wait for it. -pidfile appends the process's pid to F; -grandchild starts a sleeping
 // child process first and appends its pid too. -exit N writes to stderr and
-// exits with status N at once; -caps replaces the declared capabilities.
+// exits with status N at once; -caps replaces the declared capabilities;
+// -later-caps replaces them in a process that finds a pid in -pidfile
+// already (a second worker, a restart).
 func badimpl(args []string) int {
 	fs := flag.NewFlagSet("badimpl", flag.ContinueOnError)
 	pidfile := fs.String("pidfile", "", "append the pid to this file")
 	startDelay := fs.Duration("start-delay", 0, "sleep this long before reading anything")
 	caps := fs.String("caps", "", "declare these capabilities (comma-separated) instead of the reference's")
+	laterCaps := fs.String("later-caps", "", "declare these capabilities when -pidfile already lists a process")
 	exitNow := fs.Int("exit", -1, "exit at once with this status")
 	grandchild := fs.Bool("grandchild", false, "start a sleeping child process (its pid goes to -pidfile)")
 	marks := fs.String("marks", "", "append METHOD:BEHAVIOUR to this file on each misbehaviour, before it")
@@ -149,6 +152,11 @@ func badimpl(args []string) int {
 			return 2
 		}
 		appendPid(cmd.Process.Pid)
+	}
+	if *laterCaps != "" && *pidfile != "" {
+		if data, err := os.ReadFile(*pidfile); err == nil && len(bytes.TrimSpace(data)) > 0 {
+			*caps = *laterCaps
+		}
 	}
 	appendPid(os.Getpid())
 	if *exitNow >= 0 {

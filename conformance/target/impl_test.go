@@ -79,6 +79,8 @@ func TestMain(m *testing.M) {
 //	rename-once, retrim-once
 //	              crash in the first life, then are the reference server
 //	              under another name, or declaring one trimmer fewer
+//	relevel-once  crashes in the first life, then is the reference server
+//	              declaring only level core and format openai
 //	hang-once, crash-once
 //	              hang or crash in the first life (envState does not exist),
 //	              then are the reference server
@@ -119,6 +121,14 @@ func runImpl(b string) int {
 		}
 		f.Close()
 		b = "crash"
+	case "relevel-once":
+		f, err := os.OpenFile(os.Getenv(envState), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if err == nil {
+			f.Close()
+			b = "crash"
+		} else {
+			b = "relevel"
+		}
 	case "hang-at-start":
 		fmt.Fprintln(os.Stderr, "hanging at start")
 		time.Sleep(hangFor)
@@ -190,6 +200,15 @@ func runImpl(b string) int {
 				time.Sleep(hangFor)
 			}
 		}
+		if req.Method == protocol.MethodInitialize && b == "relevel" {
+			res, err := h.Handle(context.Background(), req.Method, req.Params)
+			if init, ok := res.(protocol.InitializeResult); ok {
+				init.Levels, init.Formats = []string{"core"}, []string{"openai"}
+				res = init
+			}
+			respond(req.ID, res, err)
+			continue
+		}
 		if req.Method == protocol.MethodInitialize || req.Method == protocol.MethodShutdown {
 			answer(req.ID)(h.Handle(context.Background(), req.Method, req.Params))
 			if req.Method == protocol.MethodShutdown {
@@ -246,6 +265,8 @@ func runImpl(b string) int {
 					return 0
 				}
 			}
+		case "relevel":
+			answer(req.ID)(h.Handle(context.Background(), req.Method, req.Params))
 		case "no-result":
 			send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s}`, req.ID))
 		case "error-no-kind":

@@ -46,6 +46,9 @@ func TestChangedHandshakeIsAProtocolError(t *testing.T) {
 	for _, tc := range []struct{ behaviour, want string }{
 		{"rename-once", `name "convspec-reference", now "someone-else"`},
 		{"retrim-once", "trimmers "},
+		// levels and formats decide which cases are run as much as the
+		// capabilities do (D-42)
+		{"relevel-once", `levels (absent), now ["core"]; formats (absent), now ["openai"]`},
 	} {
 		t.Run(tc.behaviour, func(t *testing.T) {
 			im := newImpl(t, tc.behaviour)

@@ -195,9 +195,8 @@ func (p *Process) session(ctx context.Context, method string) (*session, error) 
 	if err != nil {
 		return nil, err
 	}
-	if !sameHandshake(info, p.info) {
-		return nil, p.end(p.sess, &Failure{Outcome: ProtocolError, Method: protocol.MethodInitialize,
-			Detail: fmt.Sprintf("the handshake after a restart differs from the first: %s", describeHandshakeChange(p.info, info))})
+	if err := SameHandshake(p.info, info, "after a restart"); err != nil {
+		return nil, p.end(p.sess, err)
 	}
 	return p.sess, nil
 }

@@ -5,6 +5,7 @@ package runner
 
 import (
 	"context"
+	"fmt"
 	"io/fs"
 	"math/rand/v2"
 	"regexp"
@@ -101,6 +102,13 @@ func RunWorkers(ctx context.Context, targets []target.Target, opts Options) (Sum
 	}
 	if opts.Seed == 0 {
 		opts.Seed = DefaultSeed
+	}
+	// The cases are chosen by the first worker's handshake; a worker that
+	// declares anything else would be sent cases it never claimed (D-50).
+	for i, tg := range targets[1:] {
+		if err := target.SameHandshake(targets[0].Info(), tg.Info(), fmt.Sprintf("of worker %d", i+2)); err != nil {
+			return Summary{Seed: opts.Seed}, err
+		}
 	}
 	p := newPool(ctx, targets)
 	sum := Summary{Seed: opts.Seed}
