@@ -174,6 +174,12 @@ func (s *settings) execute(opts runner.Options, command []string, stderr io.Writ
 		return nil
 	}
 	rep.results, rep.Interrupted, rep.RestartLimit = sum.Results, sum.Interrupted, sum.RestartLimit
+	// A second answer that came during the lifecycle's end is charged to
+	// the case that sent the request it repeats (D-50).
+	if err := sum.ChargeStrays(rep.results); err != nil {
+		fmt.Fprintf(stderr, "conform: %v\n", err)
+		return nil
+	}
 	if shutdown != nil {
 		shutdown.Seed = sum.Seed
 		rep.results = append(rep.results, *shutdown)

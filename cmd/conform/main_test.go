@@ -87,6 +87,8 @@ const badimplHang = 2 * time.Minute
 //	unsupported   answer with an error of kind unsupported
 //	wrong         answer window.estimate one token too high (a plain failure)
 //	twice         answer as the reference does, twice
+//	late          answer as the reference does, and again 0.3 s after the
+//	              next request came (after the answer, for shutdown)
 //	exit          answer as the reference does, then exit with status 3
 //
 // -marks appends METHOD:BEHAVIOUR to a file before each misbehaviour, so a
@@ -206,6 +208,7 @@ func badimpl(args []string) int {
 		send(line)
 	}
 	in := bufio.NewReaderSize(os.Stdin, 1<<20)
+	var late func() // a second answer still to send
 	for {
 		line, err := in.ReadBytes('\n')
 		if err != nil {
@@ -215,6 +218,11 @@ func badimpl(args []string) int {
 		if err := json.Unmarshal(line, &req); err != nil {
 			send(server.AnswerLine(context.Background(), h, line))
 			continue
+		}
+		if late != nil && req.Method != protocol.MethodShutdown {
+			time.Sleep(300 * time.Millisecond)
+			late()
+			late = nil
 		}
 		behaviour := ""
 		anyMethod := req.Method != protocol.MethodInitialize && req.Method != protocol.MethodShutdown
@@ -243,8 +251,17 @@ func badimpl(args []string) int {
 			}
 			answer(req.ID, res, err)
 			if req.Method == protocol.MethodShutdown {
+				if late != nil {
+					time.Sleep(300 * time.Millisecond)
+					late()
+				}
 				return 0
 			}
+		case "late":
+			res, err := h.Handle(context.Background(), req.Method, req.Params)
+			answer(req.ID, res, err)
+			id := req.ID
+			late = func() { answer(id, res, err) }
 		case "hang":
 			time.Sleep(badimplHang)
 			return 0

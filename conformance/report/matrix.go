@@ -208,7 +208,8 @@ func matrixCase(c jsonCase) Case {
 		k.Seed = *c.Seed
 	}
 	if c.Baseline != nil {
-		k.Baseline = &Entry{ID: c.ID, Reason: c.Baseline.Reason, Issue: c.Baseline.Issue, Flaky: c.Baseline.Flaky}
+		k.Baseline = &Entry{ID: c.ID, Reason: c.Baseline.Reason, Issue: c.Baseline.Issue, Flaky: c.Baseline.Flaky,
+			Outcome: result.Outcome(c.Baseline.Outcome), Causes: c.Baseline.Causes}
 	}
 	if c.Verdict == string(Failing) && !Fails(k.Outcome, false) {
 		k.Strict = true // an unsupported case that failed a strict run

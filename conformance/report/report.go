@@ -89,8 +89,9 @@ const (
 	// Ok: passed, not applicable or unsupported (not when strict), and
 	// not in the baseline.
 	Ok Verdict = "ok"
-	// Failing: a failing outcome the baseline does not accept (a case not
-	// run because of the restart limit is always failing).
+	// Failing: a failing outcome the baseline does not accept — not
+	// listed, or listed for another outcome or cause (D-50); a case not
+	// run because of the restart limit is always failing.
 	Failing Verdict = "failing"
 	// Expected: a failing outcome the baseline accepts (as a known
 	// deviation, or as flaky); it does not fail the run.
@@ -116,7 +117,7 @@ func (c Case) Verdict() Verdict {
 	switch {
 	case c.NotRun:
 		return Failing
-	case c.Fails() && c.Baseline != nil:
+	case c.Fails() && c.Baseline != nil && c.Baseline.Accepts(c.Result):
 		return Expected
 	case c.Fails():
 		return Failing

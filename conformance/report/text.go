@@ -70,6 +70,9 @@ func Text(w io.Writer, run *Run, opts TextOptions) error {
 			}
 		case v == Failing:
 			fmt.Fprintf(bw, "--- %s %s [%s]\n", paint(red, label(k.Outcome)), k.ID, strings.Join(k.FailingClauses(), " "))
+			if k.Baseline != nil {
+				fmt.Fprintf(bw, "    listed in the baseline, not for this failure: %s\n", k.Baseline.Mismatch(k.Result))
+			}
 			writeDetails(bw, k)
 		case v == Expected:
 			fmt.Fprintf(bw, "--- %s %s [%s] (%s: %s%s)\n", paint(yellow, "EXPECTED "+label(k.Outcome)), k.ID,

@@ -66,6 +66,8 @@ type Process struct {
 	failed bool
 	closed bool
 	nextID int64
+	// ledger holds the stray lines seen, each charged to its request.
+	ledger strayLedger
 }
 
 // errClosed is returned by calls on a closed Process.
@@ -141,7 +143,7 @@ func (p *Process) SendLine(ctx context.Context, line []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	out, err := s.exchange(ctx, method, append(append([]byte(nil), line...), '\n'), p.cfg.CallTimeout)
+	out, err := s.exchange(ctx, method, append(append([]byte(nil), line...), '\n'), p.cfg.CallTimeout, 0, &p.ledger)
 	if err != nil {
 		return nil, p.end(s, err)
 	}
@@ -160,8 +162,8 @@ func (p *Process) Close() error {
 	}
 	s := p.sess
 	p.sess = nil
-	if line, _, err := p.request(protocol.MethodShutdown, nil); err == nil {
-		_, _ = s.exchange(context.Background(), protocol.MethodShutdown, line, min(p.cfg.CallTimeout, closeGrace))
+	if line, id, err := p.request(protocol.MethodShutdown, nil); err == nil {
+		_, _ = s.exchange(context.Background(), protocol.MethodShutdown, line, min(p.cfg.CallTimeout, closeGrace), id, &p.ledger)
 	}
 	s.stdin.Close()
 	select {
@@ -259,32 +261,16 @@ func (p *Process) roundTrip(ctx context.Context, s *session, method string, para
 	if err != nil {
 		return nil, err
 	}
-	out, err := s.exchange(ctx, method, line, timeout)
+	out, err := s.exchange(ctx, method, line, timeout, id, &p.ledger)
 	if err != nil {
 		return nil, p.end(s, err)
 	}
 	res, err := decodeResponse(method, out, id)
 	var f *Failure
 	if errors.As(err, &f) {
-		if lateSecondAnswer(out, id) {
-			f = &Failure{Outcome: ProtocolError, Method: s.prevMethod,
-				Detail: fmt.Sprintf("a second answer to %s (id %d) arrived after %s was sent: %s", s.prevMethod, id-1, method, abbreviate(out))}
-			return nil, p.end(s, f)
-		}
 		return nil, p.end(s, err)
 	}
 	return res, err
-}
-
-// lateSecondAnswer reports whether out, read in answer to the request of
-// id, is a response to the request before it: ids are sent in sequence,
-// so a second answer that arrives after the next request was written
-// carries the id before.
-func lateSecondAnswer(out []byte, id int64) bool {
-	var resp struct {
-		ID json.RawMessage `json:"id"`
-	}
-	return id > 1 && json.Unmarshal(out, &resp) == nil && string(bytes.TrimSpace(resp.ID)) == strconv.FormatInt(id-1, 10)
 }
 
 // end kills s after a failure or an abandoned request and completes a

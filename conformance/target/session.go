@@ -33,11 +33,12 @@ type session struct {
 	stderrR    *os.File
 	stderrDone chan struct{}
 	dead       chan struct{} // closed by kill
-	// lastMethod is the method of the last request sent, which a stray
-	// line is blamed on; prevMethod the one before it, which a second
-	// answer that arrives late (after the next request) answers again.
-	lastMethod, prevMethod string
-	once                   sync.Once
+	// lastMethod and lastID are the method and id of the last request
+	// sent (id 0: a raw line), which a stray line that carries no earlier
+	// id is charged to.
+	lastMethod string
+	lastID     int64
+	once       sync.Once
 }
 
 type lineResult struct {
@@ -243,31 +244,47 @@ func (t *tailBuffer) tail() string {
 	return string(bytes.Join(lines, []byte("\n")))
 }
 
-// exchange writes line and waits for the next output line, within timeout.
-// An error is a *Failure (without the stderr tail) or the context's error;
-// either way s is out of step.
-func (s *session) exchange(ctx context.Context, method string, line []byte, timeout time.Duration) ([]byte, error) {
+// exchange writes line, the request of id (0: a raw line, whatever id it
+// carries), and waits for its answer, within timeout. A line that comes
+// before the request is sent, or that carries the id of an earlier request,
+// answers no outstanding request: it is recorded in ledger, charged to the
+// request it repeats or follows (D-50), and the wait goes on. An error is a
+// *Failure (without the stderr tail) or the context's error; either way s
+// is out of step.
+func (s *session) exchange(ctx context.Context, method string, line []byte, timeout time.Duration, id int64, ledger *strayLedger) ([]byte, error) {
 	fail := func(o Outcome, format string, args ...any) error {
 		return &Failure{Outcome: o, Method: method, Detail: fmt.Sprintf(format, args...)}
 	}
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 
-	// A line waiting before the request is sent answers no request: a
-	// second answer to the last one, or output of its own.
-	select {
-	case out, ok := <-s.lines:
-		if ok {
-			what := abbreviate(out.line)
-			if out.err != nil {
-				what = out.err.Error()
-			}
-			return nil, &Failure{Outcome: ProtocolError, Method: s.lastMethod,
-				Detail: fmt.Sprintf("a line arrived after the answer to %s, before %s was sent (a second answer?): %s", s.lastMethod, method, what)}
-		}
-	default:
+	// Lines waiting before the request is sent answer no request: second
+	// answers to the last one, or output of its own.
+	next := id
+	if next == 0 {
+		next = s.lastID + 1
 	}
-	s.prevMethod, s.lastMethod = s.lastMethod, method
+drain:
+	for {
+		select {
+		case out, ok := <-s.lines:
+			if !ok {
+				break drain // the read below says how the output ended
+			}
+			if out.err != nil {
+				return nil, &Failure{Outcome: ProtocolError, Method: s.lastMethod,
+					Detail: fmt.Sprintf("after the answer to %s, before %s was sent: %v", s.lastMethod, method, out.err)}
+			}
+			ledger.record(out.line, next, s.lastID, fmt.Sprintf("after the answer to %s, before %s was sent", orUnknown(s.lastMethod), method))
+		default:
+			break drain
+		}
+	}
+	s.lastMethod = method
+	if id != 0 {
+		s.lastID = id
+		ledger.sent(id, method)
+	}
 
 	// The write may block on a full pipe when the child does not read; the
 	// goroutine ends once kill closes stdin.
@@ -284,31 +301,37 @@ func (s *session) exchange(ctx context.Context, method string, line []byte, time
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
-	select {
-	case out, ok := <-s.lines:
-		if !ok {
-			<-waitBriefly(s.exited)
-			return nil, fail(Crash, "stdout closed without a response; %s", s.exitStatus())
-		}
-		if out.err != nil {
-			return nil, fail(ProtocolError, "%v", out.err)
-		}
-		return out.line, nil
-	case <-s.exited:
-		// The child's death is a crash whoever still holds the pipe (a
-		// daemon it left behind): take a line it wrote before dying, if
-		// one comes at once, and report the crash otherwise.
+	for {
 		select {
 		case out, ok := <-s.lines:
-			if ok && out.err == nil {
-				return out.line, nil
+			if !ok {
+				<-waitBriefly(s.exited)
+				return nil, fail(Crash, "stdout closed without a response; %s", s.exitStatus())
 			}
-		case <-time.After(exitedLineGrace):
+			if out.err != nil {
+				return nil, fail(ProtocolError, "%v", out.err)
+			}
+			if _, earlier := earlierID(out.line, id); earlier && id != 0 {
+				ledger.record(out.line, id, s.lastID, "after "+method+" was sent")
+				continue
+			}
+			return out.line, nil
+		case <-s.exited:
+			// The child's death is a crash whoever still holds the pipe (a
+			// daemon it left behind): take a line it wrote before dying, if
+			// one comes at once, and report the crash otherwise.
+			select {
+			case out, ok := <-s.lines:
+				if ok && out.err == nil {
+					return out.line, nil
+				}
+			case <-time.After(exitedLineGrace):
+			}
+			return nil, fail(Crash, "it exited without a response; %s", s.exitStatus())
+		case <-timer.C:
+			return nil, fail(Timeout, "no response within %v", timeout)
+		case <-ctx.Done():
+			return nil, ctx.Err()
 		}
-		return nil, fail(Crash, "it exited without a response; %s", s.exitStatus())
-	case <-timer.C:
-		return nil, fail(Timeout, "no response within %v", timeout)
-	case <-ctx.Done():
-		return nil, ctx.Err()
 	}
 }

@@ -63,7 +63,7 @@ func (p *Process) Shutdown(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	out, err := s.exchange(ctx, protocol.MethodShutdown, line, min(p.cfg.CallTimeout, closeGrace))
+	out, err := s.exchange(ctx, protocol.MethodShutdown, line, min(p.cfg.CallTimeout, closeGrace), id, &p.ledger)
 	var f *Failure
 	switch {
 	case errors.As(err, &f) && f.Outcome == Timeout:
@@ -84,15 +84,25 @@ func (p *Process) Shutdown(ctx context.Context) error {
 	}
 	// Whatever it wrote before it exited has been read by now or is on its
 	// way: a line after the answer is a second answer or stray output.
-	select {
-	case l, ok := <-s.lines:
-		if ok {
-			if l.err != nil {
+	// A line that carries the id of an earlier request is a second answer
+	// to that request, charged to it, not to the lifecycle's end (D-50).
+	for more := true; more; {
+		select {
+		case l, ok := <-s.lines:
+			switch {
+			case !ok:
+				more = false
+			case l.err != nil:
 				return fail(ShutdownGarbage, "after the answer to shutdown: %v", l.err)
+			default:
+				if _, earlier := earlierID(l.line, id); !earlier {
+					return fail(ShutdownGarbage, "a line after the answer to shutdown: %s", abbreviate(l.line))
+				}
+				p.ledger.record(l.line, id, id, "after the answer to shutdown")
 			}
-			return fail(ShutdownGarbage, "a line after the answer to shutdown: %s", abbreviate(l.line))
+		case <-time.After(100 * time.Millisecond):
+			more = false
 		}
-	case <-time.After(100 * time.Millisecond):
 	}
 	if st := s.cmd.ProcessState; st == nil || !st.Success() {
 		if st != nil && st.ExitCode() >= 0 {

@@ -104,7 +104,7 @@ func runScenarios(p *pool, opts Options) ([]result.Result, error) {
 					add(notRun(c))
 					return ctx, godog.ErrSkip
 				}
-				g = p.acquire()
+				g = p.acquireFor(c.ID)
 				worker.set(g)
 				current, stepSkipped, started = c, false, time.Now()
 				g.begin()

@@ -24,6 +24,9 @@ type pool struct {
 	// limitReached is set once any worker has failed more often than its
 	// restart limit allows: the run then ends, as a sequential one does.
 	limitReached atomic.Bool
+	// ledger says which case each worker's requests belonged to, so that
+	// a stray line is charged to its case (D-50).
+	ledger ledger
 }
 
 func newPool(ctx context.Context, targets []target.Target) *pool {
@@ -38,8 +41,14 @@ func newPool(ctx context.Context, targets []target.Target) *pool {
 	return p
 }
 
-// acquire borrows a worker; release gives it back.
-func (p *pool) acquire() *guard  { return <-p.free }
+// acquire borrows a worker for a case not yet named (a property; see
+// nameProperties); acquireFor for the case id; release gives it back.
+func (p *pool) acquire() *guard { return p.acquireFor("") }
+func (p *pool) acquireFor(id string) *guard {
+	g := <-p.free
+	p.open(g, id)
+	return g
+}
 func (p *pool) release(g *guard) { p.free <- g }
 
 // size is the number of workers.

@@ -32,6 +32,8 @@ type Summary struct {
 	// restart limit allows; the cases after that point are in Results as
 	// NotRun.
 	RestartLimit bool
+	// pool charges stray lines seen after the run (ChargeStrays).
+	pool *pool
 }
 
 // Options select and tune a run.
@@ -120,8 +122,13 @@ func RunWorkers(ctx context.Context, targets []target.Target, opts Options) (Sum
 	if err != nil {
 		return sum, err
 	}
+	p.nameProperties(props)
 	results = append(results, props...)
 	if err := inCaseOrder(results, opts); err != nil {
+		return sum, err
+	}
+	sum.pool = p
+	if err := p.chargeStrays(results); err != nil {
 		return sum, err
 	}
 	sum.Results = results

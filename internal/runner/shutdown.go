@@ -68,7 +68,10 @@ func Shutdown(ctx context.Context, targets []target.Target) *result.Result {
 			r.Outcome = outcome
 		}
 		if len(targets) > 1 {
-			detail = fmt.Sprintf("worker %d of %d: %s", i+1, len(targets), detail)
+			// After the first line's text, not before it: the cause a
+			// baseline entry names is the same whatever -parallel (D-50).
+			first, rest, _ := strings.Cut(detail, "\n")
+			detail = strings.TrimRight(fmt.Sprintf("%s (worker %d of %d)\n%s", first, i+1, len(targets), rest), "\n")
 		}
 		details = append(details, detail)
 	}
