@@ -94,7 +94,8 @@ const badimplHang = 2 * time.Minute
 // -marks appends METHOD:BEHAVIOUR to a file before each misbehaviour, so a
 // script can wait for it. -pidfile appends the process's pid to F; -grandchild starts a sleeping
 // child process first and appends its pid too. -exit N writes to stderr and
-// exits with status N at once; -caps replaces the declared capabilities;
+// exits with status N at once; -caps replaces the declared capabilities
+// ("none": an empty list);
 // -later-caps replaces them in a process that finds a pid in -pidfile
 // already (a second worker, a restart).
 func badimpl(args []string) int {
@@ -247,6 +248,9 @@ func badimpl(args []string) int {
 			if req.Method == protocol.MethodInitialize && err == nil && *caps != "" {
 				r := res.(protocol.InitializeResult)
 				r.Capabilities = strings.Split(*caps, ",")
+				if *caps == "none" {
+					r.Capabilities = []string{}
+				}
 				res = r
 			}
 			answer(req.ID, res, err)

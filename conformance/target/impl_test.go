@@ -75,6 +75,7 @@ func TestMain(m *testing.M) {
 //	no-result     handshakes, then answers with neither result nor error
 //	error-no-kind handshakes; window.create gets a typed invalid_config error,
 //	              window.trim an error of unknown code without data.kind,
+//	              window.summarize one of unknown code and data.kind,
 //	              anything else a correct answer
 //	rename-once, retrim-once
 //	              crash in the first life, then are the reference server
@@ -275,6 +276,8 @@ func runImpl(b string) int {
 				send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"error":{"code":-32001,"message":"x","data":{"kind":"invalid_config"}}}`, req.ID))
 			case protocol.MethodWindowTrim:
 				send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"error":{"code":-31999,"message":"something went wrong"}}`, req.ID))
+			case protocol.MethodWindowSummarize:
+				send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"error":{"code":-31999,"message":"odd","data":{"kind":"made_up"}}}`, req.ID))
 			default:
 				answer(req.ID)(h.Handle(context.Background(), req.Method, req.Params))
 			}

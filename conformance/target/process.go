@@ -323,7 +323,7 @@ func decodeResponse(method string, line []byte, id int64) (json.RawMessage, erro
 	case rpcErr != nil && result != nil:
 		return nil, fail("response has both result and error: %s", abbreviate(line))
 	case rpcErr != nil:
-		if rpcErr.Kind() == "" {
+		if !rpcErr.KnownKind() {
 			return nil, fail("error response has no known kind (data.kind or code): %s", abbreviate(line))
 		}
 		return nil, rpcErr
