@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"regexp"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -70,6 +71,9 @@ func conform(args []string, stdout, stderr io.Writer) int {
 	}
 	defer closeSinks(sinks)
 
+	if command != nil {
+		boundMemory()
+	}
 	rep := s.execute(opts, command, stderr)
 	if rep == nil {
 		return exitUsage
@@ -98,6 +102,21 @@ func conform(args []string, stdout, stderr io.Writer) int {
 		code = exitUsage
 	}
 	return code
+}
+
+// memoryLimit is the soft limit conform sets on its own heap while it
+// supervises an implementation (unless GOMEMLIMIT says otherwise). A line
+// may be up to 64 MiB, and decoding one holds it two or three times over
+// for a moment; with the collector's default pacing the garbage of a few
+// such answers would add up to several times the live heap. The limit
+// makes the collector run before it does, so that what conform holds is
+// bounded by the caps of D-52, not by what the implementation sends.
+const memoryLimit = 160 << 20
+
+func boundMemory() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(memoryLimit)
+	}
 }
 
 // runReport is a run with its raw results, before they are judged.

@@ -87,6 +87,7 @@ const badimplHang = 2 * time.Minute
 //	unsupported   answer with an error of kind unsupported
 //	wrong         answer window.estimate one token too high (a plain failure)
 //	twice         answer as the reference does, twice
+//	bigerror      answer with an invalid_params error whose message is 32 MiB
 //	late          answer as the reference does, and again 0.3 s after the
 //	              next request came (after the answer, for shutdown)
 //	exit          answer as the reference does, then exit with status 3
@@ -261,6 +262,15 @@ func badimpl(args []string) int {
 				}
 				return 0
 			}
+		case "bigerror":
+			// written a MiB at a time: memcap measures this process too
+			fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32602,"data":{"kind":"invalid_params"},"message":"`, req.ID)
+			chunk := bytes.Repeat([]byte("x"), 1<<20)
+			for range 32 {
+				out.Write(chunk)
+			}
+			out.WriteString("\"}}\n")
+			out.Flush()
 		case "late":
 			res, err := h.Handle(context.Background(), req.Method, req.Params)
 			answer(req.ID, res, err)

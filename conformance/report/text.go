@@ -38,13 +38,13 @@ func Text(w io.Writer, run *Run, opts TextOptions) error {
 		}
 		return color + s + reset
 	}
-	fmt.Fprintf(bw, "convspec conformance: %s\n", run.Title())
+	fmt.Fprintf(bw, "convspec conformance: %s\n", textLine(run.Title()))
 	if run.Command == nil && run.Mutant == "" {
 		// A first run without a command must not read as a test of one's own code.
 		fmt.Fprintln(bw, "testing the built-in reference: give your implementation's command to test it (conform ./my-impl)")
 	}
 	if run.StartError != "" {
-		fmt.Fprintln(bw, indent(run.StartError, "    "))
+		fmt.Fprintln(bw, indent(EscapeText(run.StartError), "    "))
 		fmt.Fprintln(bw, paint(bold+red, run.Verdict()))
 		return bw.Flush()
 	}
@@ -66,28 +66,28 @@ func Text(w io.Writer, run *Run, opts TextOptions) error {
 		case k.NotRun:
 			notRun++
 			if opts.Verbose {
-				fmt.Fprintf(bw, "--- %s %s (%s)\n", paint(red, "NOT RUN"), k.ID, result.NotRunDetail)
+				fmt.Fprintf(bw, "--- %s %s (%s)\n", paint(red, "NOT RUN"), textLine(k.ID), result.NotRunDetail)
 			}
 		case v == Failing:
-			fmt.Fprintf(bw, "--- %s %s [%s]\n", paint(red, label(k.Outcome)), k.ID, strings.Join(k.FailingClauses(), " "))
+			fmt.Fprintf(bw, "--- %s %s [%s]\n", paint(red, label(k.Outcome)), textLine(k.ID), textLine(strings.Join(k.FailingClauses(), " ")))
 			if k.Baseline != nil {
-				fmt.Fprintf(bw, "    listed in the baseline, not for this failure: %s\n", k.Baseline.Mismatch(k.Result))
+				fmt.Fprintf(bw, "    listed in the baseline, not for this failure: %s\n", textLine(k.Baseline.Mismatch(k.Result)))
 			}
 			writeDetails(bw, k)
 		case v == Expected:
-			fmt.Fprintf(bw, "--- %s %s [%s] (%s: %s%s)\n", paint(yellow, "EXPECTED "+label(k.Outcome)), k.ID,
-				strings.Join(k.Clauses, " "), k.Baseline.Kind(), k.Baseline.Reason, prefixed("; ", nonEmpty(k.Baseline.Issue)))
+			fmt.Fprintf(bw, "--- %s %s [%s] (%s: %s%s)\n", paint(yellow, "EXPECTED "+label(k.Outcome)), textLine(k.ID),
+				strings.Join(k.Clauses, " "), k.Baseline.Kind(), textLine(k.Baseline.Reason), textLine(prefixed("; ", nonEmpty(k.Baseline.Issue))))
 			if opts.Verbose {
 				writeDetails(bw, k)
 			}
 		case v == Stale:
-			fmt.Fprintf(bw, "--- %s %s: %s\n", paint(red, "STALE"), k.ID, run.StaleAdvice(k))
+			fmt.Fprintf(bw, "--- %s %s: %s\n", paint(red, "STALE"), textLine(k.ID), textLine(run.StaleAdvice(k)))
 		case opts.Verbose:
 			color := green
 			if k.Outcome != result.Passed {
 				color = yellow
 			}
-			fmt.Fprintf(bw, "--- %s %s\n", paint(color, label(k.Outcome)), k.ID)
+			fmt.Fprintf(bw, "--- %s %s\n", paint(color, label(k.Outcome)), textLine(k.ID))
 		}
 	}
 	if run.RestartLimit {
@@ -101,7 +101,7 @@ func Text(w io.Writer, run *Run, opts TextOptions) error {
 	writeTextLevels(bw, run.LevelVerdicts())
 	fmt.Fprintln(bw, c.Summary())
 	if s := run.BaselineSummary(); s != "" {
-		fmt.Fprintln(bw, s)
+		fmt.Fprintln(bw, textLine(s))
 	}
 	verdict := run.Verdict()
 	if run.Passed() {
@@ -117,12 +117,12 @@ func Text(w io.Writer, run *Run, opts TextOptions) error {
 func writeTextCauses(w io.Writer, causes []Cause) {
 	fmt.Fprintf(w, "%s:\n", CausesLine(causes))
 	for i, c := range causes {
-		fmt.Fprintf(w, "  %d. [%s] %s — %d %s\n", i+1, strings.Join(c.Clauses, " "), c.Shape, len(c.Cases), plural(len(c.Cases), "case", "cases"))
+		fmt.Fprintf(w, "  %d. [%s] %s — %d %s\n", i+1, textLine(strings.Join(c.Clauses, " ")), textLine(c.Shape), len(c.Cases), plural(len(c.Cases), "case", "cases"))
 		step := ""
 		if c.Example.Step != "" {
 			step = " (Then " + c.Example.Step + ")"
 		}
-		fmt.Fprintf(w, "     e.g. %s%s: %s\n", c.Example.Case, step, FirstLine(c.Example.Detail, 160))
+		fmt.Fprintf(w, "     e.g. %s%s: %s\n", textLine(c.Example.Case), textLine(step), textLine(FirstLine(c.Example.Detail, 160)))
 	}
 }
 
@@ -196,13 +196,13 @@ func writeDetails(w io.Writer, k Case) {
 		fmt.Fprintf(w, "    scenario: %q (features/%s)\n", k.Name, k.Source)
 	}
 	if k.Detail != "" {
-		fmt.Fprintln(w, indent(k.Detail, "    "))
+		fmt.Fprintln(w, indent(EscapeText(k.Detail), "    "))
 	}
 	if k.Kind == result.Property && k.Seed != 0 {
 		fmt.Fprintf(w, "    seed: %d\n", k.Seed)
 	}
 	if k.Reproduce != "" {
-		fmt.Fprintf(w, "    reproduce: %s\n", k.Reproduce)
+		fmt.Fprintf(w, "    reproduce: %s\n", textLine(k.Reproduce))
 	}
 }
 

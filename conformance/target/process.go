@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/convspec/convspec/conformance/protocol"
+	"github.com/convspec/convspec/internal/jsonscan"
+	"github.com/convspec/convspec/internal/textsafe"
 )
 
 // ProcessConfig says how to run and supervise an external implementation.
@@ -295,12 +297,21 @@ func decodeResponse(method string, line []byte, id int64) (json.RawMessage, erro
 	}
 	// The line is decoded once, into its members by name: their names are
 	// checked exactly (D-40) and each member is then read alone.
-	var members map[string]json.RawMessage
-	if err := json.Unmarshal(line, &members); err != nil {
-		if json.Valid(line) {
-			err = fmt.Errorf("want an object, got %s", protocol.JSONKind(line))
-		}
+	// The members are slices of the line, not copies (jsonscan): a line
+	// may be 64 MiB, and a copy of it per worker is what bounds conform's
+	// memory (D-52).
+	if !json.Valid(line) {
+		var v any
+		err := json.Unmarshal(line, &v)
 		return nil, fail("stdout line is not a JSON-RPC response (%v): %s", err, abbreviate(line))
+	}
+	obj, ok := jsonscan.SplitObject(line)
+	if !ok {
+		return nil, fail("stdout line is not a JSON-RPC response (want an object, got %s): %s", protocol.JSONKind(line), abbreviate(line))
+	}
+	members := make(map[string]json.RawMessage, len(obj))
+	for _, m := range obj {
+		members[string(m.Name)] = m.Value // of a name written twice, the last, as encoding/json keeps it
 	}
 	if err := inexactMember(members); err != nil {
 		return nil, fail("%v: %s", err, abbreviate(line))
@@ -326,11 +337,33 @@ func decodeResponse(method string, line []byte, id int64) (json.RawMessage, erro
 		if !rpcErr.KnownKind() {
 			return nil, fail("error response has no known kind (data.kind or code): %s", abbreviate(line))
 		}
+		tameError(rpcErr)
 		return nil, rpcErr
 	case result == nil:
 		return nil, fail("response has neither result nor error: %s", abbreviate(line))
 	}
 	return result, nil
+}
+
+// MaxErrorTextBytes bounds each text of an error response the harness
+// keeps — its message, data.model, data.path (spec/protocol.md, "Limits";
+// D-52): a longer one is clipped where it is decoded, with its size said,
+// so that what the harness holds is bounded by the cap, not by what the
+// implementation sends.
+const MaxErrorTextBytes = 4 << 10
+
+// tameError clips the texts of an error response and writes the control
+// characters of its message as visible escapes: the message is shown to
+// people, on one line, in every report (D-52).
+func tameError(e *protocol.Error) {
+	e.Message = textsafe.Controls(textsafe.Clip(e.Message, MaxErrorTextBytes), false)
+	if e.Data != nil {
+		e.Data.Model = textsafe.Clip(e.Data.Model, MaxErrorTextBytes)
+		if e.Data.Path != nil {
+			p := textsafe.Clip(*e.Data.Path, MaxErrorTextBytes)
+			e.Data.Path = &p
+		}
+	}
 }
 
 func orNothing(s string) string {

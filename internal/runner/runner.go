@@ -123,6 +123,9 @@ func RunWorkers(ctx context.Context, targets []target.Target, opts Options) (Sum
 		return sum, err
 	}
 	p.nameProperties(props)
+	for i := range props {
+		props[i] = props[i].Clipped() // D-52
+	}
 	results = append(results, props...)
 	if err := inCaseOrder(results, opts); err != nil {
 		return sum, err

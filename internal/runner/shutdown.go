@@ -77,6 +77,7 @@ func Shutdown(ctx context.Context, targets []target.Target) *result.Result {
 	}
 	r.Detail = strings.Join(details, "\n")
 	r.Duration = time.Since(start)
+	*r = r.Clipped() // D-52
 	return r
 }
 
