@@ -151,7 +151,9 @@ func (s *settings) execute(opts runner.Options, command []string, stderr io.Writ
 		if f := (*target.Failure)(nil); errors.As(err, &f) {
 			msg = f.Report() // with the last lines of stderr
 		}
-		fmt.Fprintf(stderr, "conform: the implementation could not be started: %s\n", msg)
+		// The last lines of its stderr are quoted through the text
+		// report's escaping layer, as every report quotes them (D-52).
+		fmt.Fprintf(stderr, "conform: the implementation could not be started: %s\n", report.EscapeText(msg))
 		rep.StartError = msg
 		rep.Duration = time.Since(rep.Started)
 		return rep
@@ -169,7 +171,7 @@ func (s *settings) execute(opts runner.Options, command []string, stderr io.Writ
 	// that declares anything else fails the handshake (D-50).
 	for i, t := range targets[1:] {
 		if err := target.SameHandshake(info, t.Info(), fmt.Sprintf("of worker %d of -parallel %d", i+2, s.parallel)); err != nil {
-			fmt.Fprintf(stderr, "conform: the implementation failed the handshake: %v\n", err)
+			fmt.Fprintf(stderr, "conform: the implementation failed the handshake: %s\n", report.EscapeText(err.Error()))
 			rep.StartError = err.Error()
 			rep.Duration = time.Since(rep.Started)
 			return rep

@@ -419,7 +419,7 @@ func TestMarkdown(t *testing.T) {
 		"````\nwanted trimmed = messages [1 2 3]\n", // a fence longer than the detail's ```
 		"Seed `1234567`.",
 		"### Stale baseline entries (1)\n",
-		"### Expected failures (1)\n\n- `WIN-2/b` — failed: known: we keep one more (https://example.com/issues/7)\n",
+		"### Expected failures (1)\n\n- `WIN-2/b` — failed: known\\: we keep one more (<https://example.com/issues/7>)\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the Markdown report lacks %q:\n%s", want, out)

@@ -3,6 +3,7 @@ package target
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -130,5 +131,28 @@ func TestDecodeResult(t *testing.T) {
 			assert.ErrorContains(t, err, tc.err)
 			assert.Equal(t, tc.schemaErr, errors.Is(err, ErrSchema))
 		})
+	}
+}
+
+// An error's message is kept on one line with its controls escaped, and
+// its texts are clipped at MaxErrorTextBytes with the size they had
+// (D-52): a message cannot start a line of a detail — a label of the
+// harness, "wanted: …", in the HTML report — nor move a terminal's
+// cursor, nor make conform hold what the implementation sends.
+func TestErrorTextsAreTamed(t *testing.T) {
+	big := strings.Repeat("y", 1<<20)
+	line := fmt.Sprintf(`{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"bad\nwanted: evil\r\u001b[2J","data":{"kind":"invalid_params","model":%q,"path":%q}}}`, big, big)
+	_, err := decodeResponse("window.trim", []byte(line), 3)
+	var pe *protocol.Error
+	if !errors.As(err, &pe) {
+		t.Fatalf("want a *protocol.Error, got %T: %v", err, err)
+	}
+	if want := `bad\nwanted: evil\r\x1b[2J`; pe.Message != want {
+		t.Errorf("message %q, want %q", pe.Message, want)
+	}
+	for _, s := range []string{pe.Data.Model, *pe.Data.Path} {
+		if len(s) > MaxErrorTextBytes+100 || !strings.Contains(s, "clipped: 1048576 bytes in all") {
+			t.Errorf("a 1 MiB text is kept as %d bytes: …%s", len(s), s[max(0, len(s)-80):])
+		}
 	}
 }

@@ -64,7 +64,7 @@ func needsEscape(s string, keepNewlines bool) bool {
 // separators, and the bidirectional controls that reorder what is read.
 func unsafeRune(r rune) bool {
 	return r >= 0x80 && r <= 0x9f || r == 0x2028 || r == 0x2029 ||
-		r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0x200e || r == 0x200f || r == 0x061c || r == 0xfeff
+		r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0x200e || r == 0x200f || r == 0x061c || r == 0xfeff || r == 0xfffe || r == 0xffff
 }
 
 // Clip cuts s to at most limit bytes (at a UTF-8 boundary) and says so,
