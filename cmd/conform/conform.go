@@ -73,6 +73,10 @@ func conform(args []string, stdout, stderr io.Writer) int {
 
 	if command != nil {
 		boundMemory()
+		// Orphaned descendants of the implementation come to conform, not
+		// to init, so that one that left the process group is found and
+		// ended (D-52); where there is no subreaper, those are not found.
+		_ = target.BecomeSubreaper()
 	}
 	rep := s.execute(opts, command, stderr)
 	if rep == nil {

@@ -94,7 +94,8 @@ const badimplHang = 2 * time.Minute
 //
 // -marks appends METHOD:BEHAVIOUR to a file before each misbehaviour, so a
 // script can wait for it. -pidfile appends the process's pid to F; -grandchild starts a sleeping
-// child process first and appends its pid too. -exit N writes to stderr and
+// child process first and appends its pid too; -daemon one in a session of
+// its own (setsid), outside the process group. -exit N writes to stderr and
 // exits with status N at once; -caps replaces the declared capabilities
 // ("none": an empty list);
 // -later-caps replaces them in a process that finds a pid in -pidfile
@@ -107,6 +108,7 @@ func badimpl(args []string) int {
 	laterCaps := fs.String("later-caps", "", "declare these capabilities when -pidfile already lists a process")
 	exitNow := fs.Int("exit", -1, "exit at once with this status")
 	grandchild := fs.Bool("grandchild", false, "start a sleeping child process (its pid goes to -pidfile)")
+	daemon := fs.Bool("daemon", false, "start a sleeping process in a session of its own (its pid goes to -pidfile)")
 	marks := fs.String("marks", "", "append METHOD:BEHAVIOUR to this file on each misbehaviour, before it")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -161,6 +163,15 @@ func badimpl(args []string) int {
 		if data, err := os.ReadFile(*pidfile); err == nil && len(bytes.TrimSpace(data)) > 0 {
 			*caps = *laterCaps
 		}
+	}
+	if *daemon {
+		cmd := exec.Command("sleep", strconv.Itoa(int(badimplHang.Seconds())))
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		if err := cmd.Start(); err != nil {
+			fmt.Fprintln(os.Stderr, "badimpl:", err)
+			return 2
+		}
+		appendPid(cmd.Process.Pid)
 	}
 	appendPid(os.Getpid())
 	if *exitNow >= 0 {

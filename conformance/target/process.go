@@ -70,6 +70,9 @@ type Process struct {
 	nextID int64
 	// ledger holds the stray lines seen, each charged to its request.
 	ledger strayLedger
+	// escapes are the descendants found outside the process group when a
+	// child was ended, and killed (D-52): Shutdown fails on any.
+	escapes []string
 }
 
 // errClosed is returned by calls on a closed Process.
@@ -212,6 +215,7 @@ func (p *Process) start(ctx context.Context) (Info, error) {
 		p.failed = true
 		return Info{}, err
 	}
+	s.escapes = &p.escapes
 	p.sess = s
 	params, _ := json.Marshal(protocol.InitializeParams{Protocol: protocol.Version, Suite: "convspec"})
 	raw, err := p.roundTrip(ctx, s, protocol.MethodInitialize, params, p.cfg.StartTimeout)

@@ -33,6 +33,9 @@ type session struct {
 	stderrR    *os.File
 	stderrDone chan struct{}
 	dead       chan struct{} // closed by kill
+	// escapes collects the descendants found outside the process group
+	// when the child is ended (the Process's list; D-52).
+	escapes *[]string
 	// lastMethod and lastID are the method and id of the last request
 	// sent (id 0: a raw line), which a stray line that carries no earlier
 	// id is charged to.
@@ -88,6 +91,7 @@ func startSession(cfg ProcessConfig) (*session, error) {
 		closeAll()
 		return nil, &Failure{Outcome: Crash, Method: protocol.MethodInitialize, Detail: fmt.Sprintf("cannot start %q: %v", cfg.Command[0], err)}
 	}
+	trackChild(cmd.Process.Pid)
 	// The child holds its own copies now.
 	stdinR.Close()
 	stdoutW.Close()
@@ -106,6 +110,7 @@ func startSession(cfg ProcessConfig) (*session, error) {
 	go s.readLines(cfg.MaxLineBytes)
 	go func() {
 		s.waitErr = cmd.Wait()
+		untrackChild(cmd.Process.Pid)
 		close(s.exited)
 	}()
 	return s, nil
@@ -190,13 +195,23 @@ func (s *session) exitStatus() string {
 func (s *session) kill() {
 	s.once.Do(func() {
 		close(s.dead)
+		var escaped []string
 		if s.cmd.Process != nil {
+			// Those that left the group first, while the child still
+			// holds them in its tree; then the group.
+			escaped = killEscaped(s.cmd.Process.Pid, s.cmd.Process.Pid)
 			_ = syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
 		}
 		s.stdin.Close()
 		select {
 		case <-s.exited:
 		case <-time.After(5 * time.Second):
+		}
+		if s.cmd.Process != nil {
+			escaped = append(escaped, sweepOrphans(s.cmd.Process.Pid)...)
+		}
+		if s.escapes != nil {
+			*s.escapes = append(*s.escapes, escaped...)
 		}
 		// The last words on stderr come in after the exit.
 		select {

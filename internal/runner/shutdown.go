@@ -92,6 +92,8 @@ func shutdownOutcome(err error) (result.Outcome, string) {
 		return result.Crash, se.Report()
 	case target.ShutdownTimeout:
 		return result.Timeout, se.Report()
+	case target.ShutdownEscaped:
+		return result.ProtocolError, se.Report()
 	default: // target.ShutdownGarbage
 		return result.ProtocolError, se.Report()
 	}
