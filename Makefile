@@ -58,6 +58,7 @@ FUZZ_TARGETS := \
 	./reference/config:FuzzResolve \
 	./reference/message:FuzzParse \
 	./reference/message:FuzzParseAsUnmarshal \
+	./reference/message:FuzzCompactMergesAsJSONParse \
 	./reference/tokens:FuzzEncodeAgainstV070 \
 	./reference/tokens:FuzzPretokenize \
 	./conformance/target:FuzzDecodeResponse
