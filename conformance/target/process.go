@@ -148,7 +148,10 @@ func (p *Process) SendLine(ctx context.Context, line []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	out, err := s.exchange(ctx, method, append(append([]byte(nil), line...), '\n'), p.cfg.CallTimeout, 0, &p.ledger)
+	// A raw line carries its own id; it gets one of the sequence too, so
+	// that a second answer after it is charged to it, and to its case.
+	p.nextID++
+	out, err := s.exchange(ctx, method, append(append([]byte(nil), line...), '\n'), p.cfg.CallTimeout, p.nextID, true, &p.ledger)
 	if err != nil {
 		return nil, p.end(s, err)
 	}
@@ -168,7 +171,7 @@ func (p *Process) Close() error {
 	s := p.sess
 	p.sess = nil
 	if line, id, err := p.request(protocol.MethodShutdown, nil); err == nil {
-		_, _ = s.exchange(context.Background(), protocol.MethodShutdown, line, min(p.cfg.CallTimeout, closeGrace), id, &p.ledger)
+		_, _ = s.exchange(context.Background(), protocol.MethodShutdown, line, min(p.cfg.CallTimeout, closeGrace), id, false, &p.ledger)
 	}
 	s.stdin.Close()
 	select {
@@ -267,7 +270,7 @@ func (p *Process) roundTrip(ctx context.Context, s *session, method string, para
 	if err != nil {
 		return nil, err
 	}
-	out, err := s.exchange(ctx, method, line, timeout, id, &p.ledger)
+	out, err := s.exchange(ctx, method, line, timeout, id, false, &p.ledger)
 	if err != nil {
 		return nil, p.end(s, err)
 	}

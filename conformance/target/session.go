@@ -259,14 +259,15 @@ func (t *tailBuffer) tail() string {
 	return string(bytes.Join(lines, []byte("\n")))
 }
 
-// exchange writes line, the request of id (0: a raw line, whatever id it
-// carries), and waits for its answer, within timeout. A line that comes
+// exchange writes line, the request of id, and waits for its answer,
+// within timeout; a raw line carries an id of its own, and its answer is
+// taken whatever id it has (id then only names it for the ledger). A line that comes
 // before the request is sent, or that carries the id of an earlier request,
 // answers no outstanding request: it is recorded in ledger, charged to the
 // request it repeats or follows (D-50), and the wait goes on. An error is a
 // *Failure (without the stderr tail) or the context's error; either way s
 // is out of step.
-func (s *session) exchange(ctx context.Context, method string, line []byte, timeout time.Duration, id int64, ledger *strayLedger) ([]byte, error) {
+func (s *session) exchange(ctx context.Context, method string, line []byte, timeout time.Duration, id int64, raw bool, ledger *strayLedger) ([]byte, error) {
 	fail := func(o Outcome, format string, args ...any) error {
 		return &Failure{Outcome: o, Method: method, Detail: fmt.Sprintf(format, args...)}
 	}
@@ -276,9 +277,6 @@ func (s *session) exchange(ctx context.Context, method string, line []byte, time
 	// Lines waiting before the request is sent answer no request: second
 	// answers to the last one, or output of its own.
 	next := id
-	if next == 0 {
-		next = s.lastID + 1
-	}
 drain:
 	for {
 		select {
@@ -295,11 +293,8 @@ drain:
 			break drain
 		}
 	}
-	s.lastMethod = method
-	if id != 0 {
-		s.lastID = id
-		ledger.sent(id, method)
-	}
+	s.lastMethod, s.lastID = method, id
+	ledger.sent(id, method)
 
 	// The write may block on a full pipe when the child does not read; the
 	// goroutine ends once kill closes stdin.
@@ -326,7 +321,7 @@ drain:
 			if out.err != nil {
 				return nil, fail(ProtocolError, "%v", out.err)
 			}
-			if _, earlier := earlierID(out.line, id); earlier && id != 0 {
+			if _, earlier := earlierID(out.line, id); earlier && !raw {
 				ledger.record(out.line, id, s.lastID, "after "+method+" was sent")
 				continue
 			}

@@ -95,7 +95,7 @@ func (p *Process) shutdown(ctx context.Context, s *session) error {
 	if err != nil {
 		return err
 	}
-	out, err := s.exchange(ctx, protocol.MethodShutdown, line, min(p.cfg.CallTimeout, closeGrace), id, &p.ledger)
+	out, err := s.exchange(ctx, protocol.MethodShutdown, line, min(p.cfg.CallTimeout, closeGrace), id, false, &p.ledger)
 	var f *Failure
 	switch {
 	case errors.As(err, &f) && f.Outcome == Timeout:
