@@ -113,7 +113,10 @@ func (p *pool) chargeStrays(results []result.Result) error {
 		for _, s := range st.Strays() {
 			id := g.caseOf(s.ID)
 			i, ok := index[id]
-			if id == "" || !ok {
+			switch {
+			case (id == "" || !ok) && p.ctx.Err() != nil:
+				continue // interrupted: its case may not have completed, and the run fails anyway
+			case id == "" || !ok:
 				return fmt.Errorf("worker %d of %d: %v, which no case of the run sent", n+1, len(p.all), s.Error())
 			}
 			r := &results[i]
