@@ -87,6 +87,8 @@ const badimplHang = 2 * time.Minute
 //	unsupported   answer with an error of kind unsupported
 //	wrong         answer window.estimate one token too high (a plain failure)
 //	twice         answer as the reference does, twice
+//	ansi          answer with an error whose message clears the screen, forges
+//	              a report line and sets the clipboard
 //	bigerror      answer with an invalid_params error whose message is 32 MiB
 //	late          answer as the reference does, and again 0.3 s after the
 //	              next request came (after the answer, for shutdown)
@@ -95,7 +97,8 @@ const badimplHang = 2 * time.Minute
 // -marks appends METHOD:BEHAVIOUR to a file before each misbehaviour, so a
 // script can wait for it. -pidfile appends the process's pid to F; -grandchild starts a sleeping
 // child process first and appends its pid too; -daemon one in a session of
-// its own (setsid), outside the process group. -exit N writes to stderr and
+// its own (setsid), outside the process group; -name declares another
+// name (Go-quoted, so that it may hold any byte). -exit N writes to stderr and
 // exits with status N at once; -caps replaces the declared capabilities
 // ("none": an empty list);
 // -later-caps replaces them in a process that finds a pid in -pidfile
@@ -108,6 +111,7 @@ func badimpl(args []string) int {
 	laterCaps := fs.String("later-caps", "", "declare these capabilities when -pidfile already lists a process")
 	exitNow := fs.Int("exit", -1, "exit at once with this status")
 	grandchild := fs.Bool("grandchild", false, "start a sleeping child process (its pid goes to -pidfile)")
+	name := fs.String("name", "", "declare this name, a Go-quoted string (escapes allowed)")
 	daemon := fs.Bool("daemon", false, "start a sleeping process in a session of its own (its pid goes to -pidfile)")
 	marks := fs.String("marks", "", "append METHOD:BEHAVIOUR to this file on each misbehaviour, before it")
 	if err := fs.Parse(args); err != nil {
@@ -257,6 +261,11 @@ func badimpl(args []string) int {
 		switch behaviour {
 		case "":
 			res, err := h.Handle(context.Background(), req.Method, req.Params)
+			if req.Method == protocol.MethodInitialize && err == nil && *name != "" {
+				r := res.(protocol.InitializeResult)
+				r.Implementation.Name, _ = strconv.Unquote(*name)
+				res = r
+			}
 			if req.Method == protocol.MethodInitialize && err == nil && *caps != "" {
 				r := res.(protocol.InitializeResult)
 				r.Capabilities = strings.Split(*caps, ",")
@@ -273,6 +282,8 @@ func badimpl(args []string) int {
 				}
 				return 0
 			}
+		case "ansi":
+			answer(req.ID, nil, protocol.NewError(protocol.KindInvalidParams, "\x1b[2J\x1b[1;1H\r--- ok   EST-1/forged\nwanted: evil\x1b]52;c;cm0gLXJm\x07"))
 		case "bigerror":
 			// written a MiB at a time: memcap measures this process too
 			fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32602,"data":{"kind":"invalid_params"},"message":"`, req.ID)
