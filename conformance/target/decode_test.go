@@ -156,3 +156,49 @@ func TestErrorTextsAreTamed(t *testing.T) {
 		}
 	}
 }
+
+// FuzzClipStrings: clipping an error object's long strings as written
+// leaves valid JSON whose short strings are as sent and whose long ones
+// are a prefix of what was sent, saying so (D-52).
+func FuzzClipStrings(f *testing.F) {
+	f.Add(strings.Repeat("x", 300), 200)
+	f.Add(strings.Repeat("\\\"é\u2028\U0001F600\x01", 80), 200)
+	f.Add("short", 200)
+	f.Fuzz(func(t *testing.T, s string, limit int) {
+		limit = 200 + abs(limit)%4000
+		raw, err := json.Marshal(map[string]any{"code": 1, "message": s, "data": map[string]string{"kind": s, "model": "m"}})
+		if err != nil {
+			return
+		}
+		clipped := clipStrings(raw, limit)
+		if !json.Valid(clipped) {
+			t.Fatalf("clipStrings(%s, %d) = %s, not JSON", raw, limit, clipped)
+		}
+		var e struct {
+			Message string
+			Data    struct{ Kind, Model string }
+		}
+		if err := json.Unmarshal(clipped, &e); err != nil {
+			t.Fatal(err)
+		}
+		quoted, _ := json.Marshal(s)
+		var sent string
+		_ = json.Unmarshal(quoted, &sent)
+		if len(quoted)-2 <= limit {
+			if e.Message != sent || e.Data.Model != "m" {
+				t.Fatalf("a short message changed: %q -> %q", s, e.Message)
+			}
+			return
+		}
+		if len(e.Message) > limit || !strings.Contains(e.Message, fmt.Sprintf("clipped: %d bytes in all", len(quoted)-2)) {
+			t.Fatalf("a long message is kept as %q", e.Message)
+		}
+	})
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"strconv"
 	"sync"
+	"unicode/utf8"
 	"time"
 
 	"github.com/convspec/convspec/conformance/protocol"
@@ -333,7 +334,7 @@ func decodeResponse(method string, line []byte, id int64) (json.RawMessage, erro
 	result := members["result"]
 	var rpcErr *protocol.Error
 	if raw, ok := members["error"]; ok && string(raw) != "null" {
-		if err := json.Unmarshal(raw, &rpcErr); err != nil || rpcErr == nil {
+		if err := json.Unmarshal(clipStrings(raw, MaxErrorTextBytes), &rpcErr); err != nil || rpcErr == nil {
 			return nil, fail(`"error" is not a JSON-RPC error object (code, message, data): %s`, abbreviate(line))
 		}
 	}
@@ -358,6 +359,59 @@ func decodeResponse(method string, line []byte, id int64) (json.RawMessage, erro
 // so that what the harness holds is bounded by the cap, not by what the
 // implementation sends.
 const MaxErrorTextBytes = 4 << 10
+
+// clipStrings copies raw, a valid JSON text, with every string longer than
+// limit bytes as written cut to fewer than limit and saying the size it
+// had, so that an error object of 64 MiB is decoded into a few KiB: the
+// texts are clipped before they are ever held whole (D-52). A cut falls
+// between escapes and between the bytes of one character.
+func clipStrings(raw []byte, limit int) []byte {
+	if len(raw) <= limit {
+		return raw
+	}
+	out := make([]byte, 0, min(len(raw), 4*limit))
+	for i := 0; i < len(raw); {
+		if raw[i] != '"' {
+			out = append(out, raw[i])
+			i++
+			continue
+		}
+		end := i + 1 // the closing quote
+		for end < len(raw) && raw[end] != '"' {
+			if raw[end] == '\\' {
+				end++
+			}
+			end++
+		}
+		body := raw[i+1 : min(end, len(raw))]
+		if len(body) <= limit {
+			out = append(out, raw[i:min(end+1, len(raw))]...)
+			i = end + 1
+			continue
+		}
+		keep, room := 0, limit-128 // room for the note, within the limit
+		for keep < len(body) {
+			step := 1
+			switch {
+			case body[keep] == '\\' && keep+1 < len(body) && body[keep+1] == 'u':
+				step = 6
+			case body[keep] == '\\':
+				step = 2
+			case body[keep] >= 0x80:
+				_, step = utf8.DecodeRune(body[keep:])
+			}
+			if keep+step > room {
+				break
+			}
+			keep += step
+		}
+		out = append(out, '"')
+		out = append(out, body[:keep]...)
+		out = fmt.Appendf(out, "… (clipped: %d bytes in all, the first %d shown)\"", len(body), keep)
+		i = end + 1
+	}
+	return out
+}
 
 // tameError clips the texts of an error response and writes the control
 // characters of its message as visible escapes: the message is shown to
