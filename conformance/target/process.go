@@ -9,8 +9,8 @@ import (
 	"io"
 	"strconv"
 	"sync"
-	"unicode/utf8"
 	"time"
+	"unicode/utf8"
 
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/internal/jsonscan"
