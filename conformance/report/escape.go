@@ -18,6 +18,9 @@ import "github.com/convspec/convspec/internal/textsafe"
 // pass for a line of the report.
 func EscapeText(s string) string { return textsafe.Controls(s, true) }
 
-// textLine is EscapeText for a value on one line of the report: a newline
-// is escaped too.
+// EscapeTextLine is EscapeText for a value on one line of a report or a
+// message: a newline is escaped too.
+func EscapeTextLine(s string) string { return textsafe.Controls(s, false) }
+
+// textLine is EscapeTextLine.
 func textLine(s string) string { return textsafe.Controls(s, false) }
