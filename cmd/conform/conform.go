@@ -200,10 +200,18 @@ func (s *settings) execute(opts runner.Options, command []string, stderr io.Writ
 	}
 	rep.results, rep.Interrupted, rep.RestartLimit = sum.Results, sum.Interrupted, sum.RestartLimit
 	// A second answer that came during the lifecycle's end is charged to
-	// the case that sent the request it repeats (D-50).
+	// the case that sent the request it repeats (D-50). One that no case
+	// sent — a second answer to the handshake of a worker that ran no
+	// case — is the handshake's, PROTO-1's, and so the lifecycle's.
 	if err := sum.ChargeStrays(rep.results); err != nil {
-		fmt.Fprintf(stderr, "conform: %v\n", err)
-		return nil
+		if shutdown == nil {
+			fmt.Fprintf(stderr, "conform: %v\n", err)
+			return nil
+		}
+		if shutdown.Outcome == result.Passed {
+			shutdown.Outcome = result.ProtocolError
+		}
+		shutdown.Detail = strings.TrimLeft(shutdown.Detail+"\n"+err.Error(), "\n")
 	}
 	if shutdown != nil {
 		shutdown.Seed = sum.Seed
