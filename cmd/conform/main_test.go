@@ -98,7 +98,8 @@ const badimplHang = 2 * time.Minute
 // script can wait for it. -pidfile appends the process's pid to F; -grandchild starts a sleeping
 // child process first and appends its pid too; -daemon one in a session of
 // its own (setsid), outside the process group; -name declares another
-// name (Go-quoted, so that it may hold any byte). -exit N writes to stderr and
+// name (Go-quoted, so that it may hold any byte); -init-twice answers
+// initialize twice. -exit N writes to stderr and
 // exits with status N at once; -caps replaces the declared capabilities
 // ("none": an empty list);
 // -later-caps replaces them in a process that finds a pid in -pidfile
@@ -111,6 +112,7 @@ func badimpl(args []string) int {
 	laterCaps := fs.String("later-caps", "", "declare these capabilities when -pidfile already lists a process")
 	exitNow := fs.Int("exit", -1, "exit at once with this status")
 	grandchild := fs.Bool("grandchild", false, "start a sleeping child process (its pid goes to -pidfile)")
+	initTwice := fs.Bool("init-twice", false, "answer initialize twice")
 	name := fs.String("name", "", "declare this name, a Go-quoted string (escapes allowed)")
 	daemon := fs.Bool("daemon", false, "start a sleeping process in a session of its own (its pid goes to -pidfile)")
 	marks := fs.String("marks", "", "append METHOD:BEHAVIOUR to this file on each misbehaviour, before it")
@@ -275,6 +277,9 @@ func badimpl(args []string) int {
 				res = r
 			}
 			answer(req.ID, res, err)
+			if req.Method == protocol.MethodInitialize && *initTwice {
+				answer(req.ID, res, err)
+			}
 			if req.Method == protocol.MethodShutdown {
 				if late != nil {
 					time.Sleep(300 * time.Millisecond)
