@@ -73,9 +73,14 @@ FUZZ_TARGETS := \
 	./internal/jsonscan:FuzzSplitAsUnmarshal \
 	./conformance/protocol:FuzzCount \
 	./conformance/report:FuzzReadBaseline \
+	./conformance/report:FuzzTextReport \
+	./conformance/report:FuzzMarkdownReport \
+	./conformance/report:FuzzHTMLReport \
+	./conformance/report:FuzzJUnitReport \
 	./reference/config:FuzzResolve \
 	./reference/message:FuzzParse \
 	./reference/message:FuzzParseAsUnmarshal \
+	./reference/message:FuzzCompactMergesAsJSONParse \
 	./reference/tokens:FuzzEncodeAgainstV070 \
 	./reference/tokens:FuzzPretokenize \
 	./conformance/target:FuzzDecodeResponse \

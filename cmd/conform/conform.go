@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"regexp"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -70,6 +71,13 @@ func conform(args []string, stdout, stderr io.Writer) int {
 	}
 	defer closeSinks(sinks)
 
+	if command != nil {
+		boundMemory()
+		// Orphaned descendants of the implementation come to conform, not
+		// to init, so that one that left the process group is found and
+		// ended (D-52); where there is no subreaper, those are not found.
+		_ = target.BecomeSubreaper()
+	}
 	rep := s.execute(opts, command, stderr)
 	if rep == nil {
 		return exitUsage
@@ -98,6 +106,21 @@ func conform(args []string, stdout, stderr io.Writer) int {
 		code = exitUsage
 	}
 	return code
+}
+
+// memoryLimit is the soft limit conform sets on its own heap while it
+// supervises an implementation (unless GOMEMLIMIT says otherwise). A line
+// may be up to 64 MiB, and decoding one holds it two or three times over
+// for a moment; with the collector's default pacing the garbage of a few
+// such answers would add up to several times the live heap. The limit
+// makes the collector run before it does, so that what conform holds is
+// bounded by the caps of D-52, not by what the implementation sends.
+const memoryLimit = 160 << 20
+
+func boundMemory() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(memoryLimit)
+	}
 }
 
 // runReport is a run with its raw results, before they are judged.
@@ -132,7 +155,9 @@ func (s *settings) execute(opts runner.Options, command []string, stderr io.Writ
 		if f := (*target.Failure)(nil); errors.As(err, &f) {
 			msg = f.Report() // with the last lines of stderr
 		}
-		fmt.Fprintf(stderr, "conform: the implementation could not be started: %s\n", msg)
+		// The last lines of its stderr are quoted through the text
+		// report's escaping layer, as every report quotes them (D-52).
+		fmt.Fprintf(stderr, "conform: the implementation could not be started: %s\n", report.EscapeText(msg))
 		rep.StartError = msg
 		rep.Duration = time.Since(rep.Started)
 		return rep
@@ -146,6 +171,16 @@ func (s *settings) execute(opts runner.Options, command []string, stderr io.Writ
 	info := tg.Info()
 	rep.Implementation = &info
 	targets = append(targets, s.moreTargets(ctx, command, stderr)...)
+	// Every worker is sent cases chosen by the first one's handshake: one
+	// that declares anything else fails the handshake (D-50).
+	for i, t := range targets[1:] {
+		if err := target.SameHandshake(info, t.Info(), fmt.Sprintf("of worker %d of -parallel %d", i+2, s.parallel)); err != nil {
+			fmt.Fprintf(stderr, "conform: the implementation failed the handshake: %s\n", report.EscapeText(err.Error()))
+			rep.StartError = err.Error()
+			rep.Duration = time.Since(rep.Started)
+			return rep
+		}
+	}
 
 	if progressShown(s.progress, stderr) {
 		pw := newProgressWriter(stderr)
@@ -169,6 +204,20 @@ func (s *settings) execute(opts runner.Options, command []string, stderr io.Writ
 		return nil
 	}
 	rep.results, rep.Interrupted, rep.RestartLimit = sum.Results, sum.Interrupted, sum.RestartLimit
+	// A second answer that came during the lifecycle's end is charged to
+	// the case that sent the request it repeats (D-50). One that no case
+	// sent — a second answer to the handshake of a worker that ran no
+	// case — is the handshake's, PROTO-1's, and so the lifecycle's.
+	if err := sum.ChargeStrays(rep.results); err != nil {
+		if shutdown == nil {
+			fmt.Fprintf(stderr, "conform: %v\n", err)
+			return nil
+		}
+		if shutdown.Outcome == result.Passed {
+			shutdown.Outcome = result.ProtocolError
+		}
+		shutdown.Detail = strings.TrimLeft(shutdown.Detail+"\n"+err.Error(), "\n")
+	}
 	if shutdown != nil {
 		shutdown.Seed = sum.Seed
 		rep.results = append(rep.results, *shutdown)

@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"syscall"
 	"text/template"
 
 	"github.com/convspec/convspec"
@@ -177,7 +178,13 @@ func writeStarter(lang string, st starter, dir string, data starterData, force b
 	}
 	for _, name := range checked {
 		path := filepath.Join(dir, name)
-		if _, err := os.Stat(path); err == nil && !force {
+		fi, err := os.Lstat(path)
+		switch {
+		case err == nil && fi.Mode()&fs.ModeSymlink != 0:
+			// Even with -force: a link, dangling or not, would have the
+			// starter written wherever it points, outside DIR (D-52).
+			return written, fmt.Errorf("%s is a symbolic link: conform init does not write through one (remove it first)", path)
+		case err == nil && !force:
 			return written, fmt.Errorf("%s exists (use -force to overwrite it)", path)
 		}
 	}
@@ -187,7 +194,7 @@ func writeStarter(lang string, st starter, dir string, data starterData, force b
 	for _, name := range names {
 		path := filepath.Join(dir, name)
 		if b, ok := kit[name]; ok {
-			if err := os.WriteFile(path, b, 0o644); err != nil {
+			if err := writeNoFollow(path, b); err != nil {
 				return written, err
 			}
 			written = append(written, path)
@@ -205,14 +212,14 @@ func writeStarter(lang string, st starter, dir string, data starterData, force b
 		if err := tmpl.Execute(&out, data); err != nil {
 			return written, fmt.Errorf("template %s: %w", name, err)
 		}
-		if err := os.WriteFile(path, out.Bytes(), 0o644); err != nil {
+		if err := writeNoFollow(path, out.Bytes()); err != nil {
 			return written, err
 		}
 		written = append(written, path)
 	}
 	if st.goSum {
 		path := filepath.Join(dir, "go.sum")
-		if err := os.WriteFile(path, convspec.GoSum, 0o644); err != nil {
+		if err := writeNoFollow(path, convspec.GoSum); err != nil {
 			return written, err
 		}
 		written = append(written, path)
@@ -221,6 +228,21 @@ func writeStarter(lang string, st starter, dir string, data starterData, force b
 		return nil, errors.New("nothing to write")
 	}
 	return written, nil
+}
+
+// writeNoFollow writes a file, refusing to follow a symbolic link in its
+// last element: one made between the check above and the write is refused
+// too (O_NOFOLLOW).
+func writeNoFollow(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|syscall.O_NOFOLLOW, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 var nonName = regexp.MustCompile(`[^a-z0-9-]+`)

@@ -23,7 +23,8 @@
 // 1 when a case failed (with -strict: or was unsupported), a baseline entry
 // is stale, the restart limit was reached or the run was interrupted, 2 for
 // a usage error, 3 when the implementation could not be started or failed
-// the handshake. The status is conform's own: never the implementation's,
+// the handshake, 4 when nothing failed but nothing was checked (no
+// capability declared, or no selected case applies; D-51). The status is conform's own: never the implementation's,
 // never a combination.
 package main
 
@@ -117,7 +118,8 @@ flags:
 	fmt.Fprint(w, `
 exit status: 0 nothing failed (or only what the baseline expects), 1 a case failed,
 a baseline entry is stale, the restart limit was reached or the run was interrupted,
-2 usage error, 3 the implementation could not be started or failed the handshake
+2 usage error, 3 the implementation could not be started or failed the handshake,
+4 nothing was checked: no capability declared, or no selected case applies
 `)
 }
 

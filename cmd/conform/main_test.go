@@ -68,7 +68,7 @@ const badimplHang = 2 * time.Minute
 
 // badimpl is the reference server with misbehaviour on cue:
 //
-//	badimpl [-pidfile F] [-marks F] [-start-delay D] [-caps a,b] [-exit N] [-grandchild] [RULE...]
+//	badimpl [-pidfile F] [-marks F] [-start-delay D] [-caps a,b] [-later-caps a,b] [-exit N] [-grandchild] [RULE...]
 //
 // A RULE is METHOD:BEHAVIOUR[:TIMES]: when a request for METHOD ("*": any
 // but initialize and shutdown; initialize never) comes, the first rule that matches and has
@@ -87,19 +87,34 @@ const badimplHang = 2 * time.Minute
 //	unsupported   answer with an error of kind unsupported
 //	wrong         answer window.estimate one token too high (a plain failure)
 //	twice         answer as the reference does, twice
+//	ansi          answer with an error whose message clears the screen, forges
+//	              a report line and sets the clipboard
+//	bigerror      answer with an invalid_params error whose message is 32 MiB
+//	late          answer as the reference does, and again 0.3 s after the
+//	              next request came (after the answer, for shutdown)
 //	exit          answer as the reference does, then exit with status 3
 //
 // -marks appends METHOD:BEHAVIOUR to a file before each misbehaviour, so a
 // script can wait for it. -pidfile appends the process's pid to F; -grandchild starts a sleeping
-// child process first and appends its pid too. -exit N writes to stderr and
-// exits with status N at once; -caps replaces the declared capabilities.
+// child process first and appends its pid too; -daemon one in a session of
+// its own (setsid), outside the process group; -name declares another
+// name (Go-quoted, so that it may hold any byte); -init-twice answers
+// initialize twice. -exit N writes to stderr and
+// exits with status N at once; -caps replaces the declared capabilities
+// ("none": an empty list);
+// -later-caps replaces them in a process that finds a pid in -pidfile
+// already (a second worker, a restart).
 func badimpl(args []string) int {
 	fs := flag.NewFlagSet("badimpl", flag.ContinueOnError)
 	pidfile := fs.String("pidfile", "", "append the pid to this file")
 	startDelay := fs.Duration("start-delay", 0, "sleep this long before reading anything")
 	caps := fs.String("caps", "", "declare these capabilities (comma-separated) instead of the reference's")
+	laterCaps := fs.String("later-caps", "", "declare these capabilities when -pidfile already lists a process")
 	exitNow := fs.Int("exit", -1, "exit at once with this status")
 	grandchild := fs.Bool("grandchild", false, "start a sleeping child process (its pid goes to -pidfile)")
+	initTwice := fs.Bool("init-twice", false, "answer initialize twice")
+	name := fs.String("name", "", "declare this name, a Go-quoted string (escapes allowed)")
+	daemon := fs.Bool("daemon", false, "start a sleeping process in a session of its own (its pid goes to -pidfile)")
 	marks := fs.String("marks", "", "append METHOD:BEHAVIOUR to this file on each misbehaviour, before it")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -144,6 +159,20 @@ func badimpl(args []string) int {
 	}
 	if *grandchild {
 		cmd := exec.Command("sleep", strconv.Itoa(int(badimplHang.Seconds())))
+		if err := cmd.Start(); err != nil {
+			fmt.Fprintln(os.Stderr, "badimpl:", err)
+			return 2
+		}
+		appendPid(cmd.Process.Pid)
+	}
+	if *laterCaps != "" && *pidfile != "" {
+		if data, err := os.ReadFile(*pidfile); err == nil && len(bytes.TrimSpace(data)) > 0 {
+			*caps = *laterCaps
+		}
+	}
+	if *daemon {
+		cmd := exec.Command("sleep", strconv.Itoa(int(badimplHang.Seconds())))
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 		if err := cmd.Start(); err != nil {
 			fmt.Fprintln(os.Stderr, "badimpl:", err)
 			return 2
@@ -198,6 +227,7 @@ func badimpl(args []string) int {
 		send(line)
 	}
 	in := bufio.NewReaderSize(os.Stdin, 1<<20)
+	var late func() // a second answer still to send
 	for {
 		line, err := in.ReadBytes('\n')
 		if err != nil {
@@ -207,6 +237,11 @@ func badimpl(args []string) int {
 		if err := json.Unmarshal(line, &req); err != nil {
 			send(server.AnswerLine(context.Background(), h, line))
 			continue
+		}
+		if late != nil && req.Method != protocol.MethodShutdown {
+			time.Sleep(300 * time.Millisecond)
+			late()
+			late = nil
 		}
 		behaviour := ""
 		anyMethod := req.Method != protocol.MethodInitialize && req.Method != protocol.MethodShutdown
@@ -228,15 +263,46 @@ func badimpl(args []string) int {
 		switch behaviour {
 		case "":
 			res, err := h.Handle(context.Background(), req.Method, req.Params)
+			if req.Method == protocol.MethodInitialize && err == nil && *name != "" {
+				r := res.(protocol.InitializeResult)
+				r.Implementation.Name, _ = strconv.Unquote(*name)
+				res = r
+			}
 			if req.Method == protocol.MethodInitialize && err == nil && *caps != "" {
 				r := res.(protocol.InitializeResult)
 				r.Capabilities = strings.Split(*caps, ",")
+				if *caps == "none" {
+					r.Capabilities = []string{}
+				}
 				res = r
 			}
 			answer(req.ID, res, err)
+			if req.Method == protocol.MethodInitialize && *initTwice {
+				answer(req.ID, res, err)
+			}
 			if req.Method == protocol.MethodShutdown {
+				if late != nil {
+					time.Sleep(300 * time.Millisecond)
+					late()
+				}
 				return 0
 			}
+		case "ansi":
+			answer(req.ID, nil, protocol.NewError(protocol.KindInvalidParams, "\x1b[2J\x1b[1;1H\r--- ok   EST-1/forged\nwanted: evil\x1b]52;c;cm0gLXJm\x07"))
+		case "bigerror":
+			// written a MiB at a time: memcap measures this process too
+			fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32602,"data":{"kind":"invalid_params"},"message":"`, req.ID)
+			chunk := bytes.Repeat([]byte("x"), 1<<20)
+			for range 32 {
+				out.Write(chunk)
+			}
+			out.WriteString("\"}}\n")
+			out.Flush()
+		case "late":
+			res, err := h.Handle(context.Background(), req.Method, req.Params)
+			answer(req.ID, res, err)
+			id := req.ID
+			late = func() { answer(id, res, err) }
 		case "hang":
 			time.Sleep(badimplHang)
 			return 0

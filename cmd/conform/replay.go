@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/convspec/convspec"
+	"github.com/convspec/convspec/conformance/report"
 	"github.com/convspec/convspec/conformance/result"
 	"github.com/convspec/convspec/internal/golden"
 	"github.com/convspec/convspec/spec"
@@ -99,7 +100,9 @@ flags:
 	tg.Close()
 	interrupted := ctx.Err() != nil
 
-	fmt.Fprintf(stdout, "convspec golden replay: %s %s (capabilities: %s)\n", info.Name, info.Version, strings.Join(info.Capabilities, ", "))
+	// What the implementation declared and answered goes through the text
+	// report's escaping layer (D-52).
+	fmt.Fprintf(stdout, "convspec golden replay: %s\n", report.EscapeTextLine(fmt.Sprintf("%s %s (capabilities: %s)", info.Name, info.Version, strings.Join(info.Capabilities, ", "))))
 	fmt.Fprintf(stdout, "cases from %s\n", dir)
 	counts := map[result.Outcome]int{}
 	for _, r := range results {
@@ -112,9 +115,9 @@ flags:
 					fmt.Fprintf(stdout, "    %s — %s\n", c.ID, c.Title)
 				}
 			}
-			fmt.Fprintf(stdout, "    %s\n", strings.ReplaceAll(r.Detail, "\n", "\n    "))
+			fmt.Fprintf(stdout, "    %s\n", strings.ReplaceAll(report.EscapeText(r.Detail), "\n", "\n    "))
 		case s.verbose && r.Outcome == result.NotApplicable:
-			fmt.Fprintf(stdout, "n/a  %s (%s)\n", r.ID, r.Detail)
+			fmt.Fprintf(stdout, "n/a  %s (%s)\n", r.ID, report.EscapeTextLine(r.Detail))
 		case s.verbose:
 			note := ""
 			if r.Skipped > 0 {

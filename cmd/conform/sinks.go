@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -48,6 +49,9 @@ func (s *settings) sinks(stdout, stderr io.Writer) ([]*sink, error) {
 	if !slices.Contains(formats, s.report) {
 		return nil, fmt.Errorf("-report %q: want one of %s", s.report, strings.Join(formats, ", "))
 	}
+	if err := s.distinctPaths(); err != nil {
+		return nil, err
+	}
 	var out []*sink
 	onStdout := "" // the flag whose report goes to stdout
 	if s.report != "none" {
@@ -87,6 +91,39 @@ func (s *settings) sinks(stdout, stderr io.Writer) ([]*sink, error) {
 		}
 	}
 	return out, nil
+}
+
+// distinctPaths refuses two reports to one file, and a report to the
+// baseline it is judged against: each would overwrite the other, and the
+// run would exit 0 with one of them lost (D-52). Paths are compared once
+// cleaned and made absolute, and as files when they exist already (a link,
+// another spelling).
+func (s *settings) distinctPaths() error {
+	type output struct{ flag, path string }
+	var seen []output
+	for _, o := range []output{{"-baseline", s.baseline}, {"-json", s.jsonOut}, {"-junit", s.junitOut}, {"-markdown", s.mdOut}, {"-html", s.htmlOut}} {
+		if o.path == "" || o.path == "-" {
+			continue
+		}
+		for _, prev := range seen {
+			if samePath(prev.path, o.path) {
+				return fmt.Errorf("%s and %s both name %s: give each report its own file", prev.flag, o.flag, o.path)
+			}
+		}
+		seen = append(seen, o)
+	}
+	return nil
+}
+
+func samePath(a, b string) bool {
+	absA, errA := filepath.Abs(a)
+	absB, errB := filepath.Abs(b)
+	if errA == nil && errB == nil && absA == absB {
+		return true
+	}
+	stA, errA := os.Stat(a)
+	stB, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(stA, stB)
 }
 
 func closeSinks(sinks []*sink) error {

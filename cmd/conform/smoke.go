@@ -13,6 +13,7 @@ import (
 	"syscall"
 
 	"github.com/convspec/convspec/conformance/protocol"
+	"github.com/convspec/convspec/conformance/report"
 	"github.com/convspec/convspec/conformance/target"
 )
 
@@ -102,12 +103,14 @@ func smoke(args []string, stdout, stderr io.Writer) int {
 		MaxRestarts: 0, MaxLineBytes: s.maxLine,
 	})
 	if err != nil {
-		fmt.Fprintf(stdout, "FAIL handshake: %s\n", explain(protocol.MethodInitialize, err, s))
+		fmt.Fprintf(stdout, "FAIL handshake: %s\n", report.EscapeText(explain(protocol.MethodInitialize, err, s)))
 		return exitNoImpl
 	}
 	defer tg.Close()
 	info := tg.Info()
-	fmt.Fprintf(stdout, "ok   handshake: %s %s declares %s\n", info.Name, info.Version, strings.Join(info.Capabilities, ", "))
+	// What the implementation declared and answered goes through the text
+	// report's escaping layer (D-52).
+	fmt.Fprintf(stdout, "ok   handshake: %s\n", report.EscapeTextLine(fmt.Sprintf("%s %s declares %s", info.Name, info.Version, strings.Join(info.Capabilities, ", "))))
 	problems := 0
 	for _, c := range info.Capabilities {
 		if !slices.Contains(protocol.Capabilities(), c) {
@@ -136,7 +139,7 @@ func smoke(args []string, stdout, stderr io.Writer) int {
 				continue
 			}
 			problems++
-			fmt.Fprintf(stdout, "FAIL %s (%s): %s\n", label, r.capability, explain(r.method, err, s))
+			fmt.Fprintf(stdout, "FAIL %s (%s): %s\n", label, r.capability, report.EscapeText(explain(r.method, err, s)))
 			if f := (*target.Failure)(nil); errors.As(err, &f) && f.Outcome != target.ProtocolError {
 				fmt.Fprintln(stdout, "stopping: the implementation no longer answers")
 				return exitFailures
@@ -156,7 +159,7 @@ func smoke(args []string, stdout, stderr io.Writer) int {
 					continue
 				}
 				problems++
-				fmt.Fprintf(stdout, "FAIL %s (%s): %s\n", label, r.capability, explain(r.method, err, s))
+				fmt.Fprintf(stdout, "FAIL %s (%s): %s\n", label, r.capability, report.EscapeText(explain(r.method, err, s)))
 				continue
 			}
 			fmt.Fprintf(stdout, "ok   %s (%s)\n", label, r.capability)

@@ -168,6 +168,21 @@ func (e *Error) Kind() string {
 
 func (e *Error) Error() string { return e.Kind() + ": " + e.Message }
 
+// KnownKind reports whether the error has a kind of protocol.md's table:
+// its data.kind is one, or its code is. An error with neither is not an
+// answer but a protocol error (protocol.md, "Errors"; D-51).
+func (e *Error) KnownKind() bool {
+	if _, ok := codes[e.Kind()]; ok {
+		return true
+	}
+	for _, c := range codes {
+		if c == e.Code {
+			return true
+		}
+	}
+	return false
+}
+
 // Request is a JSON-RPC request. ID is absent for a notification.
 type Request struct {
 	JSONRPC string          `json:"jsonrpc"`

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/convspec/convspec/conformance/result"
@@ -43,6 +44,90 @@ type Entry struct {
 	// expected and its pass is not stale, so neither fails the run and the
 	// entry never has to be removed.
 	Flaky bool `json:"flaky,omitempty"`
+	// Outcome is the failing outcome the entry accepts (D-50). Absent, it
+	// accepts failed, and unsupported (judged with -strict): the outcomes
+	// of an implementation that answered. A timeout, a crash or a protocol
+	// error is accepted only by an entry that names it.
+	Outcome result.Outcome `json:"outcome,omitempty"`
+	// Causes are the causes the entry accepts: the shapes of the case's
+	// failure (CaseCauses), as the causes table shows them. A failure with
+	// a shape not listed is not the deviation that was accepted, and fails;
+	// absent, any cause of the outcome is accepted.
+	Causes []string `json:"causes,omitempty"`
+}
+
+// Accepts says whether the entry describes r's failure: its outcome and,
+// when the entry lists causes, every one of r's causes (D-50). A failure
+// it does not describe fails the run.
+func (e *Entry) Accepts(r result.Result) bool {
+	switch {
+	case e.Outcome == "" && r.Outcome != result.Failed && r.Outcome != result.Unsupported:
+		return false
+	case e.Outcome != "" && e.Outcome != r.Outcome:
+		return false
+	}
+	if len(e.Causes) == 0 {
+		return true
+	}
+	for _, c := range CaseCauses(r) {
+		if !slices.Contains(e.Causes, c) {
+			return false
+		}
+	}
+	return true
+}
+
+// Mismatch says, for a failing case that its entry does not accept, what
+// the entry accepts and what happened instead.
+func (e *Entry) Mismatch(r result.Result) string {
+	want := e.Outcome
+	if want == "" {
+		want = result.Failed
+	}
+	if want != r.Outcome && !(e.Outcome == "" && r.Outcome == result.Unsupported) {
+		return fmt.Sprintf("the baseline accepts %s, but it is %s", OutcomeLabel(want), OutcomeLabel(r.Outcome))
+	}
+	var other []string
+	for _, c := range CaseCauses(r) {
+		if !slices.Contains(e.Causes, c) {
+			other = append(other, strconv.Quote(c))
+		}
+	}
+	return fmt.Sprintf("the baseline accepts %s with causes %s, but it failed with %s", OutcomeLabel(want), quoteAll(e.Causes), strings.Join(other, ", "))
+}
+
+func quoteAll(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = strconv.Quote(s)
+	}
+	return strings.Join(q, ", ")
+}
+
+// CaseCauses are the shapes of a failing case's failure, as Causes groups
+// them: each deviation's (a property's one prefixed "property: "), or for
+// a failure that is not a deviation its outcome and the shape of its
+// detail.
+func CaseCauses(r result.Result) []string {
+	var out []string
+	add := func(s string) {
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	switch {
+	case r.Kind == result.Property && len(r.Deviations) > 0:
+		add("property: " + Shape(r.Deviations[0].Detail))
+	case len(r.Deviations) > 0:
+		for _, d := range r.Deviations {
+			add(Shape(d.Detail))
+		}
+	case Shape(r.Detail) == "":
+		add(OutcomeLabel(r.Outcome))
+	default:
+		add(OutcomeLabel(r.Outcome) + ": " + Shape(r.Detail))
+	}
+	return out
 }
 
 // Kind is how the entry reads in a report: "baseline", or "baseline,
@@ -87,6 +172,10 @@ func ReadBaseline(r io.Reader) (*Baseline, error) {
 			return nil, fmt.Errorf("baseline entry %s has no reason: say why the deviation is accepted", e.ID)
 		case seen[e.ID]:
 			return nil, fmt.Errorf("baseline lists %s twice", e.ID)
+		case e.Outcome != "" && !Fails(e.Outcome, true):
+			return nil, fmt.Errorf("baseline entry %s: outcome %q is not a failing outcome (failed, unsupported, timeout, crash, protocol_error)", e.ID, e.Outcome)
+		case slices.ContainsFunc(e.Causes, func(c string) bool { return strings.TrimSpace(c) == "" }):
+			return nil, fmt.Errorf("baseline entry %s has an empty cause", e.ID)
 		}
 		seen[e.ID] = true
 	}
@@ -161,6 +250,8 @@ func NewBaseline(implementation string, results []result.Result, previous *Basel
 		if old := previous.Lookup(r.ID); old != nil {
 			e = *old
 		}
+		// The entry names what it accepts (D-50): this outcome, these causes.
+		e.Outcome, e.Causes = r.Outcome, CaseCauses(r)
 		b.Entries = append(b.Entries, e)
 	}
 	slices.SortFunc(b.Entries, func(x, y Entry) int { return strings.Compare(x.ID, y.ID) })

@@ -61,7 +61,7 @@ type seen struct {
 func (r *Run) Causes() []Cause {
 	var devs, props []seen
 	for _, k := range r.Cases {
-		if k.Verdict() != Failing || k.Baseline != nil || k.NotRun {
+		if k.Verdict() != Failing || k.NotRun {
 			continue
 		}
 		switch {

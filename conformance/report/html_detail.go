@@ -40,6 +40,9 @@ func splitDetail(detail string) detailParts {
 	var cur *[]string
 	indent := 0
 	for _, l := range lines[1:] {
+		if strings.TrimSpace(l) == stderrHeading {
+			break // what follows quotes the implementation's stderr: never a label of the harness (D-52)
+		}
 		ind := len(l) - len(strings.TrimLeft(l, " \t"))
 		switch {
 		case sentLine.MatchString(l):
@@ -64,6 +67,10 @@ func splitDetail(detail string) detailParts {
 	}
 	return d
 }
+
+// stderrHeading introduces the last lines of the implementation's stderr
+// in a detail (runner and target write it so).
+const stderrHeading = "last lines of stderr:"
 
 // labelOnly drops the label a line starts with ("got:", "wanted"): the
 // page shows its own.

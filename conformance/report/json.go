@@ -133,9 +133,11 @@ type (
 		Title string `json:"title"`
 	}
 	jsonBaseline struct {
-		Reason string `json:"reason"`
-		Issue  string `json:"issue,omitempty"`
-		Flaky  bool   `json:"flaky,omitempty"`
+		Reason  string   `json:"reason"`
+		Issue   string   `json:"issue,omitempty"`
+		Flaky   bool     `json:"flaky,omitempty"`
+		Outcome string   `json:"outcome,omitempty"`
+		Causes  []string `json:"causes,omitempty"`
 	}
 )
 
@@ -219,7 +221,8 @@ func JSON(w io.Writer, run *Run) error {
 			jc.Seed = &seed
 		}
 		if k.Baseline != nil {
-			jc.Baseline = &jsonBaseline{Reason: k.Baseline.Reason, Issue: k.Baseline.Issue, Flaky: k.Baseline.Flaky}
+			jc.Baseline = &jsonBaseline{Reason: k.Baseline.Reason, Issue: k.Baseline.Issue, Flaky: k.Baseline.Flaky,
+				Outcome: string(k.Baseline.Outcome), Causes: k.Baseline.Causes}
 		}
 		out.Cases = append(out.Cases, jc)
 	}

@@ -147,6 +147,7 @@ func JUnit(w io.Writer, run *Run) error {
 		all.Suites = append(all.Suites, *s)
 		all.add(s.junitCounts)
 	}
+	all.escape()
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return err
 	}
@@ -157,6 +158,36 @@ func JUnit(w io.Writer, run *Run) error {
 	}
 	_, err := io.WriteString(w, "\n")
 	return err
+}
+
+// escape is the JUnit report's escaping layer (D-52): CI systems show
+// these texts in logs and pages, so every control character in them is a
+// visible escape (encoding/xml escapes markup, and writes a character XML
+// cannot hold as U+FFFD, but leaves ESC, CR and the like as they are). An
+// attribute is one line; a body keeps its line breaks.
+func (all *junitSuites) escape() {
+	all.Name = textLine(all.Name)
+	for i := range all.Suites {
+		s := &all.Suites[i]
+		s.Name = textLine(s.Name)
+		props := make([]junitProperty, len(s.Properties))
+		for j, p := range s.Properties {
+			props[j] = junitProperty{Name: textLine(p.Name), Value: textLine(p.Value)}
+		}
+		s.Properties = props
+		for j := range s.Cases {
+			c := &s.Cases[j]
+			c.Name, c.Classname, c.SystemOut = textLine(c.Name), textLine(c.Classname), EscapeText(c.SystemOut)
+			for _, p := range []*junitProblem{c.Failure, c.Error} {
+				if p != nil {
+					p.Message, p.Type, p.Text = textLine(p.Message), textLine(p.Type), EscapeText(p.Text)
+				}
+			}
+			if c.Skipped != nil {
+				c.Skipped.Message = textLine(c.Skipped.Message)
+			}
+		}
+	}
 }
 
 // add adds the cases of c to n; the time is each one's own.

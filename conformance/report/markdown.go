@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"net/url"
 	"slices"
 	"strings"
 
@@ -29,16 +30,19 @@ func Markdown(w io.Writer, run *Run) error {
 	if run.Passed() {
 		icon = "✅"
 	}
-	fmt.Fprintf(bw, "## %s convspec conformance: %s\n\n", icon, mdEscape(run.Verdict()))
+	// The verdict is the harness's own words and counts.
+	fmt.Fprintf(bw, "## %s convspec conformance: %s\n\n", icon, run.Verdict())
 	if run.StartError != "" {
 		fmt.Fprintf(bw, "Target: `%s`\n\n", mdCode(run.Target()))
 		writeFenced(bw, run.StartError)
 		return bw.Flush()
 	}
 	if c := run.Checked; c != nil {
-		fmt.Fprintf(bw, "**%s** · %d requests checked, %d records not chat requests, %d unreadable", mdEscape(run.Target()), c.Requests, c.Skipped, c.Unreadable)
+		fmt.Fprintf(bw, "**%s** · %d requests checked, %d records not chat requests, %d unreadable", mdEscape(strings.TrimSpace(run.Target())), c.Requests, c.Skipped, c.Unreadable)
 	} else {
-		fmt.Fprintf(bw, "**%s** · target `%s` · seed `%d`", mdEscape(run.Title()), mdCode(run.Target()), run.Seed)
+		// Trimmed: ** before or after white space is not emphasis, and a name
+		// of white space would leave the rest of the line to it.
+		fmt.Fprintf(bw, "**%s** · target `%s` · seed `%d`", mdEscape(strings.TrimSpace(run.Title())), mdCode(run.Target()), run.Seed)
 	}
 	if run.Strict {
 		fmt.Fprint(bw, " · strict: an unsupported case fails the run unless the baseline lists it")
@@ -117,7 +121,7 @@ func Markdown(w io.Writer, run *Run) error {
 		for _, k := range expected {
 			issue := ""
 			if k.Baseline.Issue != "" {
-				issue = " (" + mdEscape(k.Baseline.Issue) + ")"
+				issue = " (" + mdIssue(k.Baseline.Issue) + ")"
 			}
 			flaky := ""
 			if k.Baseline.Flaky {
@@ -141,10 +145,10 @@ func writeMarkdownCase(w io.Writer, k Case) {
 	clauses := k.FailingClauses()
 	titles := make([]string, len(clauses))
 	for i, id := range clauses {
-		titles[i] = html.EscapeString(ClauseTitle(id))
+		titles[i] = mdHTML(ClauseTitle(id))
 	}
 	fmt.Fprintf(w, "<details><summary><code>%s</code> — <b>%s</b> — %s</summary>\n\n",
-		html.EscapeString(k.ID), OutcomeLabel(k.Outcome), strings.Join(titles, "; "))
+		mdHTML(k.ID), OutcomeLabel(k.Outcome), strings.Join(titles, "; "))
 	if k.Kind == result.Scenario && k.Source != "" {
 		fmt.Fprintf(w, "Scenario “%s” (`features/%s`)\n\n", mdEscape(k.Name), mdCode(k.Source))
 	} else if k.Name != "" {
@@ -167,8 +171,10 @@ func writeMarkdownCase(w io.Writer, k Case) {
 }
 
 // writeFenced writes s as a fenced code block whose fence is longer than
-// any run of backticks in s.
+// any run of backticks in s, with its control characters visible (a CR
+// is a line ending to CommonMark, and could end the block's line early).
 func writeFenced(w io.Writer, s string) {
+	s = EscapeText(s)
 	fence := "```"
 	for strings.Contains(s, fence) {
 		fence += "`"
@@ -176,13 +182,36 @@ func writeFenced(w io.Writer, s string) {
 	fmt.Fprintf(w, "%s\n%s\n%s\n\n", fence, strings.TrimRight(s, "\n"), fence)
 }
 
+// The Markdown report's escaping layer (D-52). CommonMark ends a line at
+// LF, CR or CR LF, and GFM turns a bare URL, www. name or e-mail address
+// into a link: a value is first put on one line with every control
+// character a visible escape (textLine), then every character that could
+// start structure or a link is escaped.
+var mdReplacer = strings.NewReplacer(
+	"\\", "\\\\", "|", "\\|", "*", "\\*", "_", "\\_", "`", "\\`", "<", "&lt;", ">", "&gt;", "[", "\\[", "]", "\\]",
+	"~", "\\~", "!", "\\!", "&", "&amp;", "#", "\\#", ":", "\\:", "@", "\\@", ".", "\\.", "=", "\\=", "+", "\\+", "-", "\\-",
+	"$", "\\$", "^", "\\^",
+)
+
 // mdEscape makes s safe as Markdown text in a table cell or a paragraph.
-func mdEscape(s string) string {
-	r := strings.NewReplacer("\\", "\\\\", "|", "\\|", "*", "\\*", "_", "\\_", "`", "\\`", "<", "&lt;", ">", "&gt;", "[", "\\[", "]", "\\]", "\n", " ")
-	return r.Replace(s)
+func mdEscape(s string) string { return mdReplacer.Replace(textLine(s)) }
+
+// mdCode makes s safe inside a single-backtick code span, in a table cell
+// too (GFM splits a cell at an unescaped | even in a code span).
+func mdCode(s string) string {
+	return strings.NewReplacer("`", "'", "|", "\\|").Replace(textLine(s))
 }
 
-// mdCode makes s safe inside a single-backtick code span.
-func mdCode(s string) string {
-	return strings.NewReplacer("`", "'", "\n", " ").Replace(s)
+// mdIssue is a baseline entry's issue: an autolink when it is a plain
+// http(s) URL, escaped text otherwise.
+func mdIssue(s string) string {
+	if u, err := url.Parse(s); err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != "" &&
+		strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~:/?#@!$&'*+,;=%") == "" {
+		return "<" + s + ">"
+	}
+	return mdEscape(s)
 }
+
+// mdHTML makes s safe as the text of the HTML a step summary holds
+// (<summary>): on one line, controls visible, markup escaped.
+func mdHTML(s string) string { return html.EscapeString(textLine(s)) }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/result"
+	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/webui"
 	"github.com/convspec/convspec/spec"
 )
@@ -25,6 +26,11 @@ type MatrixReport struct {
 type matrixColumn struct {
 	label string
 	rep   jsonReport
+	// run is the report's cases judged again: its verdicts, counts and
+	// status are recomputed from each case's outcome and baseline entry,
+	// never read from what the report says of itself (D-52).
+	run    *Run
+	counts Counts
 	// byClause and byCapability tally the cases of each clause and
 	// capability.
 	byClause, byCapability map[string]*cellTally
@@ -37,18 +43,18 @@ type cellTally struct {
 	first string
 }
 
-func (t *cellTally) add(c jsonCase) {
-	switch {
-	case c.Verdict == string(Failing) || c.Verdict == string(Stale):
+func (t *cellTally) add(k Case) {
+	switch v := k.Verdict(); {
+	case v == Failing || v == Stale:
 		t.failing++
 		if t.first == "" {
-			t.first = c.ID
+			t.first = k.ID
 		}
-	case c.Verdict == string(Expected):
+	case v == Expected:
 		t.expected++
-	case c.Outcome == string(result.Passed):
+	case k.Outcome == result.Passed:
 		t.passed++
-	case c.Outcome == string(result.Unsupported):
+	case k.Outcome == result.Unsupported:
 		t.unsupported++
 	default:
 		t.na++
@@ -83,18 +89,27 @@ func Matrix(w io.Writer, reports []MatrixReport, opts HTMLOptions) error {
 		if rep.Target.Mutant != "" {
 			col.label += " (mutant " + rep.Target.Mutant + ")"
 		}
-		for _, c := range rep.Cases {
-			for _, cl := range c.Clauses {
-				if col.byClause[cl.ID] == nil {
-					col.byClause[cl.ID] = &cellTally{}
-				}
-				col.byClause[cl.ID].add(c)
-			}
-			if col.byCapability[c.Capability] == nil {
-				col.byCapability[c.Capability] = &cellTally{}
-			}
-			col.byCapability[c.Capability].add(c)
+		col.run = &Run{Strict: rep.Strict, Interrupted: rep.Interrupted, RestartLimit: rep.RestartLimit, StartError: rep.StartError}
+		if rep.Implementation != nil {
+			col.run.Implementation = &target.Info{Name: rep.Implementation.Name, Version: rep.Implementation.Version,
+				Capabilities: rep.Implementation.Capabilities, Levels: rep.Implementation.Levels, Formats: rep.Implementation.Formats}
 		}
+		col.run.Cases = make([]Case, len(rep.Cases))
+		for i, c := range rep.Cases {
+			k := matrixCase(c, rep.Strict)
+			col.run.Cases[i] = k
+			for _, cl := range k.Clauses {
+				if col.byClause[cl] == nil {
+					col.byClause[cl] = &cellTally{}
+				}
+				col.byClause[cl].add(k)
+			}
+			if col.byCapability[k.Capability] == nil {
+				col.byCapability[k.Capability] = &cellTally{}
+			}
+			col.byCapability[k.Capability].add(k)
+		}
+		col.counts = col.run.Count()
 		cols = append(cols, col)
 	}
 
@@ -114,8 +129,9 @@ func Matrix(w io.Writer, reports []MatrixReport, opts HTMLOptions) error {
 	fmt.Fprintf(&b, `<p class="muted">%d implementations. Each cell counts the cases that pass (✓) and fail (✗); a failing cell links to its first failure, shown below. Click a header to sort.</p>`, len(cols))
 	b.WriteString(`<div class="scroll"><table class="matrix sortable-table" id="implementations"><thead><tr><th class="sortable">implementation</th><th class="sortable">verdict</th><th class="sortable">passed</th><th class="sortable">failing</th><th>capabilities</th><th>report</th></tr></thead><tbody>`)
 	for i, col := range cols {
-		verdict, key := `<span class="badge fail">`+webui.Esc(col.rep.Status)+`</span>`, 0
-		if col.rep.Status == "passed" {
+		status := col.run.Status()
+		verdict, key := `<span class="badge fail">`+webui.Esc(status)+`</span>`, 0
+		if status == "passed" {
 			verdict, key = `<span class="badge pass">passed</span>`, 1
 		}
 		caps := ""
@@ -123,42 +139,36 @@ func Matrix(w io.Writer, reports []MatrixReport, opts HTMLOptions) error {
 			caps = strings.Join(col.rep.Implementation.Capabilities, ", ")
 		}
 		fmt.Fprintf(&b, `<tr><td><a href="#impl-%d">%s</a></td><td data-sort="%d">%s</td><td>%d</td><td>%d</td><td class="small">%s</td><td class="small">%s</td></tr>`,
-			i, webui.Esc(col.label), key, verdict, col.rep.Counts.Passed, col.rep.Counts.Failing, webui.Esc(caps), webui.Esc(reports[i].Name))
+			i, webui.Esc(col.label), key, verdict, col.counts.Outcomes[result.Passed], col.counts.Failing, webui.Esc(caps), webui.Esc(reports[i].Name))
 	}
 	b.WriteString(`</tbody></table></div>`)
 
-	// Capabilities.
+	// Capabilities, in the protocol's order, then any other a report
+	// names (sorted: a map's order is not a page's). Each row is listed
+	// once by a set, in time linear in the rows (D-52).
 	var capabilities []string
+	listed := map[string]bool{}
 	for _, c := range protocol.Capabilities() {
 		for _, col := range cols {
-			if col.byCapability[c] != nil && !slices.Contains(capabilities, c) {
+			if col.byCapability[c] != nil && !listed[c] {
+				listed[c] = true
 				capabilities = append(capabilities, c)
 			}
 		}
 	}
-	for _, col := range cols {
-		for c := range col.byCapability {
-			if !slices.Contains(capabilities, c) {
-				capabilities = append(capabilities, c)
-			}
-		}
-	}
+	capabilities = append(capabilities, unlisted(listed, cols, func(col *matrixColumn) map[string]*cellTally { return col.byCapability })...)
 	b.WriteString(`<h2 id="by-capability">By capability</h2>`)
 	writeMatrixTable(&b, "capabilities", "capability", cols, capabilities, func(c string) string { return `<code>` + webui.Esc(orEvery(c)) + `</code>` },
 		func(col *matrixColumn, c string) *cellTally { return col.byCapability[c] }, nil)
 
 	// Clauses, in the spec's order.
 	var clauses []string
+	listed = map[string]bool{}
 	for _, c := range spec.Clauses() {
 		clauses = append(clauses, c.ID)
+		listed[c.ID] = true
 	}
-	for _, col := range cols {
-		for id := range col.byClause {
-			if !slices.Contains(clauses, id) {
-				clauses = append(clauses, id)
-			}
-		}
-	}
+	clauses = append(clauses, unlisted(listed, cols, func(col *matrixColumn) map[string]*cellTally { return col.byClause })...)
 	b.WriteString(`<h2 id="by-clause">By clause</h2>`)
 	writeMatrixTable(&b, "clauses", "clause", cols, clauses, func(id string) string {
 		return fmt.Sprintf(`<a href="%s"><code>%s</code></a> <span class="small">%s</span>`, webui.Esc(clauseHref(opts.SpecURL, id)), webui.Esc(id), webui.Esc(strings.TrimPrefix(ClauseTitle(id), id+" — ")))
@@ -172,14 +182,18 @@ func Matrix(w io.Writer, reports []MatrixReport, opts HTMLOptions) error {
 	// The failures, per implementation.
 	for i, col := range cols {
 		fmt.Fprintf(&b, `<h2 id="impl-%d">%s</h2><p class="small muted">%s · status %s · %s</p>`, i, webui.Esc(col.label), webui.Esc(reports[i].Name),
-			webui.Esc(col.rep.Status), webui.Esc(countsLine(col.rep.Counts)))
+			webui.Esc(col.run.Status()), webui.Esc(col.counts.Summary()))
+		if col.run.Status() != col.rep.Status || col.counts.Failing != col.rep.Counts.Failing || col.counts.Total != len(col.rep.Cases) {
+			fmt.Fprintf(&b, `<p class="small"><b>The report says of itself status %s, %d failing; its cases say otherwise, and the matrix shows what they say.</b></p>`,
+				webui.Esc(col.rep.Status), col.rep.Counts.Failing)
+		}
 		n := 0
-		for _, c := range col.rep.Cases {
-			if c.Verdict != string(Failing) && c.Verdict != string(Stale) && c.Verdict != string(Expected) {
+		for _, k := range col.run.Cases {
+			if v := k.Verdict(); v != Failing && v != Stale && v != Expected {
 				continue
 			}
 			n++
-			writeFailureHTML(&b, matrixCase(c), fmt.Sprintf("f-%d-", i), opts.SpecURL)
+			writeFailureHTML(&b, k, fmt.Sprintf("f-%d-", i), opts.SpecURL)
 		}
 		if n == 0 {
 			b.WriteString(`<p>No case fails.</p>`)
@@ -190,13 +204,24 @@ func Matrix(w io.Writer, reports []MatrixReport, opts HTMLOptions) error {
 	return err
 }
 
-func countsLine(c jsonCounts) string {
-	return fmt.Sprintf("%d passed, %d failed, %d timeout, %d crash, %d protocol error, %d unsupported, %d not applicable",
-		c.Passed, c.Failed, c.Timeout, c.Crash, c.ProtocolError, c.Unsupported, c.NotApplicable)
+// unlisted are the rows the columns name that are not listed yet, sorted.
+func unlisted(listed map[string]bool, cols []*matrixColumn, rows func(*matrixColumn) map[string]*cellTally) []string {
+	var out []string
+	for _, col := range cols {
+		for id := range rows(col) {
+			if !listed[id] {
+				listed[id] = true
+				out = append(out, id)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
-// matrixCase turns a reported case back into a Case for writeFailureHTML.
-func matrixCase(c jsonCase) Case {
+// matrixCase turns a reported case back into a Case, judged again by its
+// outcome and baseline entry (strict as its run was).
+func matrixCase(c jsonCase, strict bool) Case {
 	k := Case{Result: result.Result{
 		Case:    result.Case{ID: c.ID, Kind: result.Kind(c.Kind), Name: c.Name, Capability: c.Capability, Source: c.Source},
 		Outcome: result.Outcome(c.Outcome), Detail: c.Detail, NotRun: c.NotRun,
@@ -207,12 +232,14 @@ func matrixCase(c jsonCase) Case {
 	if c.Seed != nil {
 		k.Seed = *c.Seed
 	}
+	for _, d := range c.Deviations { // the causes a baseline entry accepts are read from them
+		k.Deviations = append(k.Deviations, result.Deviation{Clause: d.Clause, Step: d.Step, Detail: d.Detail})
+	}
 	if c.Baseline != nil {
-		k.Baseline = &Entry{ID: c.ID, Reason: c.Baseline.Reason, Issue: c.Baseline.Issue, Flaky: c.Baseline.Flaky}
+		k.Baseline = &Entry{ID: c.ID, Reason: c.Baseline.Reason, Issue: c.Baseline.Issue, Flaky: c.Baseline.Flaky,
+			Outcome: result.Outcome(c.Baseline.Outcome), Causes: c.Baseline.Causes}
 	}
-	if c.Verdict == string(Failing) && !Fails(k.Outcome, false) {
-		k.Strict = true // an unsupported case that failed a strict run
-	}
+	k.Strict = strict
 	return k
 }
 

@@ -21,6 +21,7 @@ const (
 	ExitFailures = 1 // a case failed (with -strict: or was unsupported), a baseline entry is stale, the restart limit was reached, or the run was interrupted
 	ExitUsage    = 2 // the command line, a baseline or a report file is wrong
 	ExitNoImpl   = 3 // the implementation could not be started or failed the handshake
+	ExitNothing  = 4 // nothing failed, but nothing was checked: no capability declared, or no selected case applies (D-51)
 )
 
 // Run is one conformance run as every report shows it.
@@ -102,8 +103,9 @@ const (
 	// Ok: passed, not applicable or unsupported (not when strict), and
 	// not in the baseline.
 	Ok Verdict = "ok"
-	// Failing: a failing outcome the baseline does not accept (a case not
-	// run because of the restart limit is always failing).
+	// Failing: a failing outcome the baseline does not accept — not
+	// listed, or listed for another outcome or cause (D-50); a case not
+	// run because of the restart limit is always failing.
 	Failing Verdict = "failing"
 	// Expected: a failing outcome the baseline accepts (as a known
 	// deviation, or as flaky); it does not fail the run.
@@ -129,7 +131,7 @@ func (c Case) Verdict() Verdict {
 	switch {
 	case c.NotRun:
 		return Failing
-	case c.Fails() && c.Baseline != nil:
+	case c.Fails() && c.Baseline != nil && c.Baseline.Accepts(c.Result):
 		return Expected
 	case c.Fails():
 		return Failing
@@ -218,10 +220,45 @@ func (r *Run) Count() Counts {
 	return c
 }
 
-// Passed says whether the run passes as a whole.
+// Passed says whether the run passes as a whole: nothing failed, and
+// something was checked.
 func (r *Run) Passed() bool {
+	return r.cleared() && r.NothingChecked() == ""
+}
+
+// cleared says that nothing failed: the run started, went to its end, and
+// no case fails it.
+func (r *Run) cleared() bool {
 	return r.StartError == "" && !r.Interrupted && !r.RestartLimit && r.Count().Failing == 0
 }
+
+// NothingChecked says why the run checked nothing — the implementation
+// declared no capability, or no selected case applied to what it declared
+// (every case not applicable or unsupported, the lifecycle's end aside) —
+// or "" when it checked something. Such a run is not a PASS (D-51): a CI
+// gate over an adapter that lost its capabilities, or over a selection
+// that applies to none of them, would otherwise stay green.
+func (r *Run) NothingChecked() string {
+	if r.StartError != "" {
+		return ""
+	}
+	if r.Implementation != nil && len(r.Implementation.Capabilities) == 0 {
+		return "the implementation declares no capabilities"
+	}
+	for _, k := range r.Cases {
+		if k.ID != lifecycleCase && k.Outcome != result.NotApplicable && k.Outcome != result.Unsupported {
+			return ""
+		}
+	}
+	if len(r.Cases) == 0 {
+		return "no case completed"
+	}
+	return "no selected case applies to what the implementation declares (every one is not applicable or unsupported)"
+}
+
+// lifecycleCase is the ID of the lifecycle's end (runner.ShutdownCase),
+// which applies to every program and so checks none of its capabilities.
+const lifecycleCase = "lifecycle/shutdown"
 
 // Status is the run's state in one word: "passed", "failed",
 // "interrupted" or "not_started".
@@ -233,6 +270,8 @@ func (r *Run) Status() string {
 		return "interrupted"
 	case r.Passed():
 		return "passed"
+	case r.cleared():
+		return "nothing_checked"
 	}
 	return "failed"
 }
@@ -244,6 +283,8 @@ func (r *Run) ExitCode() int {
 		return ExitNoImpl
 	case r.Passed():
 		return ExitOK
+	case r.cleared():
+		return ExitNothing
 	}
 	return ExitFailures
 }
@@ -292,6 +333,9 @@ func (r *Run) Verdict() string {
 	}
 	if len(why) > 0 {
 		return "FAIL: " + strings.Join(why, "; ")
+	}
+	if why := r.NothingChecked(); why != "" {
+		return "NOTHING CHECKED: " + why
 	}
 	if c.Expected > 0 {
 		return fmt.Sprintf("PASS (%d expected %s)", c.Expected, plural(c.Expected, "failure", "failures"))

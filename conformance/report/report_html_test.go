@@ -2,6 +2,9 @@ package report_test
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
 	"regexp"
 	"strings"
 	"testing"
@@ -88,4 +91,53 @@ func TestMatrix(t *testing.T) {
 		require.ErrorContains(t, err, bad.want)
 	}
 	require.ErrorContains(t, report.Matrix(&bytes.Buffer{}, nil, report.HTMLOptions{}), "no report")
+}
+
+// The matrix judges each report's cases again: a report that says of
+// itself "passed" with no failing case, over a case that failed, is shown
+// failing (D-52).
+func TestMatrixRecountsFromCases(t *testing.T) {
+	var buf bytes.Buffer
+	require.NoError(t, report.JSON(&buf, sampleRuns()["failures"]))
+	var doc map[string]any
+	require.NoError(t, json.Unmarshal(buf.Bytes(), &doc))
+	doc["status"], doc["exit_code"] = "passed", 0
+	counts := doc["counts"].(map[string]any)
+	counts["failing"], counts["failed"] = 0, 0
+	for _, c := range doc["cases"].([]any) {
+		c.(map[string]any)["verdict"] = "ok"
+	}
+	forged, err := json.Marshal(doc)
+	require.NoError(t, err)
+	var page bytes.Buffer
+	require.NoError(t, report.Matrix(&page, []report.MatrixReport{{Name: "forged.json", Data: forged}}, report.HTMLOptions{}))
+	require.NotContains(t, page.String(), `<span class="badge pass">passed</span>`)
+	require.Contains(t, page.String(), `<span class="badge fail">failed</span>`)
+	require.Contains(t, page.String(), `<a href="#f-0-WIN-2/a">✗ 1</a>`)
+	require.Contains(t, page.String(), "The report says of itself status passed, 0 failing")
+}
+
+// BenchmarkMatrixClauses: the matrix of a report naming many distinct
+// clause IDs costs time linear in them (it was quadratic: 128 k IDs took
+// 33 s). Compare b.N runs of two sizes with benchstat.
+func BenchmarkMatrixClauses(b *testing.B) {
+	for _, n := range []int{16 << 10, 128 << 10} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			run := sampleRuns()["passed"]
+			one := run.Cases[0]
+			run.Cases = nil
+			for i := range n {
+				k := one
+				k.Clauses = []string{fmt.Sprintf("X-%d", i)}
+				run.Cases = append(run.Cases, k)
+			}
+			var buf bytes.Buffer
+			require.NoError(b, report.JSON(&buf, run))
+			reports := []report.MatrixReport{{Name: "many.json", Data: buf.Bytes()}}
+			b.ResetTimer()
+			for range b.N {
+				require.NoError(b, report.Matrix(io.Discard, reports, report.HTMLOptions{}))
+			}
+		})
+	}
 }

@@ -153,7 +153,7 @@ func TestVerdictsAndExitCodes(t *testing.T) {
 }
 
 func TestBaselineOnlyAcceptsWhatFails(t *testing.T) {
-	b := &report.Baseline{Version: 1, Entries: []report.Entry{{ID: "A/x", Reason: "r"}, {ID: "A/y", Reason: "r"}}}
+	b := &report.Baseline{Version: 1, Entries: []report.Entry{{ID: "A/x", Reason: "r", Outcome: result.Timeout}, {ID: "A/y", Reason: "r"}}}
 	run := &report.Run{Implementation: info, Seed: 1, Baseline: &report.BaselineFile{Path: "b.json", Baseline: b}}
 	run.Cases = report.Judge([]result.Result{
 		scenario("A/x", result.Timeout, "slow", "WIN-1"),
@@ -173,6 +173,35 @@ func TestBaselineOnlyAcceptsWhatFails(t *testing.T) {
 		run.Cases = report.Judge([]result.Result{scenario("A/x", o, "", "WIN-1")}, b, false)
 		if v := run.Cases[0].Verdict(); v != report.Stale || run.ExitCode() != 1 {
 			t.Errorf("a listed case that is %s: verdict %s, exit %d; want stale, 1", o, v, run.ExitCode())
+		}
+	}
+	// An entry accepts the outcome it names, and the causes it lists; any
+	// other failure of its case fails the run (D-50). Without an outcome
+	// it accepts a deviation (failed, unsupported), never a transport
+	// failure such as a second answer charged to the case.
+	for _, tc := range []struct {
+		entry report.Entry
+		got   result.Result
+		want  report.Verdict
+	}{
+		{report.Entry{Outcome: result.Timeout}, scenario("A/x", result.Crash, "exit status 1", "WIN-1"), report.Failing},
+		{report.Entry{}, scenario("A/x", result.ProtocolError, "protocol_error during tokens.encode: a second answer", "WIN-1"), report.Failing},
+		{report.Entry{}, scenario("A/x", result.Failed, "trimmed differs at index 2: got 3", "WIN-1"), report.Expected},
+		{report.Entry{Outcome: result.Failed, Causes: []string{"failed: trimmed differs at index N"}},
+			scenario("A/x", result.Failed, "trimmed differs at index 2: got 3", "WIN-1"), report.Expected},
+		{report.Entry{Outcome: result.Failed, Causes: []string{"failed: trimmed differs at index N"}},
+			scenario("A/x", result.Failed, "evicted differs at index 2: got 3", "WIN-1"), report.Failing},
+		{report.Entry{Outcome: result.Crash, Causes: []string{"crash: shutdown"}},
+			scenario("A/x", result.Crash, "shutdown: non_zero_exit: after shutdown it ended with exit status 1", "PROTO-1"), report.Expected},
+	} {
+		tc.entry.ID, tc.entry.Reason = "A/x", "r"
+		eb := &report.Baseline{Version: 1, Entries: []report.Entry{tc.entry}}
+		run.Cases = report.Judge([]result.Result{tc.got}, eb, false)
+		if v := run.Cases[0].Verdict(); v != tc.want {
+			t.Errorf("entry %+v, result %s %q: verdict %s, want %s", tc.entry, tc.got.Outcome, tc.got.Detail, v, tc.want)
+		}
+		if tc.want == report.Failing && run.Passed() {
+			t.Errorf("entry %+v accepts %s %q: %s", tc.entry, tc.got.Outcome, tc.got.Detail, run.Verdict())
 		}
 	}
 	// A case not run because of the restart limit is never expected.
@@ -390,7 +419,7 @@ func TestMarkdown(t *testing.T) {
 		"````\nwanted trimmed = messages [1 2 3]\n", // a fence longer than the detail's ```
 		"Seed `1234567`.",
 		"### Stale baseline entries (1)\n",
-		"### Expected failures (1)\n\n- `WIN-2/b` — failed: known: we keep one more (https://example.com/issues/7)\n",
+		"### Expected failures (1)\n\n- `WIN-2/b` — failed: known\\: we keep one more (<https://example.com/issues/7>)\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the Markdown report lacks %q:\n%s", want, out)
@@ -465,16 +494,28 @@ func TestNewBaseline(t *testing.T) {
   "entries": [
     {
       "id": "WIN-2/a",
-      "reason": "TODO: explain"
+      "reason": "TODO: explain",
+      "outcome": "failed",
+      "causes": [
+        "failed"
+      ]
     },
     {
       "id": "WIN-3/z",
       "reason": "slow on CI",
-      "issue": "https://e/2"
+      "issue": "https://e/2",
+      "outcome": "timeout",
+      "causes": [
+        "timeout"
+      ]
     },
     {
       "id": "prop/p",
-      "reason": "TODO: explain"
+      "reason": "TODO: explain",
+      "outcome": "crash",
+      "causes": [
+        "crash"
+      ]
     }
   ]
 }

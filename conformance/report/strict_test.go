@@ -9,6 +9,7 @@ import (
 
 	"github.com/convspec/convspec/conformance/report"
 	"github.com/convspec/convspec/conformance/result"
+	"github.com/convspec/convspec/conformance/target"
 )
 
 // TestStrictVerdicts: without strict an unsupported case is ok (D-33);
@@ -17,6 +18,7 @@ import (
 // changes.
 func TestStrictVerdicts(t *testing.T) {
 	listed := &report.Baseline{Version: 1, Entries: []report.Entry{{ID: "A/x", Reason: "r"}}}
+	checked := ok() // something is checked (D-51)
 	for _, tc := range []struct {
 		name    string
 		strict  bool
@@ -27,13 +29,13 @@ func TestStrictVerdicts(t *testing.T) {
 		line    string
 	}{
 		{"unsupported, not strict", false, nil,
-			[]result.Result{scenario("A/x", result.Unsupported, "declined", "WIN-1")},
+			[]result.Result{scenario("A/x", result.Unsupported, "declined", "WIN-1"), checked},
 			report.Ok, 0, "PASS"},
 		{"unsupported, strict", true, nil,
 			[]result.Result{scenario("A/x", result.Unsupported, "declined", "WIN-1")},
 			report.Failing, 1, "FAIL: 1 case fails (strict: 1 unsupported)"},
 		{"unsupported, strict, listed", true, listed,
-			[]result.Result{scenario("A/x", result.Unsupported, "declined", "WIN-1")},
+			[]result.Result{scenario("A/x", result.Unsupported, "declined", "WIN-1"), checked},
 			report.Expected, 0, "PASS (1 expected failure)"},
 		{"unsupported, strict, another listed", true, listed,
 			[]result.Result{scenario("A/y", result.Unsupported, "declined", "WIN-1"), scenario("A/x", result.Failed, "wrong", "WIN-1")},
@@ -48,7 +50,7 @@ func TestStrictVerdicts(t *testing.T) {
 			[]result.Result{scenario("A/x", result.Passed, "", "WIN-1")},
 			report.Stale, 1, "FAIL: 1 stale baseline entry"},
 		{"not applicable, strict", true, nil,
-			[]result.Result{scenario("A/x", result.NotApplicable, "capability history not declared", "WIN-1")},
+			[]result.Result{scenario("A/x", result.NotApplicable, "capability history not declared", "WIN-1"), checked},
 			report.Ok, 0, "PASS"},
 		{"listed and unsupported, not strict: stale", false, listed,
 			[]result.Result{scenario("A/x", result.Unsupported, "declined", "WIN-1")},
@@ -244,3 +246,48 @@ func TestStrictReports(t *testing.T) {
 		t.Errorf("JUnit: strict property %v, EST-1/a failure type %q\n%s", strictProp, failureType, buf.String())
 	}
 }
+
+// TestNothingCheckedIsNotAPass: a run that checked nothing — no capability
+// declared, or every selected case not applicable or unsupported, the
+// lifecycle's end aside — is not a PASS, and exits 4 (D-51).
+func TestNothingCheckedIsNotAPass(t *testing.T) {
+	none := *info
+	none.Capabilities = nil
+	shutdown := scenario("lifecycle/shutdown", result.Passed, "", "PROTO-1")
+	for _, tc := range []struct {
+		name    string
+		info    *target.Info
+		results []result.Result
+		code    int
+		line    string
+	}{
+		{"no capabilities", &none, []result.Result{scenario("PROTO-2/x", result.Passed, "", "PROTO-2"), shutdown},
+			4, "NOTHING CHECKED: the implementation declares no capabilities"},
+		{"nothing applies", info, []result.Result{scenario("A/x", result.NotApplicable, "capability history not declared", "WIN-1"),
+			scenario("A/y", result.Unsupported, "declined", "WIN-1"), shutdown},
+			4, "NOTHING CHECKED: no selected case applies to what the implementation declares (every one is not applicable or unsupported)"},
+		{"nothing applies and a failure", info, []result.Result{scenario("A/x", result.NotApplicable, "", "WIN-1"),
+			scenario("lifecycle/shutdown", result.Crash, "exit status 1", "PROTO-1")},
+			1, "FAIL: 1 case fails"},
+		{"one case applies", info, []result.Result{scenario("A/x", result.NotApplicable, "", "WIN-1"), ok(), shutdown},
+			0, "PASS"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			run := &report.Run{Implementation: tc.info, Seed: 1, Cases: report.Judge(tc.results, nil, false)}
+			if c := run.ExitCode(); c != tc.code {
+				t.Errorf("exit code %d, want %d", c, tc.code)
+			}
+			if passed := run.Passed(); passed != (tc.code == 0) {
+				t.Errorf("Passed() = %v with exit code %d", passed, tc.code)
+			}
+			if got := run.Verdict(); got != tc.line {
+				t.Errorf("Verdict() = %q, want %q", got, tc.line)
+			}
+			if tc.code == 4 && run.Status() != "nothing_checked" {
+				t.Errorf("Status() = %q", run.Status())
+			}
+		})
+	}
+}
+
+func ok() result.Result { return scenario("B/ok", result.Passed, "", "WIN-1") }

@@ -38,7 +38,7 @@ func Text(w io.Writer, run *Run, opts TextOptions) error {
 		}
 		return color + s + reset
 	}
-	fmt.Fprintf(bw, "convspec conformance: %s\n", run.Title())
+	fmt.Fprintf(bw, "convspec conformance: %s\n", textLine(run.Title()))
 	if run.Checked != nil {
 		c := run.Checked
 		fmt.Fprintf(bw, "checked %d %s (%d %s, %d unreadable)\n", c.Requests, plural(c.Requests, "request", "requests"),
@@ -49,7 +49,7 @@ func Text(w io.Writer, run *Run, opts TextOptions) error {
 		fmt.Fprintln(bw, "testing the built-in reference: give your implementation's command to test it (conform ./my-impl)")
 	}
 	if run.StartError != "" {
-		fmt.Fprintln(bw, indent(run.StartError, "    "))
+		fmt.Fprintln(bw, indent(EscapeText(run.StartError), "    "))
 		fmt.Fprintln(bw, paint(bold+red, run.Verdict()))
 		return bw.Flush()
 	}
@@ -73,25 +73,28 @@ func Text(w io.Writer, run *Run, opts TextOptions) error {
 		case k.NotRun:
 			notRun++
 			if opts.Verbose {
-				fmt.Fprintf(bw, "--- %s %s (%s)\n", paint(red, "NOT RUN"), k.ID, result.NotRunDetail)
+				fmt.Fprintf(bw, "--- %s %s (%s)\n", paint(red, "NOT RUN"), textLine(k.ID), result.NotRunDetail)
 			}
 		case v == Failing:
-			fmt.Fprintf(bw, "--- %s %s [%s]\n", paint(red, label(k.Outcome)), k.ID, strings.Join(k.FailingClauses(), " "))
+			fmt.Fprintf(bw, "--- %s %s [%s]\n", paint(red, label(k.Outcome)), textLine(k.ID), textLine(strings.Join(k.FailingClauses(), " ")))
+			if k.Baseline != nil {
+				fmt.Fprintf(bw, "    listed in the baseline, not for this failure: %s\n", textLine(k.Baseline.Mismatch(k.Result)))
+			}
 			writeDetails(bw, k)
 		case v == Expected:
-			fmt.Fprintf(bw, "--- %s %s [%s] (%s: %s%s)\n", paint(yellow, "EXPECTED "+label(k.Outcome)), k.ID,
-				strings.Join(k.Clauses, " "), k.Baseline.Kind(), k.Baseline.Reason, prefixed("; ", nonEmpty(k.Baseline.Issue)))
+			fmt.Fprintf(bw, "--- %s %s [%s] (%s: %s%s)\n", paint(yellow, "EXPECTED "+label(k.Outcome)), textLine(k.ID),
+				strings.Join(k.Clauses, " "), k.Baseline.Kind(), textLine(k.Baseline.Reason), textLine(prefixed("; ", nonEmpty(k.Baseline.Issue))))
 			if opts.Verbose {
 				writeDetails(bw, k)
 			}
 		case v == Stale:
-			fmt.Fprintf(bw, "--- %s %s: %s\n", paint(red, "STALE"), k.ID, run.StaleAdvice(k))
+			fmt.Fprintf(bw, "--- %s %s: %s\n", paint(red, "STALE"), textLine(k.ID), textLine(run.StaleAdvice(k)))
 		case opts.Verbose:
 			color := green
 			if k.Outcome != result.Passed {
 				color = yellow
 			}
-			fmt.Fprintf(bw, "--- %s %s\n", paint(color, label(k.Outcome)), k.ID)
+			fmt.Fprintf(bw, "--- %s %s\n", paint(color, label(k.Outcome)), textLine(k.ID))
 		}
 	}
 	if run.RestartLimit {
@@ -105,7 +108,7 @@ func Text(w io.Writer, run *Run, opts TextOptions) error {
 	writeTextLevels(bw, run.LevelVerdicts())
 	fmt.Fprintln(bw, c.Summary())
 	if s := run.BaselineSummary(); s != "" {
-		fmt.Fprintln(bw, s)
+		fmt.Fprintln(bw, textLine(s))
 	}
 	verdict := run.Verdict()
 	if run.Passed() {
@@ -121,12 +124,12 @@ func Text(w io.Writer, run *Run, opts TextOptions) error {
 func writeTextCauses(w io.Writer, causes []Cause) {
 	fmt.Fprintf(w, "%s:\n", CausesLine(causes))
 	for i, c := range causes {
-		fmt.Fprintf(w, "  %d. [%s] %s — %d %s\n", i+1, strings.Join(c.Clauses, " "), c.Shape, len(c.Cases), plural(len(c.Cases), "case", "cases"))
+		fmt.Fprintf(w, "  %d. [%s] %s — %d %s\n", i+1, textLine(strings.Join(c.Clauses, " ")), textLine(c.Shape), len(c.Cases), plural(len(c.Cases), "case", "cases"))
 		step := ""
 		if c.Example.Step != "" {
 			step = " (Then " + c.Example.Step + ")"
 		}
-		fmt.Fprintf(w, "     e.g. %s%s: %s\n", c.Example.Case, step, FirstLine(c.Example.Detail, 160))
+		fmt.Fprintf(w, "     e.g. %s%s: %s\n", textLine(c.Example.Case), textLine(step), textLine(FirstLine(c.Example.Detail, 160)))
 	}
 }
 
@@ -200,13 +203,13 @@ func writeDetails(w io.Writer, k Case) {
 		fmt.Fprintf(w, "    scenario: %q (features/%s)\n", k.Name, k.Source)
 	}
 	if k.Detail != "" {
-		fmt.Fprintln(w, indent(k.Detail, "    "))
+		fmt.Fprintln(w, indent(EscapeText(k.Detail), "    "))
 	}
 	if k.Kind == result.Property && k.Seed != 0 {
 		fmt.Fprintf(w, "    seed: %d\n", k.Seed)
 	}
 	if k.Reproduce != "" {
-		fmt.Fprintf(w, "    reproduce: %s\n", k.Reproduce)
+		fmt.Fprintf(w, "    reproduce: %s\n", textLine(k.Reproduce))
 	}
 }
 

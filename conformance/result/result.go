@@ -7,6 +7,8 @@ package result
 import (
 	"slices"
 	"time"
+
+	"github.com/convspec/convspec/internal/textsafe"
 )
 
 // Outcome is how one case ended.
@@ -106,6 +108,30 @@ func (r Result) FailingClauses() []string {
 		return r.Clauses
 	}
 	return ids
+}
+
+// Caps on the details a result keeps (D-52): a failure's detail quotes what
+// the implementation sent, and an implementation can send up to a line's
+// limit (64 MiB) per answer; the harness keeps at most this much of each
+// deviation and of a case's detail, with the size it had said where it is
+// clipped, so that a run's memory and reports are bounded by the caps.
+const (
+	MaxDeviationBytes = 16 << 10
+	MaxDetailBytes    = 64 << 10
+)
+
+// Clipped is r with its detail and its deviations' clipped to the caps.
+func (r Result) Clipped() Result {
+	r.Detail = textsafe.Clip(r.Detail, MaxDetailBytes)
+	if len(r.Deviations) > 0 {
+		devs := make([]Deviation, len(r.Deviations))
+		for i, d := range r.Deviations {
+			d.Detail = textsafe.Clip(d.Detail, MaxDeviationBytes)
+			devs[i] = d
+		}
+		r.Deviations = devs
+	}
+	return r
 }
 
 // NotRunDetail starts the Detail of a case that was not run because the

@@ -3,6 +3,7 @@ package target
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -131,4 +132,73 @@ func TestDecodeResult(t *testing.T) {
 			assert.Equal(t, tc.schemaErr, errors.Is(err, ErrSchema))
 		})
 	}
+}
+
+// An error's message is kept on one line with its controls escaped, and
+// its texts are clipped at MaxErrorTextBytes with the size they had
+// (D-52): a message cannot start a line of a detail — a label of the
+// harness, "wanted: …", in the HTML report — nor move a terminal's
+// cursor, nor make conform hold what the implementation sends.
+func TestErrorTextsAreTamed(t *testing.T) {
+	big := strings.Repeat("y", 1<<20)
+	line := fmt.Sprintf(`{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"bad\nwanted: evil\r\u001b[2J","data":{"kind":"invalid_params","model":%q,"path":%q}}}`, big, big)
+	_, err := decodeResponse("window.trim", []byte(line), 3)
+	var pe *protocol.Error
+	if !errors.As(err, &pe) {
+		t.Fatalf("want a *protocol.Error, got %T: %v", err, err)
+	}
+	if want := `bad\nwanted: evil\r\x1b[2J`; pe.Message != want {
+		t.Errorf("message %q, want %q", pe.Message, want)
+	}
+	for _, s := range []string{pe.Data.Model, *pe.Data.Path} {
+		if len(s) > MaxErrorTextBytes+100 || !strings.Contains(s, "clipped: 1048576 bytes in all") {
+			t.Errorf("a 1 MiB text is kept as %d bytes: …%s", len(s), s[max(0, len(s)-80):])
+		}
+	}
+}
+
+// FuzzClipStrings: clipping an error object's long strings as written
+// leaves valid JSON whose short strings are as sent and whose long ones
+// are a prefix of what was sent, saying so (D-52).
+func FuzzClipStrings(f *testing.F) {
+	f.Add(strings.Repeat("x", 300), 200)
+	f.Add(strings.Repeat("\\\"é\u2028\U0001F600\x01", 80), 200)
+	f.Add("short", 200)
+	f.Fuzz(func(t *testing.T, s string, limit int) {
+		limit = 200 + abs(limit)%4000
+		raw, err := json.Marshal(map[string]any{"code": 1, "message": s, "data": map[string]string{"kind": s, "model": "m"}})
+		if err != nil {
+			return
+		}
+		clipped := clipStrings(raw, limit)
+		if !json.Valid(clipped) {
+			t.Fatalf("clipStrings(%s, %d) = %s, not JSON", raw, limit, clipped)
+		}
+		var e struct {
+			Message string
+			Data    struct{ Kind, Model string }
+		}
+		if err := json.Unmarshal(clipped, &e); err != nil {
+			t.Fatal(err)
+		}
+		quoted, _ := json.Marshal(s)
+		var sent string
+		_ = json.Unmarshal(quoted, &sent)
+		if len(quoted)-2 <= limit {
+			if e.Message != sent || e.Data.Model != "m" {
+				t.Fatalf("a short message changed: %q -> %q", s, e.Message)
+			}
+			return
+		}
+		if len(e.Message) > limit || !strings.Contains(e.Message, fmt.Sprintf("clipped: %d bytes in all", len(quoted)-2)) {
+			t.Fatalf("a long message is kept as %q", e.Message)
+		}
+	})
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }

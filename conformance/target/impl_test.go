@@ -75,10 +75,13 @@ func TestMain(m *testing.M) {
 //	no-result     handshakes, then answers with neither result nor error
 //	error-no-kind handshakes; window.create gets a typed invalid_config error,
 //	              window.trim an error of unknown code without data.kind,
+//	              window.summarize one of unknown code and data.kind,
 //	              anything else a correct answer
 //	rename-once, retrim-once
 //	              crash in the first life, then are the reference server
 //	              under another name, or declaring one trimmer fewer
+//	relevel-once  crashes in the first life, then is the reference server
+//	              declaring only level core and format openai
 //	hang-once, crash-once
 //	              hang or crash in the first life (envState does not exist),
 //	              then are the reference server
@@ -119,6 +122,14 @@ func runImpl(b string) int {
 		}
 		f.Close()
 		b = "crash"
+	case "relevel-once":
+		f, err := os.OpenFile(os.Getenv(envState), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if err == nil {
+			f.Close()
+			b = "crash"
+		} else {
+			b = "relevel"
+		}
 	case "hang-at-start":
 		fmt.Fprintln(os.Stderr, "hanging at start")
 		time.Sleep(hangFor)
@@ -190,6 +201,15 @@ func runImpl(b string) int {
 				time.Sleep(hangFor)
 			}
 		}
+		if req.Method == protocol.MethodInitialize && b == "relevel" {
+			res, err := h.Handle(context.Background(), req.Method, req.Params)
+			if init, ok := res.(protocol.InitializeResult); ok {
+				init.Levels, init.Formats = []string{"core"}, []string{"openai"}
+				res = init
+			}
+			respond(req.ID, res, err)
+			continue
+		}
 		if req.Method == protocol.MethodInitialize || req.Method == protocol.MethodShutdown {
 			answer(req.ID)(h.Handle(context.Background(), req.Method, req.Params))
 			if req.Method == protocol.MethodShutdown {
@@ -246,6 +266,8 @@ func runImpl(b string) int {
 					return 0
 				}
 			}
+		case "relevel":
+			answer(req.ID)(h.Handle(context.Background(), req.Method, req.Params))
 		case "no-result":
 			send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s}`, req.ID))
 		case "error-no-kind":
@@ -254,6 +276,8 @@ func runImpl(b string) int {
 				send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"error":{"code":-32001,"message":"x","data":{"kind":"invalid_config"}}}`, req.ID))
 			case protocol.MethodWindowTrim:
 				send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"error":{"code":-31999,"message":"something went wrong"}}`, req.ID))
+			case protocol.MethodWindowSummarize:
+				send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"error":{"code":-31999,"message":"odd","data":{"kind":"made_up"}}}`, req.ID))
 			default:
 				answer(req.ID)(h.Handle(context.Background(), req.Method, req.Params))
 			}

@@ -10,8 +10,11 @@ import (
 	"strconv"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/convspec/convspec/conformance/protocol"
+	"github.com/convspec/convspec/internal/jsonscan"
+	"github.com/convspec/convspec/internal/textsafe"
 )
 
 // ProcessConfig says how to run and supervise an external implementation.
@@ -66,10 +69,21 @@ type Process struct {
 	failed bool
 	closed bool
 	nextID int64
+	// ledger holds the stray lines seen, each charged to its request.
+	ledger strayLedger
+	// escapes are the descendants found outside the process group when a
+	// child was ended, and killed (D-52): Shutdown fails on any.
+	escapes []string
 }
 
 // errClosed is returned by calls on a closed Process.
 var errClosed = errors.New("the process target is closed")
+
+// closeWait bounds how long Close waits for the shutdown answer and then
+// for the implementation to exit by itself before it is killed. Nothing is
+// judged by it (the lifecycle/shutdown case judges the exit, with the
+// request timeout): it only keeps the end of a run short.
+const closeWait = 2 * time.Second
 
 // StartProcess starts the implementation and performs the handshake.
 func StartProcess(ctx context.Context, cfg ProcessConfig) (*Process, error) {
@@ -137,18 +151,15 @@ func (p *Process) SendLine(ctx context.Context, line []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	out, err := s.exchange(ctx, method, append(append([]byte(nil), line...), '\n'), p.cfg.CallTimeout)
+	// A raw line carries its own id; it gets one of the sequence too, so
+	// that a second answer after it is charged to it, and to its case.
+	p.nextID++
+	out, err := s.exchange(ctx, method, append(append([]byte(nil), line...), '\n'), p.cfg.CallTimeout, p.nextID, true, &p.ledger)
 	if err != nil {
 		return nil, p.end(s, err)
 	}
 	return bytes.TrimRight(out, "\r\n"), nil
 }
-
-// closeWait bounds how long Close waits for the shutdown answer and then
-// for the implementation to exit by itself before it is killed. Nothing is
-// judged by it (the lifecycle/shutdown case judges the exit, with the
-// request timeout): it only keeps the end of a run short.
-const closeWait = 2 * time.Second
 
 // Close asks the implementation to shut down, then makes sure that nothing
 // of its process group is left running. A closed Process starts no child
@@ -162,8 +173,8 @@ func (p *Process) Close() error {
 	}
 	s := p.sess
 	p.sess = nil
-	if line, _, err := p.request(protocol.MethodShutdown, nil); err == nil {
-		_, _ = s.exchange(context.Background(), protocol.MethodShutdown, line, min(p.cfg.CallTimeout, closeWait))
+	if line, id, err := p.request(protocol.MethodShutdown, nil); err == nil {
+		_, _ = s.exchange(context.Background(), protocol.MethodShutdown, line, min(p.cfg.CallTimeout, closeWait), id, false, &p.ledger)
 	}
 	s.stdin.Close()
 	select {
@@ -197,9 +208,8 @@ func (p *Process) session(ctx context.Context, method string) (*session, error) 
 	if err != nil {
 		return nil, err
 	}
-	if !sameHandshake(info, p.info) {
-		return nil, p.end(p.sess, &Failure{Outcome: ProtocolError, Method: protocol.MethodInitialize,
-			Detail: fmt.Sprintf("the handshake after a restart differs from the first: %s", describeHandshakeChange(p.info, info))})
+	if err := SameHandshake(p.info, info, "after a restart"); err != nil {
+		return nil, p.end(p.sess, err)
 	}
 	return p.sess, nil
 }
@@ -211,6 +221,7 @@ func (p *Process) start(ctx context.Context) (Info, error) {
 		p.failed = true
 		return Info{}, err
 	}
+	s.escapes = &p.escapes
 	p.sess = s
 	params, _ := json.Marshal(protocol.InitializeParams{Protocol: protocol.Version, Suite: "convspec"})
 	raw, err := p.roundTrip(ctx, s, protocol.MethodInitialize, params, p.cfg.StartTimeout)
@@ -262,32 +273,16 @@ func (p *Process) roundTrip(ctx context.Context, s *session, method string, para
 	if err != nil {
 		return nil, err
 	}
-	out, err := s.exchange(ctx, method, line, timeout)
+	out, err := s.exchange(ctx, method, line, timeout, id, false, &p.ledger)
 	if err != nil {
 		return nil, p.end(s, err)
 	}
 	res, err := decodeResponse(method, out, id)
 	var f *Failure
 	if errors.As(err, &f) {
-		if lateSecondAnswer(out, id) {
-			f = &Failure{Outcome: ProtocolError, Method: s.prevMethod,
-				Detail: fmt.Sprintf("a second answer to %s (id %d) arrived after %s was sent: %s", s.prevMethod, id-1, method, abbreviate(out))}
-			return nil, p.end(s, f)
-		}
 		return nil, p.end(s, err)
 	}
 	return res, err
-}
-
-// lateSecondAnswer reports whether out, read in answer to the request of
-// id, is a response to the request before it: ids are sent in sequence,
-// so a second answer that arrives after the next request was written
-// carries the id before.
-func lateSecondAnswer(out []byte, id int64) bool {
-	var resp struct {
-		ID json.RawMessage `json:"id"`
-	}
-	return id > 1 && json.Unmarshal(out, &resp) == nil && string(bytes.TrimSpace(resp.ID)) == strconv.FormatInt(id-1, 10)
 }
 
 // end kills s after a failure or an abandoned request and completes a
@@ -312,12 +307,21 @@ func decodeResponse(method string, line []byte, id int64) (json.RawMessage, erro
 	}
 	// The line is decoded once, into its members by name: their names are
 	// checked exactly (D-40) and each member is then read alone.
-	var members map[string]json.RawMessage
-	if err := json.Unmarshal(line, &members); err != nil {
-		if json.Valid(line) {
-			err = fmt.Errorf("want an object, got %s", protocol.JSONKind(line))
-		}
+	// The members are slices of the line, not copies (jsonscan): a line
+	// may be 64 MiB, and a copy of it per worker is what bounds conform's
+	// memory (D-52).
+	if !json.Valid(line) {
+		var v any
+		err := json.Unmarshal(line, &v)
 		return nil, fail("stdout line is not a JSON-RPC response (%v): %s", err, abbreviate(line))
+	}
+	obj, ok := jsonscan.SplitObject(line)
+	if !ok {
+		return nil, fail("stdout line is not a JSON-RPC response (want an object, got %s): %s", protocol.JSONKind(line), abbreviate(line))
+	}
+	members := make(map[string]json.RawMessage, len(obj))
+	for _, m := range obj {
+		members[string(m.Name)] = m.Value // of a name written twice, the last, as encoding/json keeps it
 	}
 	if err := inexactMember(members); err != nil {
 		return nil, fail("%v: %s", err, abbreviate(line))
@@ -332,7 +336,7 @@ func decodeResponse(method string, line []byte, id int64) (json.RawMessage, erro
 	result := members["result"]
 	var rpcErr *protocol.Error
 	if raw, ok := members["error"]; ok && string(raw) != "null" {
-		if err := json.Unmarshal(raw, &rpcErr); err != nil || rpcErr == nil {
+		if err := json.Unmarshal(clipStrings(raw, MaxErrorTextBytes), &rpcErr); err != nil || rpcErr == nil {
 			return nil, fail(`"error" is not a JSON-RPC error object (code, message, data): %s`, abbreviate(line))
 		}
 	}
@@ -340,14 +344,89 @@ func decodeResponse(method string, line []byte, id int64) (json.RawMessage, erro
 	case rpcErr != nil && result != nil:
 		return nil, fail("response has both result and error: %s", abbreviate(line))
 	case rpcErr != nil:
-		if rpcErr.Kind() == "" {
+		if !rpcErr.KnownKind() {
 			return nil, fail("error response has no known kind (data.kind or code): %s", abbreviate(line))
 		}
+		tameError(rpcErr)
 		return nil, rpcErr
 	case result == nil:
 		return nil, fail("response has neither result nor error: %s", abbreviate(line))
 	}
 	return result, nil
+}
+
+// MaxErrorTextBytes bounds each text of an error response the harness
+// keeps — its message, data.model, data.path (spec/protocol.md, "Limits";
+// D-52): a longer one is clipped where it is decoded, with its size said,
+// so that what the harness holds is bounded by the cap, not by what the
+// implementation sends.
+const MaxErrorTextBytes = 4 << 10
+
+// clipStrings copies raw, a valid JSON text, with every string longer than
+// limit bytes as written cut to fewer than limit and saying the size it
+// had, so that an error object of 64 MiB is decoded into a few KiB: the
+// texts are clipped before they are ever held whole (D-52). A cut falls
+// between escapes and between the bytes of one character.
+func clipStrings(raw []byte, limit int) []byte {
+	if len(raw) <= limit {
+		return raw
+	}
+	out := make([]byte, 0, min(len(raw), 4*limit))
+	for i := 0; i < len(raw); {
+		if raw[i] != '"' {
+			out = append(out, raw[i])
+			i++
+			continue
+		}
+		end := i + 1 // the closing quote
+		for end < len(raw) && raw[end] != '"' {
+			if raw[end] == '\\' {
+				end++
+			}
+			end++
+		}
+		body := raw[i+1 : min(end, len(raw))]
+		if len(body) <= limit {
+			out = append(out, raw[i:min(end+1, len(raw))]...)
+			i = end + 1
+			continue
+		}
+		keep, room := 0, limit-128 // room for the note, within the limit
+		for keep < len(body) {
+			step := 1
+			switch {
+			case body[keep] == '\\' && keep+1 < len(body) && body[keep+1] == 'u':
+				step = 6
+			case body[keep] == '\\':
+				step = 2
+			case body[keep] >= 0x80:
+				_, step = utf8.DecodeRune(body[keep:])
+			}
+			if keep+step > room {
+				break
+			}
+			keep += step
+		}
+		out = append(out, '"')
+		out = append(out, body[:keep]...)
+		out = fmt.Appendf(out, "… (clipped: %d bytes in all, the first %d shown)\"", len(body), keep)
+		i = end + 1
+	}
+	return out
+}
+
+// tameError clips the texts of an error response and writes the control
+// characters of its message as visible escapes: the message is shown to
+// people, on one line, in every report (D-52).
+func tameError(e *protocol.Error) {
+	e.Message = textsafe.Controls(textsafe.Clip(e.Message, MaxErrorTextBytes), false)
+	if e.Data != nil {
+		e.Data.Model = textsafe.Clip(e.Data.Model, MaxErrorTextBytes)
+		if e.Data.Path != nil {
+			p := textsafe.Clip(*e.Data.Path, MaxErrorTextBytes)
+			e.Data.Path = &p
+		}
+	}
 }
 
 func orNothing(s string) string {

@@ -247,6 +247,13 @@ func TestProcess(t *testing.T) {
 		assert.Contains(t, f.Detail, "-31999")
 		assert.False(t, alive(child))
 		assert.Equal(t, 0, p.Restarts())
+
+		// So does one whose data.kind is not a kind of the table either
+		// (protocol.md, "Errors"): it is not an answer to be judged.
+		_, err = p.Call(ctx, protocol.MethodWindowSummarize, map[string]any{})
+		f = requireFailure(t, err, ProtocolError)
+		assert.Contains(t, f.Detail, "no known kind")
+		assert.Contains(t, f.Detail, "made_up")
 		im.assertNoneLeft(t)
 	})
 

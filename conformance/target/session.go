@@ -33,11 +33,15 @@ type session struct {
 	stderrR    *os.File
 	stderrDone chan struct{}
 	dead       chan struct{} // closed by kill
-	// lastMethod is the method of the last request sent, which a stray
-	// line is blamed on; prevMethod the one before it, which a second
-	// answer that arrives late (after the next request) answers again.
-	lastMethod, prevMethod string
-	once                   sync.Once
+	// escapes collects the descendants found outside the process group
+	// when the child is ended (the Process's list; D-52).
+	escapes *[]string
+	// lastMethod and lastID are the method and id of the last request
+	// sent (id 0: a raw line), which a stray line that carries no earlier
+	// id is charged to.
+	lastMethod string
+	lastID     int64
+	once       sync.Once
 }
 
 type lineResult struct {
@@ -87,6 +91,7 @@ func startSession(cfg ProcessConfig) (*session, error) {
 		closeAll()
 		return nil, &Failure{Outcome: Crash, Method: protocol.MethodInitialize, Detail: fmt.Sprintf("cannot start %q: %v", cfg.Command[0], err)}
 	}
+	trackChild(cmd.Process.Pid)
 	// The child holds its own copies now.
 	stdinR.Close()
 	stdoutW.Close()
@@ -105,6 +110,7 @@ func startSession(cfg ProcessConfig) (*session, error) {
 	go s.readLines(cfg.MaxLineBytes)
 	go func() {
 		s.waitErr = cmd.Wait()
+		untrackChild(cmd.Process.Pid)
 		close(s.exited)
 	}()
 	return s, nil
@@ -189,13 +195,23 @@ func (s *session) exitStatus() string {
 func (s *session) kill() {
 	s.once.Do(func() {
 		close(s.dead)
+		var escaped []string
 		if s.cmd.Process != nil {
+			// Those that left the group first, while the child still
+			// holds them in its tree; then the group.
+			escaped = killEscaped(s.cmd.Process.Pid, s.cmd.Process.Pid)
 			_ = syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
 		}
 		s.stdin.Close()
 		select {
 		case <-s.exited:
 		case <-time.After(5 * time.Second):
+		}
+		if s.cmd.Process != nil {
+			escaped = append(escaped, sweepOrphans(s.cmd.Process.Pid)...)
+		}
+		if s.escapes != nil {
+			*s.escapes = append(*s.escapes, escaped...)
 		}
 		// The last words on stderr come in after the exit.
 		select {
@@ -243,10 +259,15 @@ func (t *tailBuffer) tail() string {
 	return string(bytes.Join(lines, []byte("\n")))
 }
 
-// exchange writes line and waits for the next output line, within timeout.
-// An error is a *Failure (without the stderr tail) or the context's error;
-// either way s is out of step.
-func (s *session) exchange(ctx context.Context, method string, line []byte, timeout time.Duration) ([]byte, error) {
+// exchange writes line, the request of id, and waits for its answer,
+// within timeout; a raw line carries an id of its own, and its answer is
+// taken whatever id it has (id then only names it for the ledger). A line that comes
+// before the request is sent, or that carries the id of an earlier request,
+// answers no outstanding request: it is recorded in ledger, charged to the
+// request it repeats or follows (D-50), and the wait goes on. An error is a
+// *Failure (without the stderr tail) or the context's error; either way s
+// is out of step.
+func (s *session) exchange(ctx context.Context, method string, line []byte, timeout time.Duration, id int64, raw bool, ledger *strayLedger) ([]byte, error) {
 	fail := func(o Outcome, format string, args ...any) error {
 		return &Failure{Outcome: o, Method: method, Detail: fmt.Sprintf(format, args...)}
 	}
@@ -254,21 +275,27 @@ func (s *session) exchange(ctx context.Context, method string, line []byte, time
 	expired, stop := afterAwake(timeout)
 	defer stop()
 
-	// A line waiting before the request is sent answers no request: a
-	// second answer to the last one, or output of its own.
-	select {
-	case out, ok := <-s.lines:
-		if ok {
-			what := abbreviate(out.line)
-			if out.err != nil {
-				what = out.err.Error()
+	// Lines waiting before the request is sent answer no request: second
+	// answers to the last one, or output of its own.
+	next := id
+drain:
+	for {
+		select {
+		case out, ok := <-s.lines:
+			if !ok {
+				break drain // the read below says how the output ended
 			}
-			return nil, &Failure{Outcome: ProtocolError, Method: s.lastMethod,
-				Detail: fmt.Sprintf("a line arrived after the answer to %s, before %s was sent (a second answer?): %s", s.lastMethod, method, what)}
+			if out.err != nil {
+				return nil, &Failure{Outcome: ProtocolError, Method: s.lastMethod,
+					Detail: fmt.Sprintf("after the answer to %s, before %s was sent: %v", s.lastMethod, method, out.err)}
+			}
+			ledger.record(out.line, next, s.lastID, fmt.Sprintf("after the answer to %s, before %s was sent", orUnknown(s.lastMethod), method))
+		default:
+			break drain
 		}
-	default:
 	}
-	s.prevMethod, s.lastMethod = s.lastMethod, method
+	s.lastMethod, s.lastID = method, id
+	ledger.sent(id, method)
 
 	// The write may block on a full pipe when the child does not read; the
 	// goroutine ends once kill closes stdin.
@@ -285,33 +312,40 @@ func (s *session) exchange(ctx context.Context, method string, line []byte, time
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
-	select {
-	case out, ok := <-s.lines:
-		if !ok {
-			<-waitBriefly(s.exited)
-			return nil, fail(Crash, "stdout closed without a response; %s", s.exitStatus())
-		}
-		if out.err != nil {
-			return nil, fail(ProtocolError, "%v", out.err)
-		}
-		return out.line, nil
-	case <-s.exited:
-		// The child's death is a crash whoever still holds the pipe (a
-		// daemon it left behind): take a line it wrote before dying, if
-		// one comes at once, and report the crash otherwise.
-		grace, stopGrace := afterAwake(exitedLineGrace)
-		defer stopGrace()
+	for {
 		select {
 		case out, ok := <-s.lines:
-			if ok && out.err == nil {
-				return out.line, nil
+			if !ok {
+				<-waitBriefly(s.exited)
+				return nil, fail(Crash, "stdout closed without a response; %s", s.exitStatus())
 			}
-		case <-grace:
+			if out.err != nil {
+				return nil, fail(ProtocolError, "%v", out.err)
+			}
+			if _, earlier := earlierID(out.line, id); earlier && !raw {
+				ledger.record(out.line, id, s.lastID, "after "+method+" was sent")
+				continue
+			}
+			return out.line, nil
+		case <-s.exited:
+			// The child's death is a crash whoever still holds the pipe (a
+			// daemon it left behind): take a line it wrote before dying, if
+			// one comes at once, and report the crash otherwise.
+			grace, stopGrace := afterAwake(exitedLineGrace)
+			select {
+			case out, ok := <-s.lines:
+				if ok && out.err == nil {
+					stopGrace()
+					return out.line, nil
+				}
+			case <-grace:
+			}
+			stopGrace()
+			return nil, fail(Crash, "it exited without a response; %s", s.exitStatus())
+		case <-expired:
+			return nil, fail(Timeout, "no response within %v", timeout)
+		case <-ctx.Done():
+			return nil, ctx.Err()
 		}
-		return nil, fail(Crash, "it exited without a response; %s", s.exitStatus())
-	case <-expired:
-		return nil, fail(Timeout, "no response within %v", timeout)
-	case <-ctx.Done():
-		return nil, ctx.Err()
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/convspec/convspec/conformance/protocol"
@@ -26,6 +27,10 @@ const (
 	// ShutdownTimeout: no answer within the call timeout, or no exit
 	// within the grace after stdin was closed.
 	ShutdownTimeout ShutdownProblem = "timeout"
+	// ShutdownEscaped: during the run or at its end, a descendant of the
+	// implementation was found running outside its process group (a
+	// setsid daemon); conform killed it (D-52).
+	ShutdownEscaped ShutdownProblem = "escaped"
 )
 
 // ShutdownError says how the implementation failed to shut down.
@@ -51,11 +56,38 @@ func (p *Process) Shutdown(ctx context.Context) error {
 	defer p.mu.Unlock()
 	p.closed = true
 	s := p.sess
-	if s == nil {
-		return nil
-	}
 	p.sess = nil
-	defer s.kill()
+	var err error
+	if s != nil {
+		err = p.shutdown(ctx, s)
+		s.kill() // finds what escaped the group too
+	}
+	if len(p.escapes) == 0 {
+		return err
+	}
+	shown := p.escapes
+	if len(shown) > 10 {
+		shown = append(shown[:10:10], fmt.Sprintf("and %d more", len(p.escapes)-10))
+	}
+	what := fmt.Sprintf("the implementation left %d %s running outside its process group, which conform ended: %s",
+		len(p.escapes), pluralS(len(p.escapes), "process", "processes"), strings.Join(shown, ", "))
+	var se *ShutdownError
+	if errors.As(err, &se) {
+		se.Detail += "; and " + what
+		return se
+	}
+	return &ShutdownError{Problem: ShutdownEscaped, Detail: what}
+}
+
+func pluralS(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// shutdown is Shutdown's check of the lifecycle's end on s.
+func (p *Process) shutdown(ctx context.Context, s *session) error {
 	fail := func(problem ShutdownProblem, format string, args ...any) error {
 		return &ShutdownError{Problem: problem, Detail: fmt.Sprintf(format, args...), StderrTail: s.stderr.tail()}
 	}
@@ -63,7 +95,7 @@ func (p *Process) Shutdown(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	out, err := s.exchange(ctx, protocol.MethodShutdown, line, p.cfg.CallTimeout)
+	out, err := s.exchange(ctx, protocol.MethodShutdown, line, p.cfg.CallTimeout, id, false, &p.ledger)
 	var f *Failure
 	switch {
 	case errors.As(err, &f) && f.Outcome == Timeout:
@@ -91,18 +123,28 @@ func (p *Process) Shutdown(ctx context.Context) error {
 	// which comes with the exit unless something it left running holds the
 	// pipe: a line after the answer is a second answer or stray output.
 	// Waiting for the end, not for a fixed time, finds the line however
-	// slowly the harness's reader runs.
+	// slowly the harness's reader runs. A line that carries the id of an
+	// earlier request is a second answer to that request, charged to it,
+	// not to the lifecycle's end (D-50).
 	drained, stopDrain := afterAwake(time.Second)
 	defer stopDrain()
-	select {
-	case l, ok := <-s.lines:
-		if ok {
-			if l.err != nil {
+	for more := true; more; {
+		select {
+		case l, ok := <-s.lines:
+			switch {
+			case !ok:
+				more = false
+			case l.err != nil:
 				return fail(ShutdownGarbage, "after the answer to shutdown: %v", l.err)
+			default:
+				if _, earlier := earlierID(l.line, id); !earlier {
+					return fail(ShutdownGarbage, "a line after the answer to shutdown: %s", abbreviate(l.line))
+				}
+				p.ledger.record(l.line, id, id, "after the answer to shutdown")
 			}
-			return fail(ShutdownGarbage, "a line after the answer to shutdown: %s", abbreviate(l.line))
+		case <-drained:
+			more = false
 		}
-	case <-drained:
 	}
 	if st := s.cmd.ProcessState; st == nil || !st.Success() {
 		if st != nil && st.ExitCode() >= 0 {

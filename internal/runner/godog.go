@@ -65,7 +65,10 @@ func runScenarios(p *pool, opts Options) ([]result.Result, error) {
 		results  []result.Result
 		setupErr error
 	)
+	// A result is clipped as it is kept (D-52), so that a run holds at
+	// most the caps of each case, whatever the implementation sent.
 	add := func(r result.Result) {
+		r = r.Clipped()
 		mu.Lock()
 		results = append(results, r)
 		mu.Unlock()
@@ -109,7 +112,7 @@ func runScenarios(p *pool, opts Options) ([]result.Result, error) {
 					add(notRun(c))
 					return ctx, godog.ErrSkip
 				}
-				g = p.acquire()
+				g = p.acquireFor(c.ID)
 				worker.set(g)
 				current, stepSkipped, started = c, false, time.Now()
 				p.progress.start(c.ID)

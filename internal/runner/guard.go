@@ -31,6 +31,9 @@ type guard struct {
 	// pool is the run's pool of workers, told when the restart limit is
 	// reached; nil for a guard outside a run.
 	pool *pool
+	// epochs are the cases this worker ran, in order, with the request
+	// ids they began after (see chargeStrays).
+	epochs []*epoch
 }
 
 // lineGuard is a guard over a target that can send raw lines.

@@ -40,8 +40,13 @@ func newPool(ctx context.Context, targets []target.Target) *pool {
 	return p
 }
 
-// acquire borrows a worker; release gives it back.
-func (p *pool) acquire() *guard  { return <-p.free }
+// acquire borrows a worker for a case not yet named (a property; see
+// nameProperties); acquireFor for the case id; release gives it back.
+func (p *pool) acquireFor(id string) *guard {
+	g := <-p.free
+	p.open(g, id)
+	return g
+}
 func (p *pool) release(g *guard) { p.free <- g }
 
 // size is the number of workers.

@@ -44,7 +44,7 @@ func runProperties(p *pool, opts Options) ([]result.Result, error) {
 			p.progress.finish(c.ID)
 			continue
 		}
-		g := p.acquire()
+		g := p.acquireFor(c.ID)
 		if p.limitReached.Load() {
 			p.release(g)
 			out[i], ran[i] = notRun(c), true

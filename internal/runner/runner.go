@@ -5,6 +5,7 @@ package runner
 
 import (
 	"context"
+	"fmt"
 	"io/fs"
 	"math/rand/v2"
 	"regexp"
@@ -31,6 +32,8 @@ type Summary struct {
 	// restart limit allows; the cases after that point are in Results as
 	// NotRun.
 	RestartLimit bool
+	// pool charges stray lines seen after the run (ChargeStrays).
+	pool *pool
 }
 
 // Options select and tune a run.
@@ -109,9 +112,16 @@ func RunWorkers(ctx context.Context, targets []target.Target, opts Options) (Sum
 	if opts.Seed == 0 {
 		opts.Seed = DefaultSeed
 	}
+	// The cases are chosen by the first worker's handshake; a worker that
+	// declares anything else would be sent cases it never claimed (D-50).
+	for i, tg := range targets[1:] {
+		if err := target.SameHandshake(targets[0].Info(), tg.Info(), fmt.Sprintf("of worker %d", i+2)); err != nil {
+			return Summary{Seed: opts.Seed}, err
+		}
+	}
 	prog, err := newProgress(opts)
 	if err != nil {
-		return Summary{}, err
+		return Summary{Seed: opts.Seed}, err
 	}
 	p := newPool(ctx, targets)
 	p.progress = prog
@@ -124,8 +134,15 @@ func RunWorkers(ctx context.Context, targets []target.Target, opts Options) (Sum
 	if err != nil {
 		return sum, err
 	}
+	for i := range props {
+		props[i] = props[i].Clipped() // D-52
+	}
 	results = append(results, props...)
 	if err := inCaseOrder(results, opts); err != nil {
+		return sum, err
+	}
+	sum.pool = p
+	if err := p.chargeStrays(results); err != nil {
 		return sum, err
 	}
 	sum.Results = results

@@ -68,12 +68,16 @@ func Shutdown(ctx context.Context, targets []target.Target) *result.Result {
 			r.Outcome = outcome
 		}
 		if len(targets) > 1 {
-			detail = fmt.Sprintf("worker %d of %d: %s", i+1, len(targets), detail)
+			// After the first line's text, not before it: the cause a
+			// baseline entry names is the same whatever -parallel (D-50).
+			first, rest, _ := strings.Cut(detail, "\n")
+			detail = strings.TrimRight(fmt.Sprintf("%s (worker %d of %d)\n%s", first, i+1, len(targets), rest), "\n")
 		}
 		details = append(details, detail)
 	}
 	r.Detail = strings.Join(details, "\n")
 	r.Duration = time.Since(start)
+	*r = r.Clipped() // D-52
 	return r
 }
 
@@ -88,6 +92,8 @@ func shutdownOutcome(err error) (result.Outcome, string) {
 		return result.Crash, se.Report()
 	case target.ShutdownTimeout:
 		return result.Timeout, se.Report()
+	case target.ShutdownEscaped:
+		return result.ProtocolError, se.Report()
 	default: // target.ShutdownGarbage
 		return result.ProtocolError, se.Report()
 	}

@@ -55,7 +55,7 @@ func TestShutdownOutcomes(t *testing.T) {
 			want: result.Timeout},
 		{name: "other error", errs: []error{errors.New("odd")}, want: result.ProtocolError, details: []string{"odd"}},
 		{name: "second of two workers", errs: []error{nil, &target.ShutdownError{Problem: target.ShutdownTimeout, Detail: "no exit"}},
-			want: result.Timeout, details: []string{"worker 2 of 2: shutdown: timeout: no exit"}},
+			want: result.Timeout, details: []string{"shutdown: timeout: no exit (worker 2 of 2)"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var targets []target.Target

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -74,7 +76,39 @@ func Compact(text []byte) (string, error) {
 	if c.pos != len(c.src) {
 		return "", fmt.Errorf("unexpected %q after the JSON value", c.src[c.pos])
 	}
-	return c.out.String(), nil
+	if len(c.patches) == 0 {
+		return c.out.String(), nil
+	}
+	var b strings.Builder
+	b.Grow(c.out.Len())
+	c.emit(&b, 0, c.out.Len())
+	return b.String(), nil
+}
+
+// emit writes out[from:to] with every patch in it applied: the region of
+// a merged object is written as its kept members, each of them with the
+// patches inside it applied in turn. Every byte is written at most once,
+// so a text is compacted in time linear in its length however deep its
+// objects with repeated names nest (they were rewritten at every level).
+func (c *compactor) emit(b *strings.Builder, from, to int) {
+	out := c.out.Bytes()
+	for from < to {
+		i := sort.Search(len(c.patches), func(i int) bool { return c.patches[i].start >= from })
+		if i == len(c.patches) || c.patches[i].start >= to {
+			b.Write(out[from:to])
+			return
+		}
+		p := c.patches[i]
+		b.Write(out[from:p.start])
+		for _, s := range p.segs {
+			if s[0] < 0 {
+				b.WriteByte(byte(s[1])) // a brace or a comma
+				continue
+			}
+			c.emit(b, s[0], s[1])
+		}
+		from = p.end
+	}
 }
 
 type compactor struct {
@@ -84,6 +118,17 @@ type compactor struct {
 	// members is a stack of the members of the objects being compacted; an
 	// object's members sit above the length the stack had when it opened.
 	members []member
+	// patches are the objects whose repeated names were merged, sorted by
+	// where they start in out: Compact writes each region as its segs.
+	patches []patch
+}
+
+// patch replaces the region out[start:end], an object with a repeated
+// name, by segs: its brace, its kept members (ranges of out) and the
+// commas between them, its closing brace; a brace or a comma is {-1, byte}.
+type patch struct {
+	start, end int
+	segs       [][2]int
 }
 
 // member locates one compacted object member, "name":value, in out.
@@ -220,17 +265,21 @@ func (c *compactor) mergeDuplicates(start int, ms []member) {
 	if len(kept) == len(ms) {
 		return
 	}
-	merged := make([]byte, 0, len(out)-start)
-	merged = append(merged, '{')
+	// Not rewritten here (an enclosing object may be merged too, and would
+	// copy this one again): recorded, and written once by emit.
+	p := patch{start: start, end: len(out), segs: make([][2]int, 0, 2*len(kept)+1)}
+	p.segs = append(p.segs, [2]int{-1, '{'})
 	for k, i := range kept {
 		if k > 0 {
-			merged = append(merged, ',')
+			p.segs = append(p.segs, [2]int{-1, ','})
 		}
-		merged = append(merged, out[ms[i].start:ms[i].end]...)
+		p.segs = append(p.segs, [2]int{ms[i].start, ms[i].end})
 	}
-	merged = append(merged, '}')
-	c.out.Truncate(start)
-	c.out.Write(merged)
+	p.segs = append(p.segs, [2]int{-1, '}'})
+	// An object closes after the objects inside it: it goes before every
+	// patch that starts after it.
+	at := sort.Search(len(c.patches), func(i int) bool { return c.patches[i].start > start })
+	c.patches = slices.Insert(c.patches, at, p)
 }
 
 func (c *compactor) literal(word string) error {
