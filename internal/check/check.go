@@ -230,7 +230,11 @@ func Clauses() []spec.Clause {
 // Cases are the cases of a check, every one whether it fails or not, so
 // that a baseline can name them before they fail.
 func Cases() []result.Case {
-	cs := []result.Case{{ID: ReadCaseID, Kind: result.Check, Name: "every record is a readable request"}}
+	// A record that cannot be read is malformed input: level validation
+	// (D-42), of the checker's own capability, so that the verdict table
+	// has a row for it.
+	cs := []result.Case{{ID: ReadCaseID, Kind: result.Check, Name: "every record is a readable request",
+		Capability: "check", Level: "validation"}}
 	for _, cl := range Clauses() {
 		cs = append(cs, result.Case{ID: CaseID(cl.ID), Kind: result.Check, Name: cl.Title,
 			Clauses: []string{cl.ID}, Capability: cl.Capability, Level: cl.Level})

@@ -107,3 +107,21 @@ func NotApplicable(info target.Info, c result.Case) string {
 	}
 	return ""
 }
+
+// CheckerCapability is the capability of the provider acceptance clauses
+// (SPEC §8e): they belong to conform check, not to any implementation.
+const CheckerCapability = "check"
+
+// AboutTheChecker says whether a case checks conform check rather than an
+// implementation: its first clause is of capability check. Such scenarios
+// read recorded requests and talk to no implementation (D-56), so a run
+// against an implementation leaves them out — counted there they would be
+// passes that say nothing of it; `go test ./internal/check` runs them, and
+// conform list and the trace show them.
+func AboutTheChecker(c result.Case) bool {
+	if len(c.Clauses) == 0 {
+		return false
+	}
+	cl, ok := spec.Lookup(c.Clauses[0])
+	return ok && cl.Capability == CheckerCapability
+}

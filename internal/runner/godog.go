@@ -41,7 +41,7 @@ func scenarioPaths(opts Options) ([]string, error) {
 				return nil, err
 			}
 			sc := f.FindScenario(p.AstNodeIds[0])
-			if !opts.selected(c.ID) || sc == nil {
+			if !opts.selected(c.ID) || sc == nil || AboutTheChecker(c) {
 				continue
 			}
 			path := fmt.Sprintf("%s:%d", p.Uri, sc.Location.Line)
@@ -101,7 +101,7 @@ func runScenarios(p *pool, opts Options) ([]result.Result, error) {
 					setupErr = err
 					mu.Unlock()
 					return ctx, godog.ErrSkip
-				case !opts.selected(c.ID):
+				case !opts.selected(c.ID), AboutTheChecker(c):
 					return ctx, godog.ErrSkip
 				case p.ctx.Err() != nil:
 					return ctx, godog.ErrSkip
