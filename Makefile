@@ -80,7 +80,8 @@ fuzz:
 ## and 3, and print the catalogue as a report (variant, bug, killing clause, scenario and
 ## property, whether the differential properties kill it, under how many seeds; clauses no
 ## variant breaks); fails when a variant survives or a kill depends on the seed. Also
-## written to bin/mutants.md.
+## written to bin/mutants.md. Rewrites internal/mutants/testdata/kills.json, the cases that
+## kill each variant, against which `make test` runs the catalogue (commit it).
 mutants:
 	@mkdir -p bin
 	@echo "running the whole suite against every faulty variant (a few minutes)..."
