@@ -57,12 +57,14 @@ func runAsSubtests(t *testing.T, tg target.Target) {
 }
 
 func TestReferenceInProcess(t *testing.T) {
+	t.Parallel() // beside the run over the wire, which waits on its pipe half the time
 	tg, err := inprocess.New(server.Reference{})
 	require.NoError(t, err)
 	runAsSubtests(t, tg)
 }
 
 func TestReferenceOverTheWire(t *testing.T) {
+	t.Parallel() // harness and server take turns on the pipe: a core is left for other tests
 	// The first cl100k request builds the tokenizer's tables: on a loaded
 	// runner it took longer than the default request timeout. These bounds
 	// are for a hang, not for speed (D-44).
