@@ -1,9 +1,10 @@
-# convspec — the two commands of the README are `make conform` and `make test`.
+# convspec — the two commands of the README are `make conform` and `make test`; `make check`
+# is the inner loop (CONTRIBUTING.md).
 
 GO ?= go
 BIN := bin/conform
 
-.PHONY: all conform test test-loaded test-stall nversion lint bench bench-peers fuzz build mutants golden golden-characters golden-tokens token-vectors clean
+.PHONY: all conform check test test-loaded test-stall nversion lint bench bench-peers fuzz build mutants golden golden-characters golden-tokens token-vectors clean
 
 all: lint test
 
@@ -18,6 +19,17 @@ conform: build
 ## -timeout 30m is a hang bound: go test's default of 10 min per package fails a loaded runner (D-44)
 test: lint
 	$(GO) test -count=1 -timeout 30m ./...
+
+## check: the inner loop, a small part of make test (CONTRIBUTING.md): lint; with -short, the
+## tests of every package but the six slow ones; the whole suite in process at 10 checks a
+## property; and the consistency tests of the slow packages, which name the file a change
+## forgot (a clause without a case, the kills table, the catalogues, the README's numbers,
+## spec/traceability.md). Go's test cache reruns only the packages a change reaches.
+CHECK_SLOW_PKGS := ./internal/runner ./internal/mutants ./internal/properties ./cmd/conform
+CHECK_SLOW_RUN := ^(TestReferenceInProcess|TestEveryClauseIsChecked|TestCatalogue|TestSuiteKillsEveryMutant|TestTraceOfTheRepository|TestREADMENumbers)$$
+check: lint
+	$(GO) test -short $$($(GO) list ./... | grep -v -e /examples$$ -e /adapters$$ $(patsubst ./%,-e /%$$,$(CHECK_SLOW_PKGS)))
+	$(GO) test -short -run '$(CHECK_SLOW_RUN)' $(CHECK_SLOW_PKGS)
 
 ## test-loaded: make test on a machine loaded with four busy processes per core, as a shared CI
 ## runner is (D-44); green at any load, or a verdict depends on the machine
@@ -95,7 +107,8 @@ fuzz:
 ## and 3, and print the catalogue as a report (variant, bug, killing clause, scenario and
 ## property, whether the differential properties kill it, under how many seeds; clauses no
 ## variant breaks); fails when a variant survives or a kill depends on the seed. Also
-## written to bin/mutants.md.
+## written to bin/mutants.md. Rewrites internal/mutants/testdata/kills.json, the cases that
+## kill each variant, against which `make test` runs the catalogue (commit it).
 mutants:
 	@mkdir -p bin
 	@echo "running the whole suite against every faulty variant (a few minutes)..."

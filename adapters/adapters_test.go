@@ -71,12 +71,10 @@ func TestAdapterSizes(t *testing.T) {
 }
 
 func TestKitsConform(t *testing.T) {
+	t.Parallel() // it waits on processes, as TestToyTrimmersConform does
 	root, err := filepath.Abs("..")
 	require.NoError(t, err)
-	conform := filepath.Join(t.TempDir(), "conform")
-	if out, err := run(root, "go", "build", "-o", conform, "./cmd/conform"); err != nil {
-		t.Fatalf("go build ./cmd/conform: %v\n%s", err, out)
-	}
+	conform := buildConform(t)
 
 	t.Run("node", func(t *testing.T) {
 		t.Parallel()
@@ -115,7 +113,10 @@ func TestKitsConform(t *testing.T) {
 			{"test/class-adapter.ts", []string{"node", "class-adapter.js"}, []string{"window", "window.summarize"}},
 			{"test/function-adapter.ts", []string{"node", "function-adapter.js"}, []string{"window", "history"}},
 		} {
-			t.Run(filepath.Base(c.adapter), func(t *testing.T) { checkConform(t, conform, built, c) })
+			t.Run(filepath.Base(c.adapter), func(t *testing.T) {
+				t.Parallel()
+				checkConform(t, conform, built, c)
+			})
 		}
 	})
 
@@ -133,7 +134,10 @@ func TestKitsConform(t *testing.T) {
 			{"tests/class_adapter.py", []string{"python3", "-B", "class_adapter.py"}, []string{"window", "window.summarize"}},
 			{"tests/function_adapter.py", []string{"python3", "-B", "function_adapter.py"}, []string{"window", "history"}},
 		} {
-			t.Run(filepath.Base(c.adapter), func(t *testing.T) { checkConform(t, conform, tests, c) })
+			t.Run(filepath.Base(c.adapter), func(t *testing.T) {
+				t.Parallel()
+				checkConform(t, conform, tests, c)
+			})
 		}
 	})
 }

@@ -145,13 +145,14 @@ func TestKitDeclarations(t *testing.T) {
 // TestToyTrimmersConform runs the suite on each kit's toy trimmer: declared
 // core/openai with capability trimmer, it must get 0 failures.
 func TestToyTrimmersConform(t *testing.T) {
-	t.Run("go", func(t *testing.T) { conformtest.Run(t, goToyTrimmer()) })
+	t.Parallel() // it waits on processes, as TestKitsConform does
+	t.Run("go", func(t *testing.T) {
+		t.Parallel()
+		conformtest.Run(t, goToyTrimmer())
+	})
 	root, err := filepath.Abs("..")
 	require.NoError(t, err)
-	conform := filepath.Join(t.TempDir(), "conform")
-	if out, err := run(root, "go", "build", "-o", conform, "./cmd/conform"); err != nil {
-		t.Fatalf("go build ./cmd/conform: %v\n%s", err, out)
-	}
+	conform := buildConform(t)
 	for _, c := range []struct {
 		tool, dir string
 		toy       toy
@@ -160,6 +161,7 @@ func TestToyTrimmersConform(t *testing.T) {
 		{"python3", "adapters/python/tests", toy{"tests/trimmer_adapter.py", []string{"python3", "-B", "trimmer_adapter.py"}, []string{"trimmer"}}},
 	} {
 		t.Run(c.tool, func(t *testing.T) {
+			t.Parallel()
 			if _, err := exec.LookPath(c.tool); err != nil {
 				t.Skipf("skipping: %s is not on PATH", c.tool)
 			}

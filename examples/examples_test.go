@@ -58,22 +58,21 @@ func TestMain(m *testing.M) {
 	if caps := os.Getenv(proxyCapsEnv); caps != "" {
 		os.Exit(proxy(os.Getenv(proxyConformEnv), strings.Split(caps, ",")))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	removeConform()
+	os.Exit(code)
 }
 
 func TestExamplesConform(t *testing.T) {
+	t.Parallel() // it waits on processes, as TestLangChainCompatibility does
 	root, err := filepath.Abs("..")
 	if err != nil {
 		t.Fatal(err)
 	}
-	goTool, err := exec.LookPath("go")
-	if err != nil {
+	if _, err := exec.LookPath("go"); err != nil {
 		t.Fatalf("go is not on PATH: %v", err)
 	}
-	conform := filepath.Join(t.TempDir(), "conform")
-	if out, err := run(root, goTool, "build", "-o", conform, "./cmd/conform"); err != nil {
-		t.Fatalf("go build ./cmd/conform: %v\n%s", err, out)
-	}
+	conform := buildConform(t)
 
 	t.Run("typescript", func(t *testing.T) {
 		t.Parallel()

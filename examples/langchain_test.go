@@ -17,6 +17,7 @@ import (
 )
 
 func TestLangChainCompatibility(t *testing.T) {
+	t.Parallel() // it waits on processes, as TestExamplesConform does
 	for _, tool := range []string{"node", "npm"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skipf("skipping the LangChain example: %s is not on PATH", tool)
@@ -29,10 +30,7 @@ func TestLangChainCompatibility(t *testing.T) {
 	dir := filepath.Join(root, "examples", "langchain")
 	entries := checkBaselineExplained(t, filepath.Join(dir, "baseline.json"))
 
-	conform := filepath.Join(t.TempDir(), "conform")
-	if out, err := run(root, "go", "build", "-o", conform, "./cmd/conform"); err != nil {
-		t.Fatalf("go build ./cmd/conform: %v\n%s", err, out)
-	}
+	conform := buildConform(t)
 	if fresh, why := nodeModulesUpToDate(dir); fresh {
 		t.Logf("node_modules matches package-lock.json; not reinstalling")
 	} else {

@@ -182,6 +182,7 @@ func (b *browser) navigate(t *testing.T, u string) {
 }
 
 func TestBrowser(t *testing.T) {
+	t.Parallel() // it waits on Chromium
 	path := chromium()
 	if path == "" {
 		t.Skip("no Chromium: install Debian's chromium (.ci/run does) or set CONFORM_CHROMIUM to run the browser test of the spec site, the HTML report and the matrix")

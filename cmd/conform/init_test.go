@@ -14,6 +14,7 @@ import (
 // and the Go starter's go.mod names this checkout (-convspec) and builds
 // from the module cache with GOPROXY=off.
 func TestInitScripts(t *testing.T) {
+	t.Parallel() // beside the other script and process tests
 	repo, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)

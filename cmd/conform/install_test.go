@@ -21,6 +21,7 @@ func TestGoInstall(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: go install takes a few seconds")
 	}
+	t.Parallel() // beside the other script and process tests: it waits on go install
 	goTool, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("no go on PATH")

@@ -45,6 +45,7 @@ func TestMain(m *testing.M) {
 // errors, supervision of misbehaving implementations, outcome classes,
 // selection, the baseline, the report formats and reproduction.
 func TestScripts(t *testing.T) {
+	t.Parallel() // beside the other script and process tests: many of its scripts wait on processes
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){

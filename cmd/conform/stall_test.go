@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -37,16 +38,39 @@ func TestSameReportWhenStalled(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the summarizer cases twice per seed, once stalled")
 	}
+	// The stalled runs spend most of their time stopped: every run starts
+	// at once, the test holding one of go test's -parallel slots while
+	// they wait, instead of one slot per seed.
+	t.Parallel()
 	conform, err := exec.LookPath("conform")
 	require.NoError(t, err)
-	for _, seed := range strings.Fields(*stallSeeds) {
+	type run struct {
+		report map[string]any
+		err    error
+	}
+	seeds := strings.Fields(*stallSeeds)
+	quiet, stalled := make([]chan run, len(seeds)), make([]chan run, len(seeds))
+	for i, seed := range seeds {
+		args := []string{"-seed", seed, "-checks", strconv.Itoa(*stallChecks), "-run", *stallRun, "-report", "none"}
+		for _, r := range []struct {
+			c    *chan run
+			stop time.Duration
+			dir  string
+		}{{&quiet[i], 0, t.TempDir()}, {&stalled[i], *stallStop, t.TempDir()}} {
+			*r.c = make(chan run, 1)
+			go func() {
+				rep, err := stallRunReport(conform, args, r.stop, r.dir)
+				*r.c <- run{rep, err}
+			}()
+		}
+	}
+	for i, seed := range seeds {
 		t.Run("seed-"+seed, func(t *testing.T) {
-			t.Parallel()
-			args := []string{"-seed", seed, "-checks", strconv.Itoa(*stallChecks), "-run", *stallRun, "-report", "none"}
-			quiet := stallRunReport(t, conform, args, 0)
-			stalled := stallRunReport(t, conform, args, *stallStop)
-			require.NotEmpty(t, quiet["cases"], "the selection %q runs no case", *stallRun)
-			if diff := cmp.Diff(quiet, stalled); diff != "" {
+			q, s := <-quiet[i], <-stalled[i]
+			require.NoError(t, q.err, "the quiet run")
+			require.NoError(t, s.err, "the stalled run")
+			require.NotEmpty(t, q.report["cases"], "the selection %q runs no case", *stallRun)
+			if diff := cmp.Diff(q.report, s.report); diff != "" {
 				t.Errorf("seed %s: the stalled run's report differs from the quiet run's (-quiet +stalled):\n%s", seed, diff)
 			}
 		})
@@ -55,14 +79,15 @@ func TestSameReportWhenStalled(t *testing.T) {
 
 // stallRunReport runs conform with args against conform serve, in a
 // process group of its own that is stopped for stop of every stop+30 ms
-// (none when stop is 0), and returns its JSON report without the members
-// that are timings or name the run's own processes.
-func stallRunReport(t *testing.T, conform string, args []string, stop time.Duration) map[string]any {
-	t.Helper()
-	out := filepath.Join(t.TempDir(), "report.json")
+// (none when stop is 0), and returns its JSON report, written in dir,
+// without the members that are timings or name the run's own processes.
+func stallRunReport(conform string, args []string, stop time.Duration, dir string) (map[string]any, error) {
+	out := filepath.Join(dir, "report.json")
 	cmd := exec.Command(conform, append(args, "-json", out, "--", conform, "serve")...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	require.NoError(t, cmd.Start())
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("conform %v: %w", args, err)
+	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	if stop > 0 {
@@ -83,13 +108,17 @@ func stallRunReport(t *testing.T, conform string, args []string, stop time.Durat
 	err := <-done
 	var exit *exec.ExitError
 	if err != nil && !(errors.As(err, &exit) && exit.ExitCode() == 1) {
-		require.NoError(t, err, "conform %v", args)
+		return nil, fmt.Errorf("conform %v: %w", args, err)
 	}
 	data, err := os.ReadFile(out)
-	require.NoError(t, err)
+	if err != nil {
+		return nil, err
+	}
 	var rep map[string]any
-	require.NoError(t, json.Unmarshal(data, &rep))
-	return withoutTimings(rep).(map[string]any)
+	if err := json.Unmarshal(data, &rep); err != nil {
+		return nil, fmt.Errorf("%s: %w", out, err)
+	}
+	return withoutTimings(rep).(map[string]any), nil
 }
 
 // withoutTimings drops the members of a JSON report that measure time or

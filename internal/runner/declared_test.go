@@ -140,7 +140,10 @@ func TestDeclaredCoreOpenAI(t *testing.T) {
 	if testing.Short() {
 		t.Skip("two whole runs")
 	}
+	// Two whole runs, each on engines of its own: side by side, so that
+	// the package's slowest test does not hold the other core idle.
 	t.Run("correct", func(t *testing.T) {
+		t.Parallel()
 		run := runDeclared(t, server.Reference{})
 		why := map[string]int{}
 		for _, k := range run.Cases {
@@ -160,6 +163,7 @@ func TestDeclaredCoreOpenAI(t *testing.T) {
 		}
 	})
 	t.Run("three bugs", func(t *testing.T) {
+		t.Parallel()
 		run := runDeclared(t, threeBugs{
 			estimate: engineOf(t, "estimate-floor"),
 			prune:    engineOf(t, "prune-keeps-first"),

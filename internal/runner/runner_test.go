@@ -37,7 +37,13 @@ func TestMain(m *testing.M) {
 // runAsSubtests reports each case as a subtest, so `go test -run` can pick
 // one scenario or property by its stable ID.
 func runAsSubtests(t *testing.T, tg target.Target) {
-	results, err := runner.Run(context.Background(), tg, runner.Options{})
+	var opts runner.Options
+	if testing.Short() {
+		// make check: every case, the properties at a tenth of their
+		// checks (conform -checks 10); make test runs them all.
+		opts.Checks = 10
+	}
+	results, err := runner.Run(context.Background(), tg, opts)
 	require.NoError(t, err)
 	require.NotEmpty(t, results, "no case ran")
 	for _, r := range results {
@@ -51,12 +57,14 @@ func runAsSubtests(t *testing.T, tg target.Target) {
 }
 
 func TestReferenceInProcess(t *testing.T) {
+	t.Parallel() // beside the run over the wire, which waits on its pipe half the time
 	tg, err := inprocess.New(server.Reference{})
 	require.NoError(t, err)
 	runAsSubtests(t, tg)
 }
 
 func TestReferenceOverTheWire(t *testing.T) {
+	t.Parallel() // harness and server take turns on the pipe: a core is left for other tests
 	// The first cl100k request builds the tokenizer's tables: on a loaded
 	// runner it took longer than the default request timeout. These bounds
 	// are for a hang, not for speed (D-44).
