@@ -36,6 +36,7 @@ var independentDeclarations = []struct{ levels, formats string }{
 }
 
 func TestIndependentImplementation(t *testing.T) {
+	t.Parallel() // it waits on Node processes, as the other examples do
 	for _, tool := range []string{"node", "npm"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skipf("skipping the independent implementation: %s is not on PATH", tool)
@@ -52,10 +53,7 @@ func TestIndependentImplementation(t *testing.T) {
 			t.Fatalf("npm ci: %v\n%s", err, out)
 		}
 	}
-	conform := filepath.Join(t.TempDir(), "conform")
-	if out, err := run(root, "go", "build", "-o", conform, "./cmd/conform"); err != nil {
-		t.Fatalf("go build ./cmd/conform: %v\n%s", err, out)
-	}
+	conform := buildConform(t)
 	impl := []string{"--", "node", filepath.Join(dir, "adapter.mjs")}
 
 	declarations := independentDeclarations[:2]
