@@ -57,7 +57,7 @@ func RunTarget(t *testing.T, name string, tg target.Target) {
 		}
 		seed = n
 	}
-	cases, err := runner.Cases(runner.Options{})
+	cases, err := runner.RunCases(runner.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

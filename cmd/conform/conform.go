@@ -38,7 +38,7 @@ func conform(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "conform: %v\n", err)
 		return exitUsage
 	}
-	cases, err := runner.Cases(runner.Options{})
+	cases, err := runner.RunCases(runner.Options{})
 	if err != nil {
 		fmt.Fprintf(stderr, "conform: %v\n", err)
 		return exitUsage
@@ -286,6 +286,9 @@ func caseID(c result.Case) string { return c.ID }
 func checkSelection(cases []result.Case, opts runner.Options, s *settings) error {
 	if len(selected(cases, caseID, opts.Run, opts.Skip)) > 0 {
 		return nil
+	}
+	if all, err := runner.Cases(runner.Options{}); err == nil && len(selected(all, caseID, opts.Run, opts.Skip)) > 0 {
+		return fmt.Errorf("-run %q -skip %q selects only scenarios of conform check (SPEC §8e), which read recorded requests and talk to no implementation: `conform check FILE…` applies them, `go test ./internal/check` checks them", s.run, s.skip)
 	}
 	return fmt.Errorf("no case matches -run %q -skip %q (see `conform list`)", s.run, s.skip)
 }

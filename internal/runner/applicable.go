@@ -125,3 +125,19 @@ func AboutTheChecker(c result.Case) bool {
 	cl, ok := spec.Lookup(c.Clauses[0])
 	return ok && cl.Capability == CheckerCapability
 }
+
+// RunCases are the cases a run against an implementation may hold: Cases
+// without those about the checker.
+func RunCases(opts Options) ([]result.Case, error) {
+	all, err := Cases(opts)
+	if err != nil {
+		return nil, err
+	}
+	out := all[:0:0]
+	for _, c := range all {
+		if !AboutTheChecker(c) {
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
