@@ -78,6 +78,18 @@ var kills = []kill{
 	{"prop/trimmer-fits", "trimmer-always-evicts", []string{"ANY-7"}},
 	{"prop/trimmer-idempotent", "trimmer-always-evicts", []string{"ANY-8"}},
 	{"prop/trimmer-total", "trimmer-crashes-on-empty", []string{"ANY-9"}},
+	{"prop/trimmer-total", "trimmer-crashes-at-limit-one", []string{"ANY-9"}},
+	{"prop/trimmer-total", "trimmer-refuses-inside-domain", []string{"ANY-9"}},
+	{"prop/trimmer-subsequence", "trimmer-marker-unrecognizable", []string{"ANY-1"}},
+	{"prop/trimmer-keeps-system", "trimmer-first-system-evicted", []string{"ANY-3"}},
+	{"prop/trimmer-bound", "trimmer-slack-two-units", []string{"ANY-6"}},
+	{"prop/trimmer-bound", "trimmer-native-trims-by-another-count", []string{"ANY-6"}},
+	{"prop/trimmer-bound", "trimmer-joined-ignores-separator", []string{"ANY-6"}},
+	{"prop/trimmer-bound", "trimmer-results-counted-per-unit", []string{"ANY-6"}},
+	{"prop/trimmer-fits", "trimmer-start-only-when-trimming", []string{"ANY-7"}},
+	{"prop/trimmer-keeps-head", "trimmer-head-short", []string{"ANY-11"}},
+	{"prop/trimmer-start-rule", "trimmer-start-forgotten-after-cut", []string{"ANY-12"}},
+	{"prop/trimmer-native-counter", "trimmer-native-counter-negative", []string{"ANY-13"}},
 
 	// The differential properties and the exact token vectors.
 	{"prop/diff-window-trim", "cap-off-by-one", []string{"WIN-4", "WIN-5"}},
