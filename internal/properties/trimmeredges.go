@@ -3,6 +3,7 @@ package properties
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/target"
@@ -39,21 +40,35 @@ func trimmerEdges(clause, guarantee string, check func(trimSession, trimCase)) [
 		out = append(out, Example{
 			Name: fmt.Sprintf("%s, %s", cv.name, what),
 			Run: func(f Failer, tg target.Target) {
-				s := trimSession{fixedSession(f, tg, clause)}
+				// Every trimmer is checked on its own and every failing one
+				// is reported: one trimmer's failure hides no other's.
+				var fails []string
 				for _, d := range checked(tg, guarantee) {
-					o := cv.o
-					o.exact, o.marked, o.formats = true, true, bothOf(tg.Info().Formats, d.Formats)
-					if len(o.formats) == 1 {
-						o.format = o.formats[0]
-					}
-					h := fixedHistory(o.formats, o, k, cv.accept)
-					c := trimCase{decl: d, h: h}
-					for _, limit := range slices.Compact(slices.Sorted(slices.Values(limits(s.count(d, c.effective()), s.count(d, raws(h.msgs)))))) {
-						if d.InDomain(limit) {
-							c.limit = limit
-							check(s, c)
+					sf := &stopFailer{}
+					func() {
+						defer sf.recover()
+						s := trimSession{fixedSession(sf, tg, clause)}
+						o := cv.o
+						o.exact, o.marked, o.formats = true, true, bothOf(tg.Info().Formats, d.Formats)
+						if len(o.formats) == 1 {
+							o.format = o.formats[0]
 						}
+						h := fixedHistory(o.formats, o, k, cv.accept)
+						c := trimCase{decl: d, h: h}
+						for _, limit := range slices.Compact(slices.Sorted(slices.Values(limits(s.count(d, c.effective()), s.count(d, raws(h.msgs)))))) {
+							if d.InDomain(limit) {
+								c.limit = limit
+								check(s, c)
+							}
+						}
+					}()
+					if sf.failure != "" {
+						fails = append(fails, sf.failure)
 					}
+				}
+				if len(fails) > 0 {
+					f.Helper()
+					f.Fatalf("%s", strings.Join(fails, "\n\n"))
 				}
 			},
 		})

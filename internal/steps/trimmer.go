@@ -25,21 +25,21 @@ import (
 var trimmerTable = newTable([]def[trimWorld]{
 	{given, `^an empty conversation$`, (*trimWorld).emptyConversation},
 	{when, `^every trimmer that claims "([a-z_]+)" trims it to (\d+)$`, (*trimWorld).trim},
-	{thenEnds, `^every declared trimmer names its bound, a counter for a token bound, and known guarantees$`, (*trimWorld).declared},
-	{thenEnds, `^every output is a subsequence of the conversation$`, (*trimWorld).everySubsequence},
-	{thenEnds, `^every output keeps tool-call units whole$`, (*trimWorld).everyUnits},
-	{thenEnds, `^every output starts with messages? ([0-9, \-]+)$`, (*trimWorld).everyStartsWith},
-	{thenEnds, `^every output holds message (\d+)$`, (*trimWorld).everyHolds},
-	{thenEnds, `^every output ends with messages? ([0-9, \-]+)$`, (*trimWorld).everyEndsWith},
-	{thenEnds, `^every output is within the limit, or exactly its floor$`, (*trimWorld).everyBound},
-	{thenEnds, `^every output is the conversation unchanged$`, (*trimWorld).everyUnchanged},
-	{thenEnds, `^trimming every output again changes nothing$`, (*trimWorld).everyIdempotent},
-	{thenEnds, `^no trimmer failed$`, (*trimWorld).noneFailed},
-	{thenEnds, `^every output of a message bound has at most (\d+) messages?$`, (*trimWorld).everyCountAtMost},
-	{thenEnds, `^every output is empty$`, (*trimWorld).everyEmpty},
-	{thenEnds, `^every output starts with the declared head$`, (*trimWorld).everyHead},
-	{thenEnds, `^every output starts on a user prompt after what it always keeps$`, (*trimWorld).everyStart},
-	{thenEnds, `^every native counter is sane on the conversation$`, (*trimWorld).everyCounter},
+	{then, `^every declared trimmer names its bound, a counter for a token bound, and known guarantees$`, (*trimWorld).declared},
+	{then, `^every output is a subsequence of the conversation$`, (*trimWorld).everySubsequence},
+	{then, `^every output keeps tool-call units whole$`, (*trimWorld).everyUnits},
+	{then, `^every output starts with messages? ([0-9, \-]+)$`, (*trimWorld).everyStartsWith},
+	{then, `^every output holds message (\d+)$`, (*trimWorld).everyHolds},
+	{then, `^every output ends with messages? ([0-9, \-]+)$`, (*trimWorld).everyEndsWith},
+	{then, `^every output is within the limit, or exactly its floor$`, (*trimWorld).everyBound},
+	{then, `^every output is the conversation unchanged$`, (*trimWorld).everyUnchanged},
+	{then, `^trimming every output again changes nothing$`, (*trimWorld).everyIdempotent},
+	{then, `^no trimmer failed$`, (*trimWorld).noneFailed},
+	{then, `^every output of a message bound has at most (\d+) messages?$`, (*trimWorld).everyCountAtMost},
+	{then, `^every output is empty$`, (*trimWorld).everyEmpty},
+	{then, `^every output starts with the declared head$`, (*trimWorld).everyHead},
+	{then, `^every output starts on a user prompt after what it always keeps$`, (*trimWorld).everyStart},
+	{then, `^every native counter is sane on the conversation$`, (*trimWorld).everyCounter},
 })
 
 // trimWorld is a scenario's trimmer state.
@@ -139,28 +139,29 @@ func (tw *trimWorld) declared() error {
 }
 
 // each checks every trimmer's output, and reports every trimmer that
-// fails, each on its own; an error answer fails the step (ANY-9) when it
-// is a crash or the trimmer claims total, and declines the case otherwise.
+// fails, each as a deviation of its own whose text starts with what is
+// wrong (the report groups causes by that text, so a trimmer's name
+// must not lead it). An error answer fails the step under ANY-9 when it is
+// a crash or the trimmer claims total, and declines the case otherwise.
 func (tw *trimWorld) each(check func(trimRun) error) error {
-	var fails []string
+	var fails []error
 	for _, r := range tw.runs {
 		var pe *protocol.Error
 		switch {
 		case r.err != nil && errors.As(r.err, &pe) && pe.Kind() != protocol.KindInternalError &&
 			!r.decl.Claims(protocol.GuaranteeTotal) && tw.guarantee != protocol.GuaranteeTotal:
 			continue
+		case r.err != nil && errors.As(r.err, &pe) && pe.Kind() == protocol.KindInternalError:
+			fails = append(fails, &ClauseError{Clause: "ANY-9", Err: fmt.Errorf("the trimmer crashed on a valid conversation (trimmer %q, limit %d) — %v", r.decl.Name, tw.limit, r.err)})
 		case r.err != nil:
-			fails = append(fails, fmt.Sprintf("ANY-9: trimmer %q failed on a valid conversation with limit %d: %v", r.decl.Name, tw.limit, r.err))
+			fails = append(fails, &ClauseError{Clause: "ANY-9", Err: fmt.Errorf("the trimmer refused a valid conversation of its domain (trimmer %q, limit %d) — %v", r.decl.Name, tw.limit, r.err)})
 		default:
 			if err := check(r); err != nil {
-				fails = append(fails, fmt.Sprintf("trimmer %q, limit %d: %v\n  output: %s", r.decl.Name, tw.limit, err, mustList(r.out)))
+				fails = append(fails, fmt.Errorf("%w (trimmer %q, limit %d)\n  output: %s", err, r.decl.Name, tw.limit, mustList(r.out)))
 			}
 		}
 	}
-	if len(fails) > 0 {
-		return errors.New(strings.Join(fails, "\n"))
-	}
-	return nil
+	return errors.Join(fails...)
 }
 
 // input is the conversation as the reference reads it.
