@@ -466,7 +466,7 @@ function trimmerDeclarations(trimmers) {
 // sentence of what a library promises; they need `version: 2`, and one that
 // contradicts the others is refused naming it, as the harness refuses it.
 const MEMBER_CLAIMS = { head: '"head"', start: '"start"', counter: '"counter": "native"' };
-const V2_MEMBERS = ['system', 'head', 'markers', 'slack', 'results', 'limit_min', 'start', 'count'];
+const V2_MEMBERS = ['system', 'head', 'markers', 'slack', 'results', 'limit_min', 'start', 'count', 'refuses'];
 
 function version2(t, at) {
   const bad = (member, why) => new TypeError(`convspec-kit: ${at}.${member} ${why}`);
@@ -512,6 +512,10 @@ function version2(t, at) {
   if (t.start !== undefined) {
     if (t.start !== 'user') throw bad('start', 'must be "user"');
     out.start = t.start;
+  }
+  if (t.refuses !== undefined) {
+    if (t.refuses !== 'nothing_fits') throw bad('refuses', 'must be "nothing_fits"');
+    out.refuses = t.refuses;
   }
   if (t.count !== undefined) {
     const c = t.count;

@@ -193,6 +193,8 @@ export type TrimmerDecl2 = {
   limit_min?: number;
   /** After the kept messages, the output starts on a user prompt (ANY-12). */
   start?: 'user';
+  /** It answers with an error (not a crash) when no message beyond the kept ones fits (ANY-9). */
+  refuses?: 'nothing_fits';
   /** How a token bound counts: per message or over the joined texts, with or without tool payloads. */
   count?: { over?: 'message' | 'joined'; separator?: string; tool_payloads?: boolean };
 };

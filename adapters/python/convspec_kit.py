@@ -567,7 +567,7 @@ def _names(value: Any, what: str, known: Sequence[str]) -> list[str] | None:
 
 
 _MEMBER_CLAIMS = {"head": '"head"', "start": '"start"', "counter": '"counter": "native"'}
-_V2_MEMBERS = ("system", "head", "markers", "slack", "results", "limit_min", "start", "count")
+_V2_MEMBERS = ("system", "head", "markers", "slack", "results", "limit_min", "start", "count", "refuses")
 
 
 def _version2(get: Callable[[str], Any], at: str) -> dict:
@@ -633,6 +633,11 @@ def _version2(get: Callable[[str], Any], at: str) -> dict:
         if start != "user":
             raise bad("start", 'must be "user"')
         out["start"] = start
+    refuses = get("refuses")
+    if refuses is not None:
+        if refuses != "nothing_fits":
+            raise bad("refuses", 'must be "nothing_fits"')
+        out["refuses"] = refuses
     if count is not None:
         if not isinstance(count, dict):
             raise bad("count", "must be a dict {over?, separator?, tool_payloads?}")

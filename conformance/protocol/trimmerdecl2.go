@@ -24,6 +24,9 @@ const SlackUnit = "unit" // the output may overshoot by its oldest kept unit out
 // Results counting of a message bound (ANY-6).
 const ResultsOne = "one" // the results that follow one call count as one message
 
+// Refusals a trimmer may declare (ANY-9).
+const RefusesNothingFits = "nothing_fits" // an error answer when no message beyond the kept ones fits
+
 // Start rules (ANY-12).
 const StartUser = "user" // after the kept system messages and head, the output starts on a user prompt
 
@@ -53,6 +56,9 @@ type TrimmerDecl2 struct {
 	Start string `json:"start,omitempty"`
 	// Count says how a token bound counts.
 	Count *CountDecl `json:"count,omitempty"`
+	// Refuses is when the trimmer answers with an error by design:
+	// "nothing_fits" (ANY-9).
+	Refuses string `json:"refuses,omitempty"`
 }
 
 // MarkerDecl recognizes an inserted marker message: its role (any when
@@ -108,6 +114,7 @@ func (d TrimmerDecl) checkVersion2(at string) error {
 	}{
 		{"system", d.System != ""}, {"head", d.Head != 0}, {"markers", d.Markers != nil}, {"slack", d.Slack != ""},
 		{"results", d.Results != ""}, {"limit_min", d.LimitMin != 0}, {"start", d.Start != ""}, {"count", d.Count != nil},
+		{"refuses", d.Refuses != ""},
 	}
 	if d.Version != 0 && d.Version != 1 && d.Version != 2 {
 		return fmt.Errorf("%s.version must be 1 or 2, got %d", at, d.Version)
@@ -141,6 +148,8 @@ func (d TrimmerDecl) checkVersion2(at string) error {
 		return fmt.Errorf("%s.results counts messages, but the bound is %q", at, d.Bound)
 	case d.LimitMin < 0:
 		return fmt.Errorf("%s.limit_min must be a count, got %d", at, d.LimitMin)
+	case d.Refuses != "" && d.Refuses != RefusesNothingFits:
+		return fmt.Errorf("%s.refuses must be %q, got %q", at, RefusesNothingFits, d.Refuses)
 	case d.Start != "" && d.Start != StartUser:
 		return fmt.Errorf("%s.start must be %q, got %q", at, StartUser, d.Start)
 	case d.Count != nil && d.Bound != BoundTokens:

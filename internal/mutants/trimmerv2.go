@@ -226,6 +226,12 @@ func domainMutants() []Mutant {
 			}},
 		},
 		{
+			Name:    "trimmer-refuses-when-something-fits",
+			Bug:     "declares that it refuses only when nothing fits, but refuses as soon as the newest unit does not fit, though an older one does",
+			Clauses: []string{"ANY-9"},
+			Engine:  modelEngine{trimmer: server.ModelRefuses, trim: server.RefusingTrimmer(true)},
+		},
+		{
 			Name:    "trimmer-head-without-version",
 			Bug:     "declares a head without \"version\": 2, so a reader of the first declaration would silently ignore it",
 			Clauses: []string{"ANY-10"}, RefusedAtHandshake: true,

@@ -80,6 +80,7 @@ var kills = []kill{
 	{"prop/trimmer-total", "trimmer-crashes-on-empty", []string{"ANY-9"}},
 	{"prop/trimmer-total", "trimmer-crashes-at-limit-one", []string{"ANY-9"}},
 	{"prop/trimmer-total", "trimmer-refuses-inside-domain", []string{"ANY-9"}},
+	{"prop/trimmer-total", "trimmer-refuses-when-something-fits", []string{"ANY-9"}},
 	{"prop/trimmer-subsequence", "trimmer-marker-unrecognizable", []string{"ANY-1"}},
 	{"prop/trimmer-keeps-system", "trimmer-first-system-evicted", []string{"ANY-3"}},
 	{"prop/trimmer-bound", "trimmer-slack-two-units", []string{"ANY-6"}},

@@ -152,6 +152,8 @@ func (s trimSession) trim(d protocol.TrimmerDecl, msgs []json.RawMessage, limit 
 		return nil, errDeclined
 	case errors.As(err, &pe) && pe.Kind() == protocol.KindInternalError:
 		s.fail("ANY-9", "trimmer %q crashed on a valid conversation (limit %d, inside its domain): %v", d.Name, limit, err)
+	case errors.As(err, &pe) && d.Refuses == protocol.RefusesNothingFits && s.nothingFits(d, msgs, limit):
+		return nil, errDeclined // a refusal it declares: nothing beyond the kept messages fits
 	case errors.As(err, &pe) && !d.Claims(protocol.GuaranteeTotal):
 		return nil, errDeclined
 	case errors.As(err, &pe):
@@ -160,6 +162,15 @@ func (s trimSession) trim(d protocol.TrimmerDecl, msgs []json.RawMessage, limit 
 		s.fail("ANY-9", "trimmer %q did not answer (limit %d): %v", d.Name, limit, err)
 	}
 	return nil, err
+}
+
+// nothingFits reports whether the declared refusal applies (ANY-9).
+func (s trimSession) nothingFits(d protocol.TrimmerDecl, msgs []json.RawMessage, limit int) bool {
+	in, err := message.FromRaw(msgs)
+	if err != nil {
+		return false
+	}
+	return trimout.NothingFits(d, in, limit, func(m []json.RawMessage) int { return s.count(d, m) })
 }
 
 // count is what msgs count by d's bound: the declared counter, or the

@@ -30,6 +30,7 @@ const (
 	ModelSlack       = "model.slack"
 	ModelResults     = "model.results-one"
 	ModelDomain      = "model.domain"
+	ModelRefuses     = "model.refuses"
 )
 
 // ModelMarkerPrefix starts the marker model.first-marker inserts.
@@ -60,8 +61,13 @@ func ModelTrimmers() []Trimmer {
 		{Decl: v2(ModelResults, protocol.BoundMessages, "", base, protocol.TrimmerDecl2{Results: protocol.ResultsOne})},
 		{Decl: v2(ModelDomain, protocol.BoundMessages, "", g(protocol.GuaranteeSubsequence, protocol.GuaranteeUnits, protocol.GuaranteeBound),
 			protocol.TrimmerDecl2{LimitMin: 1})},
+		{Decl: v2(ModelRefuses, protocol.BoundMessages, "", base, protocol.TrimmerDecl2{Refuses: protocol.RefusesNothingFits}),
+			Trim: RefusingTrimmer(false)},
 	}
 	for i := range ts {
+		if ts[i].Trim != nil {
+			continue
+		}
 		d := ts[i].Decl
 		switch d.Name {
 		case ModelFirstMarker:
@@ -174,6 +180,30 @@ func StartTrimmer(msgs []message.Message, limit int) ([]message.Message, error) 
 	return concat(out[:lead], tail), nil
 }
 
+// RefusingTrimmer keeps the newest units that fit, and refuses with
+// context_window_exhausted when no unit fits the limit alone, as a
+// library that will not send a request with no messages does;
+// contiguousOnly refuses as soon as the newest unit does not fit (faulty:
+// an older unit may).
+func RefusingTrimmer(contiguousOnly bool) func([]message.Message, int) ([]message.Message, error) {
+	return func(msgs []message.Message, limit int) ([]message.Message, error) {
+		units, err := message.Units(msgs)
+		if err != nil {
+			return nil, err
+		}
+		out, err := NewestWithin(func(m []message.Message) int { return len(m) }, 0)(msgs, limit)
+		if err != nil || len(out) > 0 || len(msgs) == 0 {
+			return out, err
+		}
+		for _, u := range units {
+			if u.Len() <= limit && !contiguousOnly {
+				return out, nil // something fits: an empty answer, not a refusal
+			}
+		}
+		return nil, protocol.NewError(protocol.KindWindowExhausted, "no message fits in %d", limit)
+	}
+}
+
 // NativeCount is model.native's own counter: 3 for the conversation, and
 // 4 per message plus the words of its text and tool payloads.
 func NativeCount(msgs []message.Message) int {
@@ -192,6 +222,9 @@ func SlackTrimmer(count func([]message.Message) int, units int) func([]message.M
 		us, err := message.Units(msgs)
 		if err != nil {
 			return nil, err
+		}
+		if count(msgs) <= limit {
+			return msgs, nil
 		}
 		start, past := len(msgs), 0
 		for i := len(us) - 1; i >= 0; i-- {

@@ -151,6 +151,8 @@ func (tw *trimWorld) each(check func(trimRun) error) error {
 		case r.err != nil && errors.As(r.err, &pe) && pe.Kind() != protocol.KindInternalError &&
 			!r.decl.Claims(protocol.GuaranteeTotal) && tw.guarantee != protocol.GuaranteeTotal:
 			continue
+		case r.err != nil && errors.As(r.err, &pe) && pe.Kind() != protocol.KindInternalError && tw.refusalDeclared(r.decl):
+			continue
 		case r.err != nil && errors.As(r.err, &pe) && pe.Kind() == protocol.KindInternalError:
 			fails = append(fails, &ClauseError{Clause: "ANY-9", Err: fmt.Errorf("the trimmer crashed on a valid conversation (trimmer %q, limit %d) — %v", r.decl.Name, tw.limit, r.err)})
 		case r.err != nil:
@@ -408,4 +410,23 @@ func (tw *trimWorld) everyCounter() error {
 		}
 		return nil
 	})
+}
+
+// refusalDeclared reports whether the trimmer declares refuses
+// "nothing_fits" and nothing beyond its kept messages fits (ANY-9).
+func (tw *trimWorld) refusalDeclared(d protocol.TrimmerDecl) bool {
+	if d.Refuses != protocol.RefusesNothingFits {
+		return false
+	}
+	in, err := tw.input()
+	if err != nil {
+		return false
+	}
+	failed := false
+	fits := trimout.NothingFits(d, in, tw.limit, func(m []json.RawMessage) int {
+		n, err := tw.count(d, m)
+		failed = failed || err != nil
+		return n
+	})
+	return fits && !failed
 }

@@ -159,3 +159,36 @@ func Match(in []json.RawMessage, out []json.RawMessage) []int {
 	}
 	return pos
 }
+
+// NothingFits reports whether a trimmer declaring refuses "nothing_fits"
+// may answer with an error (ANY-9): the effective input holds no unit
+// outside the kept messages that, with them, counts at most the limit.
+func NothingFits(d protocol.TrimmerDecl, in []message.Message, limit int, count func([]json.RawMessage) int) bool {
+	units, err := message.Units(in)
+	if err != nil {
+		return false
+	}
+	kept, eff := Kept(d, in), Effective(d, in)
+	base := Pick(in, kept)
+	for _, u := range units {
+		outside := false
+		for i := u.Start; i < u.End; i++ {
+			if eff[i] && !kept[i] {
+				outside = true
+			}
+		}
+		if !outside {
+			continue
+		}
+		with := append([]json.RawMessage{}, base...)
+		for i := u.Start; i < u.End; i++ {
+			if !kept[i] {
+				with = append(with, in[i].Raw())
+			}
+		}
+		if count(with) <= limit {
+			return false
+		}
+	}
+	return true
+}
