@@ -37,7 +37,7 @@ func TestCompatibility(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(adapters) < 3 {
+	if len(adapters) < 4 {
 		t.Fatalf("%d compatibility adapters; the report needs LangChain and more", len(adapters))
 	}
 	reports := filepath.Join(tmp, "reports")
