@@ -3,6 +3,7 @@ package mutants_test
 import (
 	"context"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/convspec/convspec/conformance/result"
@@ -60,10 +61,11 @@ func TestTrimmerScenariosJudgeTheSecondDeclaration(t *testing.T) {
 		"trimmer-head-short":               "ANY-11/the-declared-head-survives-a-tight-limit",
 		"trimmer-start-only-when-trimming": "ANY-12/the-start-rule-applies-when-nothing-is-trimmed",
 		"trimmer-native-counter-negative":  "ANY-13/a-native-counter-never-counts-a-tool-call-negative",
+		"trimmer-slack-two-units":          "ANY-6/",
 	} {
 		failed := false
 		for _, r := range run(t, name) {
-			if r.ID == scenario && r.Outcome.IsFailure() {
+			if strings.HasPrefix(r.ID, scenario) && r.Outcome.IsFailure() {
 				failed = true
 			}
 		}

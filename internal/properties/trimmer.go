@@ -200,7 +200,7 @@ func checkTrimBound(s trimSession, c trimCase, all []json.RawMessage) {
 	switch {
 	case need <= c.limit && got > c.limit:
 		if c.decl.Slack == protocol.SlackUnit {
-			if u, rest := withoutStraddling(c, out, fl); u != "" && s.count(c.decl, rest) <= c.limit {
+			if rest, ok := trimout.WithoutStraddling(in, out, fl); ok && s.count(c.decl, rest) <= c.limit {
 				return // the overshoot is the one unit that straddles the cut
 			}
 		}
@@ -217,31 +217,6 @@ func slackNote(d protocol.TrimmerDecl) string {
 		return ", and more than the one unit that straddles the cut"
 	}
 	return ""
-}
-
-// withoutStraddling is out without its oldest kept unit outside the floor
-// (the unit a slack of "unit" may overshoot by), and that unit's
-// positions; "" when there is none.
-func withoutStraddling(c trimCase, out []json.RawMessage, fl []int) (string, []json.RawMessage) {
-	inFloor := map[int]bool{}
-	for _, i := range fl {
-		inFloor[i] = true
-	}
-	pos := match(c.h.msgs, out)
-	for _, p := range pos {
-		if p < 0 || inFloor[p] {
-			continue
-		}
-		u := c.h.msgs[p].Unit
-		var rest []json.RawMessage
-		for j, q := range pos {
-			if q < u[0] || q >= u[1] {
-				rest = append(rest, out[j])
-			}
-		}
-		return positions(rangeIdx(u[0], u[1])), rest
-	}
-	return "", nil
 }
 
 func checkTrimFits(s trimSession, c trimCase, all []json.RawMessage) {

@@ -313,7 +313,21 @@ func (tw *trimWorld) bound(r trimRun) error {
 	}
 	switch {
 	case need <= tw.limit && got > tw.limit && r.decl.Slack == protocol.SlackUnit:
-		return nil // the slack of one unit is the properties' to judge exactly (ANY-6)
+		in, err := tw.input()
+		if err != nil {
+			return err
+		}
+		rest, ok := trimout.WithoutStraddling(in, out, trimout.Floor(r.decl, in))
+		if !ok {
+			return fmt.Errorf("the output counts %d (%s), above the limit, and has no unit outside the floor to be its slack", got, r.decl.Bound)
+		}
+		n, err := tw.count(r.decl, rest)
+		if err != nil {
+			return err
+		}
+		if n > tw.limit {
+			return fmt.Errorf("the output counts %d (%s), above the limit by more than the one unit that straddles the cut (%d without it)", got, r.decl.Bound, n)
+		}
 	case need <= tw.limit && got > tw.limit:
 		return fmt.Errorf("the output counts %d (%s), above the limit", got, r.decl.Bound)
 	case need > tw.limit && !equalRaw(out, fl):

@@ -192,3 +192,40 @@ func NothingFits(d protocol.TrimmerDecl, in []message.Message, limit int, count 
 	}
 	return true
 }
+
+// WithoutStraddling is out without its oldest unit outside the floor — the
+// unit a slack of "unit" may overshoot the bound by (ANY-6) — and whether
+// there is one; out is matched to in by Match.
+func WithoutStraddling(in []message.Message, out []json.RawMessage, floor []int) ([]json.RawMessage, bool) {
+	units, err := message.Units(in)
+	if err != nil {
+		return nil, false
+	}
+	inFloor := map[int]bool{}
+	for _, i := range floor {
+		inFloor[i] = true
+	}
+	raws := make([]json.RawMessage, len(in))
+	for i, m := range in {
+		raws[i] = m.Raw()
+	}
+	pos := Match(raws, out)
+	for _, p := range pos {
+		if p < 0 || inFloor[p] {
+			continue
+		}
+		for _, u := range units {
+			if p < u.Start || p >= u.End {
+				continue
+			}
+			var rest []json.RawMessage
+			for j, q := range pos {
+				if q < u.Start || q >= u.End {
+					rest = append(rest, out[j])
+				}
+			}
+			return rest, true
+		}
+	}
+	return nil, false
+}
