@@ -28,10 +28,8 @@ func TestWrongDeclarationsAreRefusedAtStart(t *testing.T) {
 		{adapter.Implementation{Trimmers: []adapter.Trimmer{ok, ok}}, `declared twice`},
 		{adapter.Implementation{Trimmers: []adapter.Trimmer{{TrimmerDecl: protocol.TrimmerDecl{Name: "t", Bound: "tokens"}, Trim: trim}}}, `counter must be`},
 		{adapter.Implementation{Trimmers: []adapter.Trimmer{{TrimmerDecl: ok.TrimmerDecl}}}, `has no Trim function`},
-		{adapter.Implementation{Trimmers: []adapter.Trimmer{{TrimmerDecl: protocol.TrimmerDecl{Name: "t", Bound: "messages",
-			TrimmerDecl2: protocol.TrimmerDecl2{Head: 2}}, Trim: trim}}}, `trimmers[0].head needs "version": 2`},
-		{adapter.Implementation{Trimmers: []adapter.Trimmer{{TrimmerDecl: protocol.TrimmerDecl{Name: "t", Bound: "tokens", Counter: "native",
-			TrimmerDecl2: protocol.TrimmerDecl2{Version: 2}}, Trim: trim}}}, `has no NativeCount function`},
+		{adapter.Implementation{Trimmers: []adapter.Trimmer{{TrimmerDecl: protocol.TrimmerDecl{Name: "t", Bound: "messages", Head: 2}, Trim: trim}}}, `trimmers[0].head needs "version": 2`},
+		{adapter.Implementation{Trimmers: []adapter.Trimmer{{TrimmerDecl: protocol.TrimmerDecl{Name: "t", Bound: "tokens", Counter: "native", Version: 2}, Trim: trim}}}, `has no NativeCount function`},
 	} {
 		c.impl.Name, c.impl.Version = "x", "0"
 		if c.impl.Trimmers == nil {
@@ -67,8 +65,7 @@ func TestChars4(t *testing.T) {
 // A native counter answers trimmer.count (D-60, ANY-13).
 func TestNativeCounterAnswersTrimmerCount(t *testing.T) {
 	impl := adapter.Implementation{Name: "x", Version: "0", Trimmers: []adapter.Trimmer{{
-		TrimmerDecl: protocol.TrimmerDecl{Name: "lib", Bound: "tokens", Counter: "native", Guarantees: []string{"bound"},
-			TrimmerDecl2: protocol.TrimmerDecl2{Version: 2}},
+		TrimmerDecl: protocol.TrimmerDecl{Name: "lib", Bound: "tokens", Counter: "native", Guarantees: []string{"bound"}, Version: 2},
 		Trim:        func(_ context.Context, m []json.RawMessage, _ int) ([]json.RawMessage, error) { return m, nil },
 		NativeCount: func(_ context.Context, m []json.RawMessage) (int, error) { return 3 + 4*len(m), nil },
 	}}}

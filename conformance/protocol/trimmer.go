@@ -72,14 +72,38 @@ func IsGuaranteeCapability(name string) bool {
 type TrimmerDecl struct {
 	Name string `json:"name"`
 	// Bound is "messages" or "tokens"; Counter names the token counter
-	// ("cl100k" or "chars4") when Bound is "tokens".
+	// ("cl100k", "chars4" or, in the second declaration, "native") when
+	// Bound is "tokens".
 	Bound   string `json:"bound"`
 	Counter string `json:"counter,omitempty"`
 	// Formats limits the tool-call formats the trimmer is given; empty
 	// means both.
 	Formats    []string `json:"formats,omitempty"`
 	Guarantees []string `json:"guarantees"`
-	TrimmerDecl2
+
+	// The members of the second declaration (trimmerdecl2.go, D-60).
+
+	// Version is 2 for the second declaration; 0 (absent) or 1 is D-35's.
+	Version int `json:"version,omitempty"`
+	// System says which system messages "system" keeps; absent: leading.
+	System string `json:"system,omitempty"`
+	// Head is a number of first messages always kept (ANY-11).
+	Head int `json:"head,omitempty"`
+	// Markers describes the messages the trimmer inserts (ANY-1).
+	Markers *MarkerDecl `json:"markers,omitempty"`
+	// Slack lets a bound overshoot by one unit ("unit").
+	Slack string `json:"slack,omitempty"`
+	// Results "one" counts a call's results as one message (bound messages).
+	Results string `json:"results,omitempty"`
+	// LimitMin is the least limit of the domain; total holds above it.
+	LimitMin int `json:"limit_min,omitempty"`
+	// Start is the start rule (ANY-12): "user".
+	Start string `json:"start,omitempty"`
+	// Count says how a token bound counts.
+	Count *CountDecl `json:"count,omitempty"`
+	// Refuses is when the trimmer answers with an error by design:
+	// "nothing_fits" (ANY-9).
+	Refuses string `json:"refuses,omitempty"`
 }
 
 // Claims reports whether the trimmer claims a guarantee: listed, or, in

@@ -1,6 +1,8 @@
 package protocol
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"slices"
 )
@@ -35,31 +37,6 @@ const (
 	CountOverMessage = "message" // per message, summed; a native counter so declared is additive
 	CountOverJoined  = "joined"  // over the texts joined with a separator
 )
-
-// TrimmerDecl2 holds the members of the second declaration.
-type TrimmerDecl2 struct {
-	// Version is 2 for the second declaration; 0 (absent) or 1 is D-35's.
-	Version int `json:"version,omitempty"`
-	// System says which system messages "system" keeps; absent: leading.
-	System string `json:"system,omitempty"`
-	// Head is a number of first messages always kept (ANY-11).
-	Head int `json:"head,omitempty"`
-	// Markers describes the messages the trimmer inserts (ANY-1).
-	Markers *MarkerDecl `json:"markers,omitempty"`
-	// Slack lets a bound overshoot by one unit ("unit").
-	Slack string `json:"slack,omitempty"`
-	// Results "one" counts a call's results as one message (bound messages).
-	Results string `json:"results,omitempty"`
-	// LimitMin is the least limit of the domain; total holds above it.
-	LimitMin int `json:"limit_min,omitempty"`
-	// Start is the start rule (ANY-12): "user".
-	Start string `json:"start,omitempty"`
-	// Count says how a token bound counts.
-	Count *CountDecl `json:"count,omitempty"`
-	// Refuses is when the trimmer answers with an error by design:
-	// "nothing_fits" (ANY-9).
-	Refuses string `json:"refuses,omitempty"`
-}
 
 // MarkerDecl recognizes an inserted marker message: its role (any when
 // empty) and the text its content starts with.
@@ -162,4 +139,30 @@ func (d TrimmerDecl) checkVersion2(at string) error {
 		return fmt.Errorf("%s.count: a native counter counts what the library counts; only count.over may be declared", at)
 	}
 	return nil
+}
+
+// DecodeTrimmerCount reads a trimmer.count result: an object whose member
+// "count" is an integer (ANY-13). It is read here rather than by the
+// result schema, whose method list is the first protocol's.
+func DecodeTrimmerCount(raw json.RawMessage) (int, error) {
+	var r struct {
+		Count *json.Number `json:"count"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(&r); err != nil {
+		return 0, fmt.Errorf("%s returned %s, not an object {\"count\": n}: %w", MethodTrimmerCount, raw, err)
+	}
+	if r.Count == nil {
+		return 0, fmt.Errorf("%s returned %s: result.count is missing", MethodTrimmerCount, raw)
+	}
+	n, err := r.Count.Int64()
+	if err != nil {
+		f, ferr := r.Count.Float64()
+		if ferr != nil || f != float64(int64(f)) {
+			return 0, fmt.Errorf("%s returned count %s, not an integer", MethodTrimmerCount, r.Count)
+		}
+		n = int64(f)
+	}
+	return int(n), nil
 }

@@ -198,11 +198,7 @@ func (s trimSession) nativeCount(d protocol.TrimmerDecl, msgs []json.RawMessage)
 	if err != nil {
 		return 0, err
 	}
-	var r protocol.TrimmerCountResult
-	if err := target.DecodeResult(protocol.MethodTrimmerCount, raw, &r); err != nil {
-		return 0, err
-	}
-	return r.Count, nil
+	return protocol.DecodeTrimmerCount(raw)
 }
 
 // match maps each output message to the input position it is JSON-equal

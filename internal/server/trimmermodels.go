@@ -40,28 +40,28 @@ const ModelMarkerPrefix = "[trimmed "
 func ModelTrimmers() []Trimmer {
 	g := func(gs ...string) []string { return gs }
 	base := g(protocol.GuaranteeSubsequence, protocol.GuaranteeUnits, protocol.GuaranteeBound, protocol.GuaranteeFits, protocol.GuaranteeIdempotent)
-	v2 := func(name, bound, counter string, gs []string, m protocol.TrimmerDecl2) protocol.TrimmerDecl {
-		m.Version = 2
-		return protocol.TrimmerDecl{Name: name, Bound: bound, Counter: counter, Guarantees: gs, TrimmerDecl2: m}
+	v2 := func(name, bound, counter string, gs []string, m protocol.TrimmerDecl) protocol.TrimmerDecl {
+		m.Version, m.Name, m.Bound, m.Counter, m.Guarantees = 2, name, bound, counter, gs
+		return m
 	}
 	no := false
 	space := " "
 	ts := []Trimmer{
 		{Decl: v2(ModelFirstMarker, protocol.BoundMessages, "", append(base, protocol.GuaranteeSystem),
-			protocol.TrimmerDecl2{System: protocol.SystemFirst, Markers: &protocol.MarkerDecl{Role: "system", Prefix: ModelMarkerPrefix}})},
+			protocol.TrimmerDecl{System: protocol.SystemFirst, Markers: &protocol.MarkerDecl{Role: "system", Prefix: ModelMarkerPrefix}})},
 		{Decl: v2(ModelHead, protocol.BoundMessages, "", g(protocol.GuaranteeSubsequence, protocol.GuaranteeBound, protocol.GuaranteeFits, protocol.GuaranteeIdempotent),
-			protocol.TrimmerDecl2{Head: 2})},
+			protocol.TrimmerDecl{Head: 2})},
 		{Decl: v2(ModelStart, protocol.BoundMessages, "", append(base, protocol.GuaranteeSystem),
-			protocol.TrimmerDecl2{Start: protocol.StartUser})},
+			protocol.TrimmerDecl{Start: protocol.StartUser})},
 		{Decl: v2(ModelNative, protocol.BoundTokens, protocol.CounterNative, base,
-			protocol.TrimmerDecl2{Count: &protocol.CountDecl{Over: protocol.CountOverMessage}})},
+			protocol.TrimmerDecl{Count: &protocol.CountDecl{Over: protocol.CountOverMessage}})},
 		{Decl: v2(ModelJoined, protocol.BoundTokens, protocol.CounterChars4, base,
-			protocol.TrimmerDecl2{Count: &protocol.CountDecl{Over: protocol.CountOverJoined, Separator: &space, ToolPayloads: &no}})},
-		{Decl: v2(ModelSlack, protocol.BoundTokens, protocol.CounterChars4, base, protocol.TrimmerDecl2{Slack: protocol.SlackUnit})},
-		{Decl: v2(ModelResults, protocol.BoundMessages, "", base, protocol.TrimmerDecl2{Results: protocol.ResultsOne})},
+			protocol.TrimmerDecl{Count: &protocol.CountDecl{Over: protocol.CountOverJoined, Separator: &space, ToolPayloads: &no}})},
+		{Decl: v2(ModelSlack, protocol.BoundTokens, protocol.CounterChars4, base, protocol.TrimmerDecl{Slack: protocol.SlackUnit})},
+		{Decl: v2(ModelResults, protocol.BoundMessages, "", base, protocol.TrimmerDecl{Results: protocol.ResultsOne})},
 		{Decl: v2(ModelDomain, protocol.BoundMessages, "", g(protocol.GuaranteeSubsequence, protocol.GuaranteeUnits, protocol.GuaranteeBound),
-			protocol.TrimmerDecl2{LimitMin: 1})},
-		{Decl: v2(ModelRefuses, protocol.BoundMessages, "", base, protocol.TrimmerDecl2{Refuses: protocol.RefusesNothingFits}),
+			protocol.TrimmerDecl{LimitMin: 1})},
+		{Decl: v2(ModelRefuses, protocol.BoundMessages, "", base, protocol.TrimmerDecl{Refuses: protocol.RefusesNothingFits}),
 			Trim: RefusingTrimmer(false)},
 	}
 	for i := range ts {

@@ -182,11 +182,11 @@ func (tw *trimWorld) count(d protocol.TrimmerDecl, msgs []json.RawMessage) (int,
 	if err != nil {
 		return 0, fmt.Errorf("ANY-13: trimmer.count failed: %w", err)
 	}
-	var r protocol.TrimmerCountResult
-	if err := target.DecodeResult(protocol.MethodTrimmerCount, raw, &r); err != nil {
+	n, err := protocol.DecodeTrimmerCount(raw)
+	if err != nil {
 		return 0, fmt.Errorf("ANY-13: %w", err)
 	}
-	return r.Count, nil
+	return n, nil
 }
 
 func mustList(msgs []json.RawMessage) string {
