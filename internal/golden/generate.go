@@ -66,9 +66,8 @@ func GenerateWith(fsys fs.FS, engine server.Engine) ([]Case, error) {
 					return ctx, godog.ErrSkip
 				}
 				if c.Capability != "" && !tg.Info().Has(c.Capability) {
-					// A promise the reference does not make (the second
-					// trimmer declaration's head, start rule and native
-					// counter, D-60) records no vector.
+					// A case whose capability the engine does not declare
+					// records no vector: there is nothing of it to replay.
 					_ = tg.Close()
 					return ctx, godog.ErrSkip
 				}

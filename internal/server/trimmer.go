@@ -32,8 +32,10 @@ type TrimmerEngine interface {
 	Trimmers() []Trimmer
 }
 
-// Trimmers implements TrimmerEngine.
-func (Reference) Trimmers() []Trimmer { return ReferenceTrimmers() }
+// Trimmers implements TrimmerEngine: the reference's own trimmers and the
+// model trimmers of the second declaration (D-60), so that every promise
+// the vocabulary can state is served by a trimmer that keeps it.
+func (Reference) Trimmers() []Trimmer { return append(ReferenceTrimmers(), ModelTrimmers()...) }
 
 // Names of the reference trimmers.
 const (

@@ -6,8 +6,8 @@ package server
 // over joined texts, a bound with a unit's slack, results counted as one,
 // a domain — so that the trimmer properties are shown to hold on an honest
 // declaration of every new promise, and the faulty trimmers of
-// internal/mutants have something to break. They are not the reference's:
-// the reference serves only its own algorithms (D-35).
+// internal/mutants have something to break. The reference serves them
+// beside its own algorithms (D-35), which ReferenceTrimmers lists alone.
 
 import (
 	"encoding/json"
