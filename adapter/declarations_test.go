@@ -28,6 +28,8 @@ func TestWrongDeclarationsAreRefusedAtStart(t *testing.T) {
 		{adapter.Implementation{Trimmers: []adapter.Trimmer{ok, ok}}, `declared twice`},
 		{adapter.Implementation{Trimmers: []adapter.Trimmer{{TrimmerDecl: protocol.TrimmerDecl{Name: "t", Bound: "tokens"}, Trim: trim}}}, `counter must be`},
 		{adapter.Implementation{Trimmers: []adapter.Trimmer{{TrimmerDecl: ok.TrimmerDecl}}}, `has no Trim function`},
+		{adapter.Implementation{Trimmers: []adapter.Trimmer{{TrimmerDecl: protocol.TrimmerDecl{Name: "t", Bound: "messages", Head: 2}, Trim: trim}}}, `trimmers[0].head needs "version": 2`},
+		{adapter.Implementation{Trimmers: []adapter.Trimmer{{TrimmerDecl: protocol.TrimmerDecl{Name: "t", Bound: "tokens", Counter: "native", Version: 2}, Trim: trim}}}, `has no NativeCount function`},
 	} {
 		c.impl.Name, c.impl.Version = "x", "0"
 		if c.impl.Trimmers == nil {
@@ -58,4 +60,19 @@ func TestChars4(t *testing.T) {
 	assert.Error(t, err)
 	tr := adapter.Trimmer{TrimmerDecl: protocol.TrimmerDecl{Bound: "tokens", Counter: "chars4"}}
 	assert.Equal(t, 3, tr.Count([]json.RawMessage{json.RawMessage(`{"role":"u","content":"a"}`), json.RawMessage(`{"role":"u","content":"abcde"}`)}), "rounded per message")
+}
+
+// A native counter answers trimmer.count (D-60, ANY-13).
+func TestNativeCounterAnswersTrimmerCount(t *testing.T) {
+	impl := adapter.Implementation{Name: "x", Version: "0", Trimmers: []adapter.Trimmer{{
+		TrimmerDecl: protocol.TrimmerDecl{Name: "lib", Bound: "tokens", Counter: "native", Guarantees: []string{"bound"}, Version: 2},
+		Trim:        func(_ context.Context, m []json.RawMessage, _ int) ([]json.RawMessage, error) { return m, nil },
+		NativeCount: func(_ context.Context, m []json.RawMessage) (int, error) { return 3 + 4*len(m), nil },
+	}}}
+	in := `{"jsonrpc":"2.0","id":1,"method":"trimmer.count","params":{"trimmer":"lib","messages":[{"role":"user","content":"a"}]}}` + "\n" +
+		`{"jsonrpc":"2.0","id":2,"method":"trimmer.count","params":{"trimmer":"nope","messages":[]}}` + "\n"
+	var out strings.Builder
+	require.NoError(t, adapter.Serve(context.Background(), impl, strings.NewReader(in), &out))
+	assert.Contains(t, out.String(), `"result":{"count":7}`)
+	assert.Contains(t, out.String(), `"kind":"invalid_params"`)
 }

@@ -73,6 +73,8 @@ func (d *dispatcher) Handle(ctx context.Context, method string, params json.RawM
 		return protocol.TokensEncodeResult{Tokens: nonNil(ids), Count: len(ids)}, err
 	case method == protocol.MethodTrimmerTrim && len(d.impl.Trimmers) > 0:
 		return d.trimmerTrim(ctx, params)
+	case method == protocol.MethodTrimmerCount && len(d.impl.Trimmers) > 0:
+		return d.trimmerCount(ctx, params)
 	case method == protocol.MethodConfigResolve && resolver != nil:
 		var p protocol.ConfigResolveParams
 		if err := server.DecodeParams(params, &p, "config"); err != nil {

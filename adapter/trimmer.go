@@ -23,11 +23,18 @@ type Trimmer struct {
 	// Trim keeps what it keeps of messages under limit (a count, ANY-6):
 	// input messages, returned as given (MSG-2).
 	Trim func(ctx context.Context, messages []json.RawMessage, limit int) ([]json.RawMessage, error)
+	// NativeCount is the library's own count of messages, given exactly
+	// when the declaration's counter is "native" (version 2, D-60): it
+	// answers trimmer.count, and the harness checks the bound with it and
+	// checks it for sanity (ANY-13).
+	NativeCount func(ctx context.Context, messages []json.RawMessage) (int, error)
 }
 
 // Count is the count of messages by t's bound (ANY-6): the number of
 // messages, or the sum of each message's tokens by t's counter — Chars4 or
-// Cl100k. A message that cannot be read counts 0.
+// Cl100k — or as the second declaration's count says. A message that
+// cannot be read counts 0, and so does every list for a native counter,
+// which only NativeCount knows.
 func (t Trimmer) Count(messages []json.RawMessage) int {
 	return trimout.Count(t.TrimmerDecl, messages)
 }
@@ -80,8 +87,13 @@ func (i Implementation) checkDeclarations() error {
 		return fmt.Errorf("adapter: Implementation.Trimmers: %w", err)
 	}
 	for k, t := range i.Trimmers {
-		if t.Trim == nil {
+		switch {
+		case t.Trim == nil:
 			return fmt.Errorf("adapter: Implementation.Trimmers[%d] (%s) has no Trim function", k, t.Name)
+		case t.Counter == protocol.CounterNative && t.NativeCount == nil:
+			return fmt.Errorf("adapter: Implementation.Trimmers[%d] (%s) declares counter %q but has no NativeCount function", k, t.Name, protocol.CounterNative)
+		case t.Counter != protocol.CounterNative && t.NativeCount != nil:
+			return fmt.Errorf("adapter: Implementation.Trimmers[%d] (%s) has a NativeCount function, but its counter is not %q", k, t.Name, protocol.CounterNative)
 		}
 	}
 	return nil
@@ -125,4 +137,31 @@ func (d *dispatcher) trimmerTrim(ctx context.Context, params json.RawMessage) (a
 		return nil, err
 	}
 	return protocol.TrimmerTrimResult{Messages: nonNil(kept)}, nil
+}
+
+func (d *dispatcher) trimmerCount(ctx context.Context, params json.RawMessage) (any, error) {
+	var p protocol.TrimmerCountParams
+	if err := server.DecodeParams(params, &p, "trimmer", "messages"); err != nil {
+		return nil, err
+	}
+	var native func(context.Context, []json.RawMessage) (int, error)
+	for _, t := range d.impl.Trimmers {
+		if t.Name == p.Trimmer {
+			native = t.NativeCount
+		}
+	}
+	if native == nil {
+		return nil, protocol.NewError(protocol.KindInvalidParams, "params.trimmer: no trimmer %q declares counter %q", p.Trimmer, protocol.CounterNative)
+	}
+	if _, err := message.FromRaw(p.Messages); err != nil {
+		if errors.Is(err, message.ErrInvalid) {
+			return nil, protocol.NewError(protocol.KindInvalidMessage, "%v", err)
+		}
+		return nil, err
+	}
+	n, err := native(ctx, nonNil(p.Messages))
+	if err != nil {
+		return nil, err
+	}
+	return protocol.TrimmerCountResult{Count: n}, nil
 }

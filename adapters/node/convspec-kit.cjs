@@ -433,13 +433,14 @@ function trimmerDeclarations(trimmers) {
   if (!Array.isArray(trimmers) || trimmers.length === 0) throw new TypeError('convspec-kit: trimmers must be a non-empty array');
   const decls = [];
   const trims = new Map();
+  const counts = new Map();
   trimmers.forEach((t, i) => {
     const at = `trimmers[${i}]`;
     if (!isObject(t)) throw new TypeError(`convspec-kit: ${at} must be an object`);
     if (typeof t.name !== 'string' || t.name === '') throw new TypeError(`convspec-kit: ${at}.name must be a non-empty string`);
     if (trims.has(t.name)) throw new TypeError(`convspec-kit: ${at}.name ${JSON.stringify(t.name)} is declared twice`);
     if (t.bound !== 'messages' && t.bound !== 'tokens') throw new TypeError(`convspec-kit: ${at}.bound must be "messages" or "tokens"`);
-    if (t.bound === 'tokens' && t.counter !== 'chars4' && t.counter !== 'cl100k') throw new TypeError(`convspec-kit: ${at}.counter must be "chars4" or "cl100k" for a token bound`);
+    if (t.bound === 'tokens' && t.counter !== 'chars4' && t.counter !== 'cl100k' && t.counter !== 'native') throw new TypeError(`convspec-kit: ${at}.counter must be "chars4", "cl100k" or "native" for a token bound`);
     if (t.bound === 'messages' && t.counter !== undefined) throw new TypeError(`convspec-kit: ${at}.counter must be absent for a message bound`);
     if (typeof t.trim !== 'function') throw new TypeError(`convspec-kit: ${at}.trim must be a function (messages, limit) => messages`);
     const decl = { name: t.name, bound: t.bound };
@@ -447,11 +448,87 @@ function trimmerDeclarations(trimmers) {
     if (t.formats !== undefined) decl.formats = names(t.formats, `${at}.formats`, FORMATS);
     decl.guarantees = t.guarantees === undefined ? [] : t.guarantees;
     if (!Array.isArray(decl.guarantees)) throw new TypeError(`convspec-kit: ${at}.guarantees must be an array`);
+    for (const g of decl.guarantees) {
+      if (MEMBER_CLAIMS[g]) throw new TypeError(`convspec-kit: ${at}.guarantees: ${JSON.stringify(g)} is not listed; it is claimed by the member ${MEMBER_CLAIMS[g]} (version 2)`);
+    }
     if (decl.guarantees.length > 0) names(decl.guarantees, `${at}.guarantees`, GUARANTEES);
+    Object.assign(decl, version2(t, at));
+    if (t.counter === 'native' && typeof t.nativeCount !== 'function') throw new TypeError(`convspec-kit: ${at}.nativeCount must be a function (messages) => number for counter "native"`);
+    if (t.counter !== 'native' && t.nativeCount !== undefined) throw new TypeError(`convspec-kit: ${at}.nativeCount is given, but the counter is not "native"`);
     decls.push(decl);
     trims.set(t.name, t.trim.bind(t));
+    if (t.nativeCount) counts.set(t.name, t.nativeCount.bind(t));
   });
-  return { decls, trims };
+  return { decls, trims, counts };
+}
+
+// The second declaration (SPEC ANY-10, D-60): optional members, each one
+// sentence of what a library promises; they need `version: 2`, and one that
+// contradicts the others is refused naming it, as the harness refuses it.
+const MEMBER_CLAIMS = { head: '"head"', start: '"start"', counter: '"counter": "native"' };
+const V2_MEMBERS = ['system', 'head', 'markers', 'slack', 'results', 'limit_min', 'start', 'count', 'refuses'];
+
+function version2(t, at) {
+  const bad = (member, why) => new TypeError(`convspec-kit: ${at}.${member} ${why}`);
+  const claims = (g) => (t.guarantees || []).includes(g);
+  const out = {};
+  if (t.version !== undefined && t.version !== 1 && t.version !== 2) throw bad('version', `must be 1 or 2, got ${JSON.stringify(t.version)}`);
+  if (t.version !== 2) {
+    for (const m of V2_MEMBERS) if (t[m] !== undefined) throw bad(m, 'needs "version": 2');
+    if (t.counter === 'native') throw bad('counter', '"native" needs "version": 2');
+    if (t.version === 1) out.version = 1;
+    return out;
+  }
+  out.version = 2;
+  const count = (v) => Number.isInteger(v) && v >= 0;
+  if (t.system !== undefined) {
+    if (!['leading', 'first', 'first_anywhere', 'all'].includes(t.system)) throw bad('system', 'must be "leading", "first", "first_anywhere" or "all"');
+    if (!claims('system')) throw bad('system', 'says which system messages are kept, but the trimmer does not claim "system"');
+    out.system = t.system;
+  }
+  if (t.head !== undefined) {
+    if (!count(t.head)) throw bad('head', 'must be a count of messages');
+    out.head = t.head;
+  }
+  if (t.markers !== undefined) {
+    if (!isObject(t.markers) || typeof t.markers.prefix !== 'string' || t.markers.prefix === '') throw bad('markers.prefix', 'is missing: a marker is recognized by the text it starts with');
+    if (t.markers.role !== undefined && !['system', 'user', 'assistant'].includes(t.markers.role)) throw bad('markers.role', 'must be "system", "user" or "assistant"');
+    out.markers = t.markers.role === undefined ? { prefix: t.markers.prefix } : { role: t.markers.role, prefix: t.markers.prefix };
+  }
+  if (t.slack !== undefined) {
+    if (t.slack !== 'unit') throw bad('slack', 'must be "unit"');
+    if (!claims('bound')) throw bad('slack', 'qualifies the bound, but the trimmer does not claim "bound"');
+    out.slack = t.slack;
+  }
+  if (t.results !== undefined) {
+    if (t.results !== 'one') throw bad('results', 'must be "one"');
+    if (t.bound !== 'messages') throw bad('results', `counts messages, but the bound is ${JSON.stringify(t.bound)}`);
+    out.results = t.results;
+  }
+  if (t.limit_min !== undefined) {
+    if (!count(t.limit_min)) throw bad('limit_min', 'must be a count');
+    out.limit_min = t.limit_min;
+  }
+  if (t.start !== undefined) {
+    if (t.start !== 'user') throw bad('start', 'must be "user"');
+    out.start = t.start;
+  }
+  if (t.refuses !== undefined) {
+    if (t.refuses !== 'nothing_fits') throw bad('refuses', 'must be "nothing_fits"');
+    out.refuses = t.refuses;
+  }
+  if (t.count !== undefined) {
+    const c = t.count;
+    if (!isObject(c)) throw bad('count', 'must be an object {over?, separator?, tool_payloads?}');
+    if (t.bound !== 'tokens') throw bad('count', `says how tokens are counted, but the bound is ${JSON.stringify(t.bound)}`);
+    if (c.over !== undefined && c.over !== 'message' && c.over !== 'joined') throw bad('count.over', 'must be "message" or "joined"');
+    if (c.separator !== undefined && (typeof c.separator !== 'string' || c.over !== 'joined')) throw bad('count.separator', 'joins texts: a string, with count.over "joined"');
+    if (c.tool_payloads !== undefined && typeof c.tool_payloads !== 'boolean') throw bad('count.tool_payloads', 'must be a boolean');
+    if (t.counter === 'native' && (c.separator !== undefined || c.tool_payloads !== undefined)) throw bad('count', 'of a native counter may only say "over": it counts what the library counts');
+    out.count = {};
+    for (const k of ['over', 'separator', 'tool_payloads']) if (c[k] !== undefined) out.count[k] = c[k];
+  }
+  return out;
 }
 
 // ---------------------------------------------------------------------------
@@ -899,6 +976,14 @@ function serve(options) {
       const kept = await trim(messages(p, params()), limit);
       if (!Array.isArray(kept)) throw new TypeError(`trimmer ${name} returned ${typeName(kept)}, not an array of messages`);
       return { messages: kept };
+    };
+    methods['trimmer.count'] = async (p) => {
+      const name = read.string(p, 'trimmer');
+      const count = trimmers.counts.get(name);
+      if (count === undefined) throw invalidParams(`params.trimmer: no trimmer ${serialize(name)} declares counter "native"`);
+      const n = await count(messages(p, params()));
+      if (!Number.isInteger(n)) throw new TypeError(`the native counter of ${name} returned ${typeName(n)}, not an integer`);
+      return { count: n };
     };
   }
 

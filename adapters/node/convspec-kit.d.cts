@@ -153,6 +153,7 @@ export type Level = 'core' | 'validation' | 'diagnostics';
 export type Format = 'openai' | 'anthropic';
 /** A guarantee a trimmer may claim (ANY-1 – ANY-9). */
 export type Guarantee = 'subsequence' | 'units' | 'system' | 'last_prompt' | 'last_unit' | 'bound' | 'fits' | 'idempotent' | 'total';
+// head, start and counter (ANY-11 – ANY-13) are claimed by the members head, start and counter "native", never listed.
 
 /**
  * One trimmer of capability `trimmer` (ANY-10): its declaration and its
@@ -165,7 +166,38 @@ export type Trimmer = {
   guarantees: readonly Guarantee[];
   /** What the trimmer keeps of `messages` under `limit` (a count); answered as the exact input (MSG-2). */
   trim(messages: Message[], limit: number): Awaitable<readonly unknown[]>;
-} & ({ bound: 'messages'; counter?: undefined } | { bound: 'tokens'; counter: 'chars4' | 'cl100k' });
+} & TrimmerDecl2 & (
+  | { bound: 'messages'; counter?: undefined; nativeCount?: undefined }
+  | { bound: 'tokens'; counter: 'chars4' | 'cl100k'; nativeCount?: undefined }
+  | { bound: 'tokens'; counter: 'native'; version: 2; /** The library's own count of `messages`, answered to trimmer.count (ANY-13). */ nativeCount(messages: Message[]): Awaitable<number> }
+);
+
+/**
+ * The second declaration's members (SPEC ANY-10, D-60), each optional and
+ * each needing `version: 2`; the kit refuses one that contradicts the
+ * others when serve starts, naming it.
+ */
+export type TrimmerDecl2 = {
+  version?: 1 | 2;
+  /** Which system messages `system` keeps: leading (default), in[0], the first anywhere, all. */
+  system?: 'leading' | 'first' | 'first_anywhere' | 'all';
+  /** The first `head` messages, always kept (ANY-11). */
+  head?: number;
+  /** Messages the trimmer inserts, recognized by role and the text they start with. */
+  markers?: { role?: 'system' | 'user' | 'assistant'; prefix: string };
+  /** The bound may be overshot by the unit the cut falls in. */
+  slack?: 'unit';
+  /** A message bound counting a call's results as one message. */
+  results?: 'one';
+  /** The least limit of the domain; total holds above it. */
+  limit_min?: number;
+  /** After the kept messages, the output starts on a user prompt (ANY-12). */
+  start?: 'user';
+  /** It answers with an error (not a crash) when no message beyond the kept ones fits (ANY-9). */
+  refuses?: 'nothing_fits';
+  /** How a token bound counts: per message or over the joined texts, with or without tool payloads. */
+  count?: { over?: 'message' | 'joined'; separator?: string; tool_payloads?: boolean };
+};
 
 export interface ServeOptions<W> {
   name: string;

@@ -566,17 +566,108 @@ def _names(value: Any, what: str, known: Sequence[str]) -> list[str] | None:
     return list(value)
 
 
-def _trimmer_declarations(trimmers: Any) -> tuple[list[dict], dict[str, Callable]] | None:
+_MEMBER_CLAIMS = {"head": '"head"', "start": '"start"', "counter": '"counter": "native"'}
+_V2_MEMBERS = ("system", "head", "markers", "slack", "results", "limit_min", "start", "count", "refuses")
+
+
+def _version2(get: Callable[[str], Any], at: str) -> dict:
+    """The second declaration's members (SPEC ANY-10, D-60), checked: each
+    needs ``version`` 2, and one that contradicts the others is refused
+    naming it, as the harness refuses it."""
+
+    def bad(member: str, why: str) -> TypeError:
+        return TypeError(f"convspec_kit: {at}.{member} {why}")
+
+    def is_count(v: Any) -> bool:
+        return isinstance(v, int) and not isinstance(v, bool) and v >= 0
+
+    version, guarantees = get("version"), get("guarantees") or []
+    out: dict[str, Any] = {}
+    if version not in (None, 1, 2):
+        raise bad("version", f"must be 1 or 2, got {version!r}")
+    if version != 2:
+        for m in _V2_MEMBERS:
+            if get(m) is not None:
+                raise bad(m, 'needs "version": 2')
+        if get("counter") == "native":
+            raise bad("counter", '"native" needs "version": 2')
+        if version == 1:
+            out["version"] = 1
+        return out
+    out["version"] = 2
+    system, head, markers, slack = get("system"), get("head"), get("markers"), get("slack")
+    results, limit_min, start, count = get("results"), get("limit_min"), get("start"), get("count")
+    if system is not None:
+        if system not in ("leading", "first", "first_anywhere", "all"):
+            raise bad("system", 'must be "leading", "first", "first_anywhere" or "all"')
+        if "system" not in guarantees:
+            raise bad("system", 'says which system messages are kept, but the trimmer does not claim "system"')
+        out["system"] = system
+    if head is not None:
+        if not is_count(head):
+            raise bad("head", "must be a count of messages")
+        out["head"] = head
+    if markers is not None:
+        if not isinstance(markers, dict) or not isinstance(markers.get("prefix"), str) or not markers["prefix"]:
+            raise bad("markers.prefix", "is missing: a marker is recognized by the text it starts with")
+        if markers.get("role") not in (None, "system", "user", "assistant"):
+            raise bad("markers.role", 'must be "system", "user" or "assistant"')
+        out["markers"] = {k: markers[k] for k in ("role", "prefix") if markers.get(k) is not None}
+    if slack is not None:
+        if slack != "unit":
+            raise bad("slack", 'must be "unit"')
+        if "bound" not in guarantees:
+            raise bad("slack", 'qualifies the bound, but the trimmer does not claim "bound"')
+        out["slack"] = slack
+    if results is not None:
+        if results != "one":
+            raise bad("results", 'must be "one"')
+        if get("bound") != "messages":
+            raise bad("results", f"counts messages, but the bound is {get('bound')!r}")
+        out["results"] = results
+    if limit_min is not None:
+        if not is_count(limit_min):
+            raise bad("limit_min", "must be a count")
+        out["limit_min"] = limit_min
+    if start is not None:
+        if start != "user":
+            raise bad("start", 'must be "user"')
+        out["start"] = start
+    refuses = get("refuses")
+    if refuses is not None:
+        if refuses != "nothing_fits":
+            raise bad("refuses", 'must be "nothing_fits"')
+        out["refuses"] = refuses
+    if count is not None:
+        if not isinstance(count, dict):
+            raise bad("count", "must be a dict {over?, separator?, tool_payloads?}")
+        if get("bound") != "tokens":
+            raise bad("count", f"says how tokens are counted, but the bound is {get('bound')!r}")
+        if count.get("over") not in (None, "message", "joined"):
+            raise bad("count.over", 'must be "message" or "joined"')
+        if count.get("separator") is not None and (not isinstance(count["separator"], str) or count.get("over") != "joined"):
+            raise bad("count.separator", 'joins texts: a string, with count.over "joined"')
+        if count.get("tool_payloads") is not None and not isinstance(count["tool_payloads"], bool):
+            raise bad("count.tool_payloads", "must be a boolean")
+        if get("counter") == "native" and (count.get("separator") is not None or count.get("tool_payloads") is not None):
+            raise bad("count", 'of a native counter may only say "over": it counts what the library counts')
+        out["count"] = {k: count[k] for k in ("over", "separator", "tool_payloads") if count.get(k) is not None}
+    return out
+
+
+def _trimmer_declarations(trimmers: Any) -> tuple[list[dict], dict[str, Callable], dict[str, Callable]] | None:
     """The trimmers as the handshake declares them, and their trim functions
     by name. A trimmer is a dict (or an object with those attributes):
     ``name``, ``bound`` ("messages" or "tokens"), ``counter`` ("chars4" or
     "cl100k", for a token bound only), ``formats`` (optional),
-    ``guarantees`` and ``trim(messages, limit)``."""
+    ``guarantees`` and ``trim(messages, limit)``; with ``version`` 2 the
+    members of the second declaration (D-60), and for counter "native"
+    ``native_count(messages)``, which answers trimmer.count."""
     if trimmers is None:
         return None
     if not isinstance(trimmers, (list, tuple)) or not trimmers:
         raise TypeError("convspec_kit: trimmers must be a non-empty list")
-    decls, trims = [], {}
+    decls, trims, counts = [], {}, {}
     for i, t in enumerate(trimmers):
         at = f"trimmers[{i}]"
 
@@ -590,8 +681,8 @@ def _trimmer_declarations(trimmers: Any) -> tuple[list[dict], dict[str, Callable
             raise TypeError(f"convspec_kit: {at}.name {name!r} is declared twice")
         if bound not in ("messages", "tokens"):
             raise TypeError(f'convspec_kit: {at}.bound must be "messages" or "tokens", got {bound!r}')
-        if bound == "tokens" and counter not in ("chars4", "cl100k"):
-            raise TypeError(f'convspec_kit: {at}.counter must be "chars4" or "cl100k" for a token bound, got {counter!r}')
+        if bound == "tokens" and counter not in ("chars4", "cl100k", "native"):
+            raise TypeError(f'convspec_kit: {at}.counter must be "chars4", "cl100k" or "native" for a token bound, got {counter!r}')
         if bound == "messages" and counter is not None:
             raise TypeError(f"convspec_kit: {at}.counter must be absent for a message bound")
         trim = get("trim")
@@ -604,10 +695,21 @@ def _trimmer_declarations(trimmers: Any) -> tuple[list[dict], dict[str, Callable
         if formats is not None:
             decl["formats"] = formats
         guarantees = get("guarantees") or []
+        for g in guarantees:
+            if g in _MEMBER_CLAIMS:
+                raise TypeError(f"convspec_kit: {at}.guarantees: {g!r} is not listed; it is claimed by the member {_MEMBER_CLAIMS[g]} (version 2)")
         decl["guarantees"] = _names(guarantees, f"{at}.guarantees", GUARANTEES) if guarantees else []
+        decl.update(_version2(get, at))
+        native_count = get("native_count")
+        if counter == "native" and not callable(native_count):
+            raise TypeError(f'convspec_kit: {at}.native_count must be a function (messages) -> int for counter "native"')
+        if counter != "native" and native_count is not None:
+            raise TypeError(f'convspec_kit: {at}.native_count is given, but the counter is not "native"')
         decls.append(decl)
         trims[name] = trim
-    return decls, trims
+        if native_count is not None:
+            counts[name] = native_count
+    return decls, trims, counts
 
 
 # --------------------------------------------------------------------------
@@ -1043,6 +1145,7 @@ class _Server:
             self.methods["loop.run"] = self.loop_run
         if self.trimmers is not None:
             self.methods["trimmer.trim"] = self.trimmer_trim
+            self.methods["trimmer.count"] = self.trimmer_count
 
     # -- params the library sees, paired with the params received -----------
 
@@ -1120,6 +1223,20 @@ class _Server:
             return {"messages": list(kept)}
 
         return self.then(kept, answer)
+
+    def trimmer_count(self, params: dict, received: dict) -> Any:
+        assert self.trimmers is not None
+        name = _string_param(params, "trimmer")
+        count = self.trimmers[2].get(name)
+        if count is None:
+            raise invalid_params(f'params.trimmer: no trimmer {dumps(name)} declares counter "native"')
+
+        def answer(n: Any) -> dict:
+            if not isinstance(n, int) or isinstance(n, bool):
+                raise TypeError(f"the native counter of {name} returned {_type_name(n)}, not an integer")
+            return {"count": n}
+
+        return self.then(count(self.messages(params, received)), answer)
 
     def tokens_encode(self, params: dict, received: dict) -> Any:
         ids = _handler(self.groups["tokens"], "encode")(_string_param(params, "text"))

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 
 	"github.com/convspec/convspec/internal/site"
@@ -15,6 +16,7 @@ func doc(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("conform doc", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	out := fs.String("o", "", "write the site into `DIR` (created if needed)")
+	compat := fs.String("compat", "", "also write compat.html, the trimmer compatibility page, from `DIR`/*/report.json")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, `usage: conform doc -o DIR
 
@@ -22,7 +24,8 @@ Writes the spec site: static HTML pages that need no server and no network.
 Every clause is at an anchor named by its ID (DIR/spec.html#WIN-3), followed
 by its scenarios, properties, golden cases, decisions and source items;
 DIR/index.html lists the clauses by capability, and every page searches by
-ID and words.
+ID and words. With -compat, DIR/compat.html is the trimmer compatibility
+page of the reports under the -compat directory (compat/*/report.json).
 
 flags:
 `)
@@ -44,6 +47,18 @@ flags:
 	if err != nil {
 		fmt.Fprintf(stderr, "conform doc: %v\n", err)
 		return exitUsage
+	}
+	if *compat != "" {
+		page, err := compatPage(*compat)
+		if err != nil {
+			fmt.Fprintf(stderr, "conform doc: -compat: %v\n", err)
+			return exitUsage
+		}
+		if err := os.WriteFile(filepath.Join(*out, "compat.html"), page, 0o644); err != nil {
+			fmt.Fprintf(stderr, "conform doc: %v\n", err)
+			return exitFailures
+		}
+		files["compat.html"] = page
 	}
 	fmt.Fprintf(stdout, "wrote %d files to %s; open %s\n", len(files), *out, filepath.Join(*out, "index.html"))
 	return exitOK

@@ -28,13 +28,23 @@ const (
 	GuaranteeFits        = "fits"        // ANY-7
 	GuaranteeIdempotent  = "idempotent"  // ANY-8
 	GuaranteeTotal       = "total"       // ANY-9
+	// Claimed by members of the second declaration rather than listed
+	// (D-60): a declared head, a start rule, a native counter.
+	GuaranteeHead    = "head"    // ANY-11
+	GuaranteeStart   = "start"   // ANY-12
+	GuaranteeCounter = "counter" // ANY-13
 )
 
 // Guarantees lists every guarantee, in the order of the spec's clauses.
 func Guarantees() []string {
 	return []string{GuaranteeSubsequence, GuaranteeUnits, GuaranteeSystem, GuaranteeLastPrompt,
-		GuaranteeLastUnit, GuaranteeBound, GuaranteeFits, GuaranteeIdempotent, GuaranteeTotal}
+		GuaranteeLastUnit, GuaranteeBound, GuaranteeFits, GuaranteeIdempotent, GuaranteeTotal,
+		GuaranteeHead, GuaranteeStart, GuaranteeCounter}
 }
+
+// listedGuarantees are the guarantees a declaration lists; the others are
+// claimed by its members (D-60).
+func listedGuarantees() []string { return Guarantees()[:9] }
 
 // Bound kinds and token counters of a declaration (ANY-6).
 const (
@@ -42,6 +52,9 @@ const (
 	BoundTokens   = "tokens"
 	CounterCl100k = "cl100k"
 	CounterChars4 = "chars4"
+	// CounterNative is the library's own counter, asked with
+	// trimmer.count (D-60).
+	CounterNative = "native"
 )
 
 // GuaranteeCapability is the pseudo-capability a case needs when it checks
@@ -59,17 +72,61 @@ func IsGuaranteeCapability(name string) bool {
 type TrimmerDecl struct {
 	Name string `json:"name"`
 	// Bound is "messages" or "tokens"; Counter names the token counter
-	// ("cl100k" or "chars4") when Bound is "tokens".
+	// ("cl100k", "chars4" or, in the second declaration, "native") when
+	// Bound is "tokens".
 	Bound   string `json:"bound"`
 	Counter string `json:"counter,omitempty"`
 	// Formats limits the tool-call formats the trimmer is given; empty
 	// means both.
 	Formats    []string `json:"formats,omitempty"`
 	Guarantees []string `json:"guarantees"`
+
+	// The members of the second declaration (trimmerdecl2.go, D-60).
+
+	// Version is 2 for the second declaration; 0 (absent) or 1 is D-35's.
+	Version int `json:"version,omitempty"`
+	// System says which system messages "system" keeps; absent: leading.
+	System string `json:"system,omitempty"`
+	// Head is a number of first messages always kept (ANY-11).
+	Head int `json:"head,omitempty"`
+	// Markers describes the messages the trimmer inserts (ANY-1).
+	Markers *MarkerDecl `json:"markers,omitempty"`
+	// Slack lets a bound overshoot by one unit ("unit").
+	Slack string `json:"slack,omitempty"`
+	// Results "one" counts a call's results as one message (bound messages).
+	Results string `json:"results,omitempty"`
+	// LimitMin is the least limit of the domain; total holds above it.
+	LimitMin int `json:"limit_min,omitempty"`
+	// Start is the start rule (ANY-12): "user".
+	Start string `json:"start,omitempty"`
+	// Count says how a token bound counts.
+	Count *CountDecl `json:"count,omitempty"`
+	// Refuses is when the trimmer answers with an error by design:
+	// "nothing_fits" (ANY-9).
+	Refuses string `json:"refuses,omitempty"`
 }
 
-// Claims reports whether the trimmer claims a guarantee.
-func (d TrimmerDecl) Claims(guarantee string) bool { return slices.Contains(d.Guarantees, guarantee) }
+// Claims reports whether the trimmer claims a guarantee: listed, or, in
+// the second declaration, claimed by a member — head, start and a native
+// counter — or total, which every second declaration claims over its
+// domain (D-60).
+func (d TrimmerDecl) Claims(guarantee string) bool {
+	switch {
+	case slices.Contains(d.Guarantees, guarantee):
+		return true
+	case d.Version != 2:
+		return false
+	case guarantee == GuaranteeTotal:
+		return true
+	case guarantee == GuaranteeHead:
+		return d.Head > 0
+	case guarantee == GuaranteeStart:
+		return d.Start != ""
+	case guarantee == GuaranteeCounter:
+		return d.Counter == CounterNative
+	}
+	return false
+}
 
 // Accepts reports whether the trimmer takes tool calls of a format.
 func (d TrimmerDecl) Accepts(format string) bool {
@@ -96,8 +153,10 @@ func CheckTrimmers(capabilities []string, decls []TrimmerDecl) error {
 			return fmt.Errorf("%s.name %q is declared twice", at, d.Name)
 		case d.Bound != BoundMessages && d.Bound != BoundTokens:
 			return fmt.Errorf("%s.bound must be %q or %q, got %q", at, BoundMessages, BoundTokens, d.Bound)
-		case d.Bound == BoundTokens && d.Counter != CounterCl100k && d.Counter != CounterChars4:
-			return fmt.Errorf("%s.counter must be %q or %q for a token bound, got %q", at, CounterCl100k, CounterChars4, d.Counter)
+		case d.Bound == BoundTokens && d.Counter == CounterNative && d.Version != 2:
+			return fmt.Errorf("%s.counter %q needs \"version\": 2", at, CounterNative)
+		case d.Bound == BoundTokens && d.Counter != CounterCl100k && d.Counter != CounterChars4 && d.Counter != CounterNative:
+			return fmt.Errorf("%s.counter must be %q, %q or %q for a token bound, got %q", at, CounterCl100k, CounterChars4, CounterNative, d.Counter)
 		case d.Bound == BoundMessages && d.Counter != "":
 			return fmt.Errorf("%s.counter must be absent for a message bound, got %q", at, d.Counter)
 		}
@@ -108,9 +167,15 @@ func CheckTrimmers(capabilities []string, decls []TrimmerDecl) error {
 			}
 		}
 		for _, g := range d.Guarantees {
-			if !slices.Contains(Guarantees(), g) {
+			if claimedBy, ok := memberClaims[g]; ok {
+				return fmt.Errorf("%s.guarantees: %q is not listed; it is claimed by the member %s (version 2)", at, g, claimedBy)
+			}
+			if !slices.Contains(listedGuarantees(), g) {
 				return fmt.Errorf("%s.guarantees: unknown guarantee %q", at, g)
 			}
+		}
+		if err := d.checkVersion2(at); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -126,4 +191,20 @@ type TrimmerTrimParams struct {
 // TrimmerTrimResult is what the trimmer kept.
 type TrimmerTrimResult struct {
 	Messages []json.RawMessage `json:"messages"`
+}
+
+// MethodTrimmerCount counts messages with a trimmer's native counter
+// (D-60).
+const MethodTrimmerCount = "trimmer.count"
+
+// TrimmerCountParams asks a trimmer declared with counter "native" for its
+// own count of messages.
+type TrimmerCountParams struct {
+	Trimmer  string            `json:"trimmer"`
+	Messages []json.RawMessage `json:"messages"`
+}
+
+// TrimmerCountResult is the library's count.
+type TrimmerCountResult struct {
+	Count int `json:"count"`
 }

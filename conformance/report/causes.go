@@ -17,8 +17,8 @@ import (
 // first colon, with numbers, message labels, free texts and JSON values
 // abstracted ("trimmed differs at index N", "the estimate is N tokens,
 // want N"). Shapes are one cause when they are seen together in one case
-// (a scenario whose trimmed and evicted lists both differ) or under one
-// clause. A property's counterexample joins the cause that holds its
+// under one clause (a scenario whose trimmed and evicted lists both
+// differ), or under one clause anywhere. A property's counterexample joins the cause that holds its
 // clause (else one of its case's clauses), when exactly one does;
 // otherwise it is a cause of its own. A failure that is not a deviation —
 // timeout, crash, protocol error — is a cause by its outcome and message.
@@ -95,10 +95,14 @@ func (r *Run) Causes() []Cause {
 	byCase, byClause := map[string]string{}, map[string]string{}
 	for _, d := range devs {
 		find(d.shape)
-		if prev, ok := byCase[d.k.ID]; ok {
+		// Seen together in one case under one clause: a Then that fails
+		// under a clause of its own (a trimmer's crash, ANY-9, D-60) is
+		// another cause than the deviation beside it.
+		key := d.k.ID + "\x00" + d.clause
+		if prev, ok := byCase[key]; ok {
 			union(d.shape, prev)
 		}
-		byCase[d.k.ID] = d.shape
+		byCase[key] = d.shape
 		if prev, ok := byClause[d.clause]; ok && d.clause != "" {
 			union(d.shape, prev)
 		}

@@ -80,6 +80,9 @@ type (
 		Capabilities []string `json:"capabilities"`
 		Levels       []string `json:"levels"`
 		Formats      []string `json:"formats"`
+		// Trimmers are its trimmer declarations (ANY-10), so that a
+		// compatibility page shows what each library was held to (D-60).
+		Trimmers []protocol.TrimmerDecl `json:"trimmers,omitempty"`
 	}
 	jsonTarget struct {
 		Command []string `json:"command"`
@@ -178,7 +181,7 @@ func JSON(w io.Writer, run *Run) error {
 	}
 	if info := run.Implementation; info != nil {
 		// Levels and formats as they apply: what was declared, or all.
-		out.Implementation = &jsonImpl{Name: info.Name, Version: info.Version, Capabilities: info.Capabilities,
+		out.Implementation = &jsonImpl{Name: info.Name, Version: info.Version, Capabilities: info.Capabilities, Trimmers: info.Trimmers,
 			Levels: info.Levels, Formats: info.AllowedFormats()}
 		if out.Implementation.Capabilities == nil {
 			out.Implementation.Capabilities = []string{}

@@ -106,3 +106,29 @@ Feature: Any trimmer
     Given the Anthropic conversation: user, call(a), result(a), assistant
     When every trimmer that claims "total" trims it to 0
     Then no trimmer failed
+
+  @trimmer/head @ANY-11
+  Scenario: the declared head survives a tight limit
+    Given the OpenAI conversation: user, assistant, user, assistant, user, assistant
+    When every trimmer that claims "head" trims it to 1
+    Then every output starts with the declared head
+    And every output is a subsequence of the conversation
+
+  @trimmer/start @ANY-12
+  Scenario: a trimmed history starts on a user prompt after the system prompt
+    Given the OpenAI conversation: system, user, assistant, call(a), result(a), assistant, user
+    When every trimmer that claims "start" trims it to 3
+    Then every output starts on a user prompt after what it always keeps
+
+  @trimmer/start @ANY-12 @ANY-7
+  Scenario: the start rule applies when nothing is trimmed
+    Given the OpenAI conversation: system, assistant, user, assistant
+    When every trimmer that claims "start" trims it to 1000
+    Then every output starts on a user prompt after what it always keeps
+    And every output is the conversation unchanged
+
+  @trimmer/counter @ANY-13
+  Scenario: a native counter never counts a tool call negative
+    Given the OpenAI conversation: system, user, call(a b), result(a), result(b), assistant, user
+    When every trimmer that claims "counter" trims it to 1000
+    Then every native counter is sane on the conversation

@@ -314,7 +314,7 @@ func (r renamedTrimmers) Info() target.Info {
 }
 
 func (r renamedTrimmers) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
-	if method != protocol.MethodTrimmerTrim {
+	if method != protocol.MethodTrimmerTrim && method != protocol.MethodTrimmerCount {
 		return r.Target.Call(ctx, method, params)
 	}
 	raw, err := json.Marshal(params)

@@ -275,6 +275,7 @@ func All() []Mutant {
 	ms = append(ms, budgetCatalogue()...)
 	ms = append(ms, summarizeCatalogue()...)
 	ms = append(ms, trimmerMutants()...)
+	ms = append(ms, domainMutants()...)
 	ms = append(ms, outsiderMutants()...)
 	sort.Slice(ms, func(i, j int) bool { return ms[i].Name < ms[j].Name })
 	return ms

@@ -44,11 +44,22 @@ var trimGuarantees = []trimGuarantee{
 	{"trimmer-idempotent", "ANY-8", protocol.GuaranteeIdempotent,
 		"trimming a trimmer's output again with the same limit changes nothing", checkTrimIdempotent},
 	{"trimmer-total", "ANY-9", protocol.GuaranteeTotal,
-		"a trimmer answers every valid conversation and limit, the empty conversation and limit 0 included", checkTrimTotal},
+		"a trimmer answers every valid conversation and limit of its domain, the empty conversation and limit 0 included; a crash is never an answer", checkTrimTotal},
+	{"trimmer-keeps-head", "ANY-11", protocol.GuaranteeHead,
+		"a trimmer's output starts with the head of messages it declares", checkTrimHead},
+	{"trimmer-start-rule", "ANY-12", protocol.GuaranteeStart,
+		"after what it always keeps, a trimmer's output starts on a user prompt, as its start rule declares", checkTrimStart},
+	{"trimmer-native-counter", "ANY-13", protocol.GuaranteeCounter,
+		"a trimmer's native counter is sane: never negative, never smaller when content is added, additive per message where declared", checkTrimCounter},
 }
 
-// checkCase trims c and checks the guarantee on the output.
+// checkCase trims c and checks the guarantee on the output; the native
+// counter's check needs no output.
 func (g trimGuarantee) checkCase(s trimSession, c trimCase) {
+	if g.guarantee == protocol.GuaranteeCounter {
+		g.check(s, c, nil)
+		return
+	}
 	if out, ok := s.first(c); ok {
 		g.check(s, c, out)
 	}
@@ -57,15 +68,21 @@ func (g trimGuarantee) checkCase(s trimSession, c trimCase) {
 func trimmerProperties() []Property {
 	var out []Property
 	for _, g := range trimGuarantees {
+		capability := protocol.GuaranteeCapability(g.guarantee)
+		if g.guarantee == protocol.GuaranteeTotal {
+			// Every trimmer is checked for crashes, whatever it claims
+			// (ANY-9, D-60).
+			capability = protocol.CapTrimmer
+		}
 		out = append(out, Property{
-			ID: "prop/" + g.id, Clauses: []string{g.clause}, Capability: protocol.GuaranteeCapability(g.guarantee), Doc: g.doc,
+			ID: "prop/" + g.id, Clauses: []string{g.clause}, Capability: capability, Doc: g.doc,
 			Check: func(t *rapid.T, tg target.Target) {
 				limits := anyLimit
 				if g.guarantee == protocol.GuaranteeFits {
 					limits = fittingLimit
 				}
-				c := drawTrimCase(t, tg, g.guarantee, limits)
-				g.checkCase(trimSession{newSession(t, tg, g.clause)}, c)
+				s := trimSession{newSession(t, tg, g.clause)}
+				g.checkCase(s, drawTrimCase(t, s, g.guarantee, limits))
 			},
 			Examples: trimmerEdges(g.clause, g.guarantee, g.checkCase),
 		})
@@ -73,15 +90,16 @@ func trimmerProperties() []Property {
 	return out
 }
 
-// first trims the case, for every check; ok is false when a trimmer that
-// does not claim total declined it (ANY-9), and there is no output to check.
+// first trims the case, for every check; ok is false when the trimmer
+// declined it (ANY-9), and there is no output to check.
 func (s trimSession) first(c trimCase) (out []json.RawMessage, ok bool) {
 	s.t.Helper()
 	out, err := s.trim(c.decl, raws(c.h.msgs), c.limit)
 	return out, !errors.Is(err, errDeclined)
 }
 
-func checkTrimSubsequence(s trimSession, c trimCase, out []json.RawMessage) {
+func checkTrimSubsequence(s trimSession, c trimCase, all []json.RawMessage) {
+	out := trimout.Strip(c.decl, all)
 	for k, p := range match(c.h.msgs, out) {
 		if p >= 0 {
 			continue
@@ -96,7 +114,10 @@ func checkTrimSubsequence(s trimSession, c trimCase, out []json.RawMessage) {
 		if _, err := message.Parse(out[k]); err != nil {
 			why = "is not a message at all (" + err.Error() + ")"
 		}
-		s.fail("ANY-1", "out[%d] %s\n%s\n%s", k, why, c.describe(), describeOut(out))
+		if c.decl.Markers != nil {
+			why += fmt.Sprintf(", and no marker (role %q, text starting %q)", c.decl.Markers.Role, c.decl.Markers.Prefix)
+		}
+		s.fail("ANY-1", "out[%d] of the output without markers %s\n%s\n%s", k, why, c.describe(), describeOut(all))
 	}
 }
 
@@ -109,78 +130,157 @@ func checkTrimUnits(s trimSession, c trimCase, out []json.RawMessage) {
 	}
 }
 
-func checkTrimSystem(s trimSession, c trimCase, out []json.RawMessage) {
-	for i := range leadingSystem(c.h) {
-		if i >= len(out) || !jsoncmp.Equal(out[i], c.h.msgs[i].Raw) {
-			s.fail("ANY-3", "the input starts with %d system message(s), but out[%d] is not in[%d]: the system prompt is dropped or moved\n%s\n%s",
-				leadingSystem(c.h), i, i, c.describe(), describeOut(out))
+func checkTrimSystem(s trimSession, c trimCase, all []json.RawMessage) {
+	in := c.input()
+	kept := trimout.SystemKept(c.decl, in)
+	out := trimout.Strip(c.decl, all)
+	which := c.decl.System
+	if which == "" {
+		which = protocol.SystemLeading
+	}
+	if which == protocol.SystemLeading || which == protocol.SystemFirst {
+		for k, i := range kept {
+			if k >= len(out) || !jsoncmp.Equal(out[k], c.h.msgs[i].Raw) {
+				s.fail("ANY-3", "the trimmer keeps the %s system message(s), %s, but out[%d] is not in[%d]: the system prompt is dropped or moved\n%s\n%s",
+					which, positions(kept), k, i, c.describe(), describeOut(all))
+			}
+		}
+		return
+	}
+	held := map[int]bool{}
+	for _, p := range match(c.h.msgs, out) {
+		held[p] = true
+	}
+	for _, i := range kept {
+		if !held[i] {
+			s.fail("ANY-3", "the trimmer keeps the %s system message(s), %s, but in[%d] is not in the output\n%s\n%s",
+				which, positions(kept), i, c.describe(), describeOut(all))
 		}
 	}
 }
 
-func checkTrimLastPrompt(s trimSession, c trimCase, out []json.RawMessage) {
+func checkTrimLastPrompt(s trimSession, c trimCase, all []json.RawMessage) {
 	i := lastPrompt(c.h)
 	if i < 0 {
 		return
 	}
-	for _, o := range out {
+	for _, o := range trimout.Strip(c.decl, all) {
 		if jsoncmp.Equal(o, c.h.msgs[i].Raw) {
 			return
 		}
 	}
-	s.fail("ANY-4", "the latest user prompt in[%d] is not in the output\n%s\n%s", i, c.describe(), describeOut(out))
+	s.fail("ANY-4", "the latest user prompt in[%d] is not in the output\n%s\n%s", i, c.describe(), describeOut(all))
 }
 
-func checkTrimLastUnit(s trimSession, c trimCase, out []json.RawMessage) {
+func checkTrimLastUnit(s trimSession, c trimCase, all []json.RawMessage) {
 	if len(c.h.msgs) == 0 {
 		return
 	}
 	n := len(c.h.msgs)
 	u := c.h.msgs[n-1].Unit[0]
+	if !trimout.Effective(c.decl, c.input())[u] {
+		return // the start rule leaves no unit after the kept messages (ANY-12)
+	}
+	out := trimout.Strip(c.decl, all)
 	want := raws(c.h.msgs[u:])
 	if len(out) < len(want) || !equalLists(out[len(out)-len(want):], want) {
-		s.fail("ANY-5", "the output does not end with the last unit %s\n%s\n%s", positions(rangeIdx(u, n)), c.describe(), describeOut(out))
+		s.fail("ANY-5", "the output does not end with the last unit %s\n%s\n%s", positions(rangeIdx(u, n)), c.describe(), describeOut(all))
 	}
 }
 
-func checkTrimBound(s trimSession, c trimCase, out []json.RawMessage) {
-	fl := floor(c.decl, c.h)
+func checkTrimBound(s trimSession, c trimCase, all []json.RawMessage) {
+	in := c.input()
+	fl := trimout.Floor(c.decl, in)
 	var flMsgs []json.RawMessage
 	for _, i := range fl {
 		flMsgs = append(flMsgs, c.h.msgs[i].Raw)
 	}
-	got, need := trimout.Count(c.decl, out), trimout.Count(c.decl, flMsgs)
+	out := trimout.Strip(c.decl, all)
+	got, need := s.count(c.decl, out), s.count(c.decl, flMsgs)
 	switch {
 	case need <= c.limit && got > c.limit:
-		s.fail("ANY-6", "the output counts %d %s, above the limit %d (the floor, %s, counts %d)\n%s\n%s",
-			got, unit(c.decl), c.limit, positions(fl), need, c.describe(), describeOut(out))
+		if c.decl.Slack == protocol.SlackUnit {
+			if rest, ok := trimout.WithoutStraddling(in, out, fl); ok && s.count(c.decl, rest) <= c.limit {
+				return // the overshoot is the one unit that straddles the cut
+			}
+		}
+		s.fail("ANY-6", "the output counts %d %s, above the limit %d%s (the floor, %s, counts %d)\n%s\n%s",
+			got, unit(c.decl), c.limit, slackNote(c.decl), positions(fl), need, c.describe(), describeOut(all))
 	case need > c.limit && !equalLists(out, flMsgs):
 		s.fail("ANY-6", "the floor (%s) alone counts %d %s, above the limit %d, so the output must be exactly the floor; it counts %d\n%s\n%s",
-			positions(fl), need, unit(c.decl), c.limit, got, c.describe(), describeOut(out))
+			positions(fl), need, unit(c.decl), c.limit, got, c.describe(), describeOut(all))
 	}
 }
 
-func checkTrimFits(s trimSession, c trimCase, out []json.RawMessage) {
-	if !equalLists(out, raws(c.h.msgs)) {
-		s.fail("ANY-7", "the input fits the limit, yet the output differs from it (first difference at out[%d])\n%s\n%s",
-			firstDiffRaw(out, raws(c.h.msgs)), c.describe(), describeOut(out))
+func slackNote(d protocol.TrimmerDecl) string {
+	if d.Slack == protocol.SlackUnit {
+		return ", and more than the one unit that straddles the cut"
+	}
+	return ""
+}
+
+func checkTrimFits(s trimSession, c trimCase, all []json.RawMessage) {
+	want := trimout.Pick(c.input(), trimout.Effective(c.decl, c.input()))
+	out := trimout.Strip(c.decl, all)
+	if !equalLists(out, want) {
+		what := "the input"
+		if c.decl.Start != "" {
+			what = "the input after its start rule"
+		}
+		s.fail("ANY-7", "%s fits the limit, yet the output differs from it (first difference at out[%d])\n%s\n%s",
+			what, firstDiffRaw(out, want), c.describe(), describeOut(all))
 	}
 }
 
 func checkTrimIdempotent(s trimSession, c trimCase, out []json.RawMessage) {
-	if len(trimout.Messages(out)) < len(out) {
+	msgs := trimout.Messages(out)
+	if len(msgs) < len(out) {
 		return // an output that is not all messages cannot be trimmed again; ANY-1 reports it
+	}
+	if _, problems := message.Structure(msgs); len(problems) > 0 {
+		return // a split unit is no valid input to trim again; ANY-2 reports it
 	}
 	again, err := s.trim(c.decl, out, c.limit)
 	if errors.Is(err, errDeclined) {
 		s.fail("ANY-8", "trimming the output again failed: the trimmer refuses its own output\n%s\n%s", c.describe(), describeOut(out))
 	}
-	if !equalLists(again, out) {
-		s.fail("ANY-8", "trimming the output again with limit %d changed it (first difference at out[%d])\n%s\n%s\n%s",
-			c.limit, firstDiffRaw(again, out), c.describe(), describeOut(out), describeList("the second output", again))
+	if !equalLists(trimout.Strip(c.decl, again), trimout.Strip(c.decl, out)) {
+		s.fail("ANY-8", "trimming the output again with limit %d changed it%s (first difference at out[%d])\n%s\n%s\n%s",
+			c.limit, markersNote(c.decl), firstDiffRaw(again, out), c.describe(), describeOut(out), describeList("the second output", again))
 	}
 }
 
+func markersNote(d protocol.TrimmerDecl) string {
+	if d.Markers != nil {
+		return ", markers aside"
+	}
+	return ""
+}
+
 // checkTrimTotal has nothing left to check: first, which trims the case,
-// fails it under ANY-9 on any error.
+// fails it under ANY-9 on any error it may not give.
 func checkTrimTotal(trimSession, trimCase, []json.RawMessage) {}
+
+func checkTrimHead(s trimSession, c trimCase, all []json.RawMessage) {
+	out := trimout.Strip(c.decl, all)
+	n := min(c.decl.Head, len(c.h.msgs))
+	if len(out) < n || !equalLists(out[:n], raws(c.h.msgs[:n])) {
+		s.fail("ANY-11", "the trimmer declares a head of %d message(s), but the output does not start with %s\n%s\n%s",
+			c.decl.Head, positions(rangeIdx(0, n)), c.describe(), describeOut(all))
+	}
+}
+
+func checkTrimStart(s trimSession, c trimCase, all []json.RawMessage) {
+	kept := trimout.Kept(c.decl, c.input())
+	out := trimout.Strip(c.decl, all)
+	for k, p := range match(c.h.msgs, out) {
+		if p < 0 || kept[p] {
+			continue // ANY-1 reports what is not an input message
+		}
+		if c.h.msgs[p].Class != clsUserPrompt {
+			s.fail("ANY-12", "after what it always keeps, the output starts on out[%d] = in[%d], a %s message, not a user prompt (start rule %q)\n%s\n%s",
+				k, p, c.h.msgs[p].Class, c.decl.Start, c.describe(), describeOut(all))
+		}
+		return
+	}
+}

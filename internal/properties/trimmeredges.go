@@ -3,10 +3,10 @@ package properties
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/target"
-	"github.com/convspec/convspec/internal/trimout"
 )
 
 // The trimmer properties' edge examples: every declared trimmer that
@@ -15,11 +15,13 @@ import (
 // conversation's own count (ANY-6, ANY-9) — or, for ANY-7, at its count
 // and one above — before any random case.
 func trimmerEdges(clause, guarantee string, check func(trimSession, trimCase)) []Example {
-	limits := func(total int) []int { return []int{0, max(total-1, 0), total} }
-	what := "limit 0, its count − 1 and its count"
+	limits := func(_, total int) []int { return []int{0, 1, max(total-1, 0), total} }
+	what := "limit 0, 1, its count − 1 and its count"
 	if guarantee == protocol.GuaranteeFits {
-		limits = func(total int) []int { return []int{total, total + 1} }
-		what = "limit its count and its count + 1"
+		// eff is the count of the input as its start rule leaves it
+		// (ANY-12); without one, the input's.
+		limits = func(eff, total int) []int { return []int{eff, eff + 1, max(eff, total)} }
+		what = "limit its count, its count + 1 and the whole input's count"
 	}
 	var out []Example
 	startsWithSystem := func(h history) bool { return len(h.msgs) > 1 && h.msgs[0].Role == "system" }
@@ -38,17 +40,35 @@ func trimmerEdges(clause, guarantee string, check func(trimSession, trimCase)) [
 		out = append(out, Example{
 			Name: fmt.Sprintf("%s, %s", cv.name, what),
 			Run: func(f Failer, tg target.Target) {
-				s := trimSession{fixedSession(f, tg, clause)}
-				for _, d := range tg.Info().Claiming(guarantee) {
-					o := cv.o
-					o.exact, o.marked, o.formats = true, true, bothOf(tg.Info().Formats, d.Formats)
-					if len(o.formats) == 1 {
-						o.format = o.formats[0]
+				// Every trimmer is checked on its own and every failing one
+				// is reported: one trimmer's failure hides no other's.
+				var fails []string
+				for _, d := range checked(tg, guarantee) {
+					sf := &stopFailer{}
+					func() {
+						defer sf.recover()
+						s := trimSession{fixedSession(sf, tg, clause)}
+						o := cv.o
+						o.exact, o.marked, o.formats = true, true, bothOf(tg.Info().Formats, d.Formats)
+						if len(o.formats) == 1 {
+							o.format = o.formats[0]
+						}
+						h := fixedHistory(o.formats, o, k, cv.accept)
+						c := trimCase{decl: d, h: h}
+						for _, limit := range slices.Compact(slices.Sorted(slices.Values(limits(s.count(d, c.effective()), s.count(d, raws(h.msgs)))))) {
+							if d.InDomain(limit) {
+								c.limit = limit
+								check(s, c)
+							}
+						}
+					}()
+					if sf.failure != "" {
+						fails = append(fails, sf.failure)
 					}
-					h := fixedHistory(o.formats, o, k, cv.accept)
-					for _, limit := range limits(trimout.Count(d, raws(h.msgs))) {
-						check(s, trimCase{decl: d, h: h, limit: limit})
-					}
+				}
+				if len(fails) > 0 {
+					f.Helper()
+					f.Fatalf("%s", strings.Join(fails, "\n\n"))
 				}
 			},
 		})

@@ -17,6 +17,7 @@ import (
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/jsoncmp"
 	"github.com/convspec/convspec/internal/trimout"
+	"github.com/convspec/convspec/reference/message"
 )
 
 // trimCase is one generated request to trimmer.trim.
@@ -30,9 +31,20 @@ type trimCase struct {
 // short enough to read.
 var trimLen = rapid.OneOf(rapid.IntRange(0, 8), rapid.IntRange(0, 20), rapid.IntRange(0, 40))
 
-// drawTrimmer draws one of the declared trimmers that claim guarantee.
+// checked is the declared trimmers a guarantee is checked on: those that
+// claim it, and every trimmer for total, since a crash is never an answer
+// (ANY-9, D-60).
+func checked(tg target.Target, guarantee string) []protocol.TrimmerDecl {
+	if guarantee == protocol.GuaranteeTotal {
+		return tg.Info().Trimmers
+	}
+	return tg.Info().Claiming(guarantee)
+}
+
+// drawTrimmer draws one of the declared trimmers the guarantee is checked
+// on.
 func drawTrimmer(t *rapid.T, tg target.Target, guarantee string) protocol.TrimmerDecl {
-	decls := tg.Info().Claiming(guarantee)
+	decls := checked(tg, guarantee)
 	if len(decls) == 0 {
 		t.Fatalf("no declared trimmer claims %q", guarantee)
 	}
@@ -40,27 +52,43 @@ func drawTrimmer(t *rapid.T, tg target.Target, guarantee string) protocol.Trimme
 }
 
 // drawTrimCase draws a case for a trimmer claiming guarantee; limits is
-// how the limit relates to the conversation's count.
-func drawTrimCase(t *rapid.T, tg target.Target, guarantee string, limits func(t *rapid.T, total int) int) trimCase {
-	d := drawTrimmer(t, tg, guarantee)
+// how the limit relates to what the conversation counts (after its start
+// rule, ANY-12), and the limit is kept inside the declared domain.
+func drawTrimCase(t *rapid.T, s trimSession, guarantee string, limits func(t *rapid.T, eff, total int) int) trimCase {
+	d := drawTrimmer(t, s.tg, guarantee)
 	format := ""
 	if len(d.Formats) == 1 {
 		format = d.Formats[0]
 	}
 	h := historyGen(genOpts{n: trimLen.Draw(t, "n"), marked: true, tools: -1, runs: rapid.Bool().Draw(t, "orphan runs"), format: format}).Draw(t, "conversation")
-	total := trimout.Count(d, raws(h.msgs))
-	return trimCase{decl: d, h: h, limit: limits(t, total)}
+	c := trimCase{decl: d, h: h}
+	c.limit = max(d.LimitMin, limits(t, s.count(d, c.effective()), s.count(d, raws(h.msgs))))
+	return c
+}
+
+// input is the case's conversation as the reference reads it.
+func (c trimCase) input() []message.Message {
+	in, _ := message.FromRaw(raws(c.h.msgs)) // generated, so well-formed
+	return in
+}
+
+// effective is the conversation as the start rule leaves it (ANY-12).
+func (c trimCase) effective() []json.RawMessage {
+	in := c.input()
+	return trimout.Pick(in, trimout.Effective(c.decl, in))
 }
 
 // anyLimit draws small limits, limits around the conversation's count and
 // anything in between.
-func anyLimit(t *rapid.T, total int) int {
+func anyLimit(t *rapid.T, _, total int) int {
 	return rapid.OneOf(rapid.IntRange(0, 3), rapid.IntRange(0, total+2), rapid.IntRange(max(0, total-2), total+1)).Draw(t, "limit")
 }
 
-// fittingLimit draws a limit the conversation fits in (ANY-7).
-func fittingLimit(t *rapid.T, total int) int {
-	return total + rapid.IntRange(0, 3).Draw(t, "limit above the count")
+// fittingLimit draws a limit the effective conversation fits in (ANY-7):
+// just above its count, or up to the whole input's, which a start rule
+// must still reduce (ANY-12).
+func fittingLimit(t *rapid.T, eff, total int) int {
+	return rapid.OneOf(rapid.IntRange(eff, eff+3), rapid.IntRange(eff, max(eff, total)+1)).Draw(t, "limit the effective input fits")
 }
 
 // unit says what a count is.
@@ -92,43 +120,22 @@ func lastPrompt(h history) int {
 	return -1
 }
 
-// floor is the smallest acceptable output (ANY-6): the positions the
-// trimmer's claimed guarantees keep, in order.
-func floor(d protocol.TrimmerDecl, h history) []int {
-	keep := map[int]bool{}
-	if d.Claims(protocol.GuaranteeSystem) {
-		for i := range leadingSystem(h) {
-			keep[i] = true
-		}
-	}
-	if i := lastPrompt(h); i >= 0 && d.Claims(protocol.GuaranteeLastPrompt) {
-		keep[i] = true
-	}
-	if n := len(h.msgs); n > 0 && d.Claims(protocol.GuaranteeLastUnit) {
-		for i := h.msgs[n-1].Unit[0]; i < n; i++ {
-			keep[i] = true
-		}
-	}
-	var out []int
-	for i := range h.msgs {
-		if keep[i] {
-			out = append(out, i)
-		}
-	}
-	return out
-}
-
 // trimSession sends trimmer.trim requests and reports failures with every
 // request sent.
 type trimSession struct{ *session }
 
-// errDeclined is an error answer from a trimmer that does not claim total
-// (ANY-9): its other guarantees are not judged on that input.
+// errDeclined is an error answer a trimmer may give (ANY-9): a refusal,
+// not a crash, from a first declaration that does not claim total, or a
+// limit outside a declared domain. Its other guarantees are not judged on
+// that input.
 var errDeclined = errors.New("declined")
 
-// trim sends one request. An error answer fails the case under ANY-9 when
-// the trimmer claims total, and is errDeclined otherwise; a failure to
-// answer at all always fails it.
+// trim sends one request. A crash (internal_error) inside the declared
+// domain always fails the case under ANY-9, and so does any error from a
+// trimmer that claims total (every second declaration does, D-60); other
+// errors are errDeclined. A failure to answer at all fails the case under
+// ANY-9 too: a crash or a hang is never an answer, and it is its own
+// cause in the report.
 func (s trimSession) trim(d protocol.TrimmerDecl, msgs []json.RawMessage, limit int) ([]json.RawMessage, error) {
 	s.t.Helper()
 	if msgs == nil {
@@ -141,14 +148,57 @@ func (s trimSession) trim(d protocol.TrimmerDecl, msgs []json.RawMessage, limit 
 	switch {
 	case err == nil:
 		return out, nil
+	case !d.InDomain(limit):
+		return nil, errDeclined
+	case errors.As(err, &pe) && pe.Kind() == protocol.KindInternalError:
+		s.fail("ANY-9", "trimmer %q crashed on a valid conversation (limit %d, inside its domain): %v", d.Name, limit, err)
+	case errors.As(err, &pe) && d.Refuses == protocol.RefusesNothingFits && s.nothingFits(d, msgs, limit):
+		return nil, errDeclined // a refusal it declares: nothing beyond the kept messages fits
 	case errors.As(err, &pe) && !d.Claims(protocol.GuaranteeTotal):
 		return nil, errDeclined
 	case errors.As(err, &pe):
-		s.fail("ANY-9", "trimmer %q claims total but failed on a valid conversation (limit %d): %v", d.Name, limit, err)
+		s.fail("ANY-9", "trimmer %q must answer every valid conversation of its domain but failed (limit %d): %v", d.Name, limit, err)
 	default:
-		s.fail(s.clause, "trimmer %q: %v", d.Name, err)
+		s.fail("ANY-9", "trimmer %q did not answer (limit %d): %v", d.Name, limit, err)
 	}
 	return nil, err
+}
+
+// nothingFits reports whether the declared refusal applies (ANY-9).
+func (s trimSession) nothingFits(d protocol.TrimmerDecl, msgs []json.RawMessage, limit int) bool {
+	in, err := message.FromRaw(msgs)
+	if err != nil {
+		return false
+	}
+	return trimout.NothingFits(d, in, limit, func(m []json.RawMessage) int { return s.count(d, m) })
+}
+
+// count is what msgs count by d's bound: the declared counter, or the
+// implementation's own through trimmer.count (D-60), which must answer.
+func (s trimSession) count(d protocol.TrimmerDecl, msgs []json.RawMessage) int {
+	s.t.Helper()
+	if d.Counter != protocol.CounterNative {
+		return trimout.Count(d, msgs)
+	}
+	n, err := s.nativeCount(d, msgs)
+	if err != nil {
+		s.fail("ANY-13", "trimmer %q declares a native counter, but trimmer.count failed on a valid conversation: %v\n%s", d.Name, err, describeList("the messages counted", msgs))
+	}
+	return n
+}
+
+// nativeCount asks trimmer.count.
+func (s trimSession) nativeCount(d protocol.TrimmerDecl, msgs []json.RawMessage) (int, error) {
+	if msgs == nil {
+		msgs = []json.RawMessage{}
+	}
+	params := protocol.TrimmerCountParams{Trimmer: d.Name, Messages: msgs}
+	s.record(protocol.MethodTrimmerCount, params)
+	raw, err := s.tg.Call(s.ctx, protocol.MethodTrimmerCount, params)
+	if err != nil {
+		return 0, err
+	}
+	return protocol.DecodeTrimmerCount(raw)
 }
 
 // match maps each output message to the input position it is JSON-equal
@@ -173,7 +223,11 @@ func match(in []msg, out []json.RawMessage) []int {
 // message's position, class and count.
 func (c trimCase) describe() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "trimmer %q (bound %s), limit %d; the input counts %d %s:\n", c.decl.Name, unit(c.decl), c.limit, trimout.Count(c.decl, raws(c.h.msgs)), unit(c.decl))
+	if c.decl.Counter == protocol.CounterNative {
+		fmt.Fprintf(&b, "trimmer %q (bound %s), limit %d; the input:\n", c.decl.Name, unit(c.decl), c.limit)
+	} else {
+		fmt.Fprintf(&b, "trimmer %q (bound %s), limit %d; the input counts %d %s:\n", c.decl.Name, unit(c.decl), c.limit, trimout.Count(c.decl, raws(c.h.msgs)), unit(c.decl))
+	}
 	for i, m := range c.h.msgs {
 		fmt.Fprintf(&b, "  in[%d] %-14s unit %v  %s\n", i, m.Class, m.Unit, abbreviate(m.Raw, 160))
 	}

@@ -147,6 +147,7 @@ func NewHandler(engine Engine) *Handler {
 		protocol.MethodConfigResolve:   withoutContext(h.configResolve),
 		protocol.MethodLoopRun:         h.loopRun,
 		protocol.MethodTrimmerTrim:     withoutContext(h.trimmerTrim),
+		protocol.MethodTrimmerCount:    withoutContext(h.trimmerCount),
 	}
 	return h
 }

@@ -22,6 +22,9 @@ import (
 type Trimmer struct {
 	Decl protocol.TrimmerDecl
 	Trim func(msgs []message.Message, limit int) ([]message.Message, error)
+	// Count is the native counter of a trimmer declared with counter
+	// "native" (trimmer.count, D-60); nil otherwise.
+	Count func(msgs []message.Message) (int, error)
 }
 
 // TrimmerEngine is an Engine that serves capability trimmer.
@@ -29,8 +32,10 @@ type TrimmerEngine interface {
 	Trimmers() []Trimmer
 }
 
-// Trimmers implements TrimmerEngine.
-func (Reference) Trimmers() []Trimmer { return ReferenceTrimmers() }
+// Trimmers implements TrimmerEngine: the reference's own trimmers and the
+// model trimmers of the second declaration (D-60), so that every promise
+// the vocabulary can state is served by a trimmer that keeps it.
+func (Reference) Trimmers() []Trimmer { return append(ReferenceTrimmers(), ModelTrimmers()...) }
 
 // Names of the reference trimmers.
 const (
@@ -191,15 +196,11 @@ func (h *Handler) trimmerTrim(params json.RawMessage) (any, error) {
 	if err := decodeParams(params, &p, "trimmer", "messages", "limit"); err != nil {
 		return nil, err
 	}
-	var trim func([]message.Message, int) ([]message.Message, error)
-	for _, t := range h.trimmers() {
-		if t.Decl.Name == p.Trimmer {
-			trim = t.Trim
-		}
+	t, err := h.trimmer(p.Trimmer)
+	if err != nil {
+		return nil, err
 	}
-	if trim == nil {
-		return nil, protocol.NewError(protocol.KindInvalidParams, "params.trimmer: no trimmer %q was declared", p.Trimmer)
-	}
+	trim := t.Trim
 	limit, err := window.ParseCount("limit", p.Limit)
 	if err != nil {
 		var ce *window.ConfigError
@@ -217,4 +218,38 @@ func (h *Handler) trimmerTrim(params json.RawMessage) (any, error) {
 		return nil, asProtocolError(err)
 	}
 	return protocol.TrimmerTrimResult{Messages: rawMessages(kept)}, nil
+}
+
+// trimmer is the declared trimmer of that name, or invalid_params.
+func (h *Handler) trimmer(name string) (Trimmer, error) {
+	for _, t := range h.trimmers() {
+		if t.Decl.Name == name {
+			return t, nil
+		}
+	}
+	return Trimmer{}, protocol.NewError(protocol.KindInvalidParams, "params.trimmer: no trimmer %q was declared", name)
+}
+
+// trimmerCount answers trimmer.count with the trimmer's native counter.
+func (h *Handler) trimmerCount(params json.RawMessage) (any, error) {
+	var p protocol.TrimmerCountParams
+	if err := decodeParams(params, &p, "trimmer", "messages"); err != nil {
+		return nil, err
+	}
+	t, err := h.trimmer(p.Trimmer)
+	if err != nil {
+		return nil, err
+	}
+	if t.Count == nil {
+		return nil, protocol.NewError(protocol.KindInvalidParams, "params.trimmer: trimmer %q declares no native counter", p.Trimmer)
+	}
+	msgs, err := message.FromRaw(p.Messages)
+	if err != nil {
+		return nil, asProtocolError(err)
+	}
+	n, err := t.Count(msgs)
+	if err != nil {
+		return nil, asProtocolError(err)
+	}
+	return protocol.TrimmerCountResult{Count: n}, nil
 }

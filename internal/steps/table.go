@@ -29,8 +29,8 @@ const (
 	// implementation that does not declare diagnostics (D-42).
 	diagnostic
 	// thenEnds is a Then whose failure ends the scenario, as a Given's
-	// does: the trimmer Thens, each of which checks every trimmer's
-	// output at once.
+	// does. The trimmer Thens are plain Thens: each reports every failing
+	// trimmer as a deviation of its own (D-60).
 	thenEnds
 )
 

@@ -106,11 +106,20 @@ func (w *world) run(s *step, recv reflect.Value, args []reflect.Value) []reflect
 	}
 	var f *target.Failure
 	if (s.kind == then || s.kind == diagnostic) && err != nil && !errors.As(err, &f) {
-		d := Deviation{Clause: w.clauseFor(s.kind == diagnostic), Step: w.step, Err: err}
-		if ex := w.tg.exchange(); ex != "" && strings.HasSuffix(err.Error(), ex) {
-			d.exchange = ex
+		// A Then that checks several subjects (every declared trimmer)
+		// reports each failing one as a deviation of its own, under the
+		// clause it breaks when that is not the step's (a crash: ANY-9).
+		for _, e := range separate(err) {
+			d := Deviation{Clause: w.clauseFor(s.kind == diagnostic), Step: w.step, Err: e}
+			var ce *ClauseError
+			if errors.As(e, &ce) {
+				d.Clause = ce.Clause
+			}
+			if ex := w.tg.exchange(); ex != "" && strings.HasSuffix(e.Error(), ex) {
+				d.exchange = ex
+			}
+			w.deviations = append(w.deviations, d)
 		}
-		w.deviations = append(w.deviations, d)
 		err = nil
 	}
 	return []reflect.Value{reflect.ValueOf(&err).Elem()}
@@ -134,4 +143,24 @@ func (w *world) clauseFor(diagnostic bool) string {
 		}
 	}
 	return first
+}
+
+// ClauseError is a Then's failure under a clause other than the one the
+// step checks: a trimmer that crashes fails ANY-9 whatever the scenario
+// checks (D-60), and is a cause of its own in the report.
+type ClauseError struct {
+	Clause string
+	Err    error
+}
+
+func (e *ClauseError) Error() string { return e.Clause + ": " + e.Err.Error() }
+
+func (e *ClauseError) Unwrap() error { return e.Err }
+
+// separate is the errors joined in err (errors.Join), or err alone.
+func separate(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	return []error{err}
 }

@@ -25,18 +25,21 @@ import (
 var trimmerTable = newTable([]def[trimWorld]{
 	{given, `^an empty conversation$`, (*trimWorld).emptyConversation},
 	{when, `^every trimmer that claims "([a-z_]+)" trims it to (\d+)$`, (*trimWorld).trim},
-	{thenEnds, `^every declared trimmer names its bound, a counter for a token bound, and known guarantees$`, (*trimWorld).declared},
-	{thenEnds, `^every output is a subsequence of the conversation$`, (*trimWorld).everySubsequence},
-	{thenEnds, `^every output keeps tool-call units whole$`, (*trimWorld).everyUnits},
-	{thenEnds, `^every output starts with messages? ([0-9, \-]+)$`, (*trimWorld).everyStartsWith},
-	{thenEnds, `^every output holds message (\d+)$`, (*trimWorld).everyHolds},
-	{thenEnds, `^every output ends with messages? ([0-9, \-]+)$`, (*trimWorld).everyEndsWith},
-	{thenEnds, `^every output is within the limit, or exactly its floor$`, (*trimWorld).everyBound},
-	{thenEnds, `^every output is the conversation unchanged$`, (*trimWorld).everyUnchanged},
-	{thenEnds, `^trimming every output again changes nothing$`, (*trimWorld).everyIdempotent},
-	{thenEnds, `^no trimmer failed$`, (*trimWorld).noneFailed},
-	{thenEnds, `^every output of a message bound has at most (\d+) messages?$`, (*trimWorld).everyCountAtMost},
-	{thenEnds, `^every output is empty$`, (*trimWorld).everyEmpty},
+	{then, `^every declared trimmer names its bound, a counter for a token bound, and known guarantees$`, (*trimWorld).declared},
+	{then, `^every output is a subsequence of the conversation$`, (*trimWorld).everySubsequence},
+	{then, `^every output keeps tool-call units whole$`, (*trimWorld).everyUnits},
+	{then, `^every output starts with messages? ([0-9, \-]+)$`, (*trimWorld).everyStartsWith},
+	{then, `^every output holds message (\d+)$`, (*trimWorld).everyHolds},
+	{then, `^every output ends with messages? ([0-9, \-]+)$`, (*trimWorld).everyEndsWith},
+	{then, `^every output is within the limit, or exactly its floor$`, (*trimWorld).everyBound},
+	{then, `^every output is the conversation unchanged$`, (*trimWorld).everyUnchanged},
+	{then, `^trimming every output again changes nothing$`, (*trimWorld).everyIdempotent},
+	{then, `^no trimmer failed$`, (*trimWorld).noneFailed},
+	{then, `^every output of a message bound has at most (\d+) messages?$`, (*trimWorld).everyCountAtMost},
+	{then, `^every output is empty$`, (*trimWorld).everyEmpty},
+	{then, `^every output starts with the declared head$`, (*trimWorld).everyHead},
+	{then, `^every output starts on a user prompt after what it always keeps$`, (*trimWorld).everyStart},
+	{then, `^every native counter is sane on the conversation$`, (*trimWorld).everyCounter},
 })
 
 // trimWorld is a scenario's trimmer state.
@@ -71,8 +74,9 @@ func (tw *trimWorld) noneFailed() error                 { return tw.each(func(tr
 
 func (tw *trimWorld) everyCountAtMost(n int) error {
 	return tw.each(func(r trimRun) error {
-		if r.decl.Bound == protocol.BoundMessages && len(r.out) > n {
-			return fmt.Errorf("%d messages, wanted at most %d", len(r.out), n)
+		// Markers aside, and in the library's units where declared (ANY-6).
+		if got := trimout.Count(r.decl, trimout.Strip(r.decl, r.out)); r.decl.Bound == protocol.BoundMessages && got > n {
+			return fmt.Errorf("%d messages, wanted at most %d", got, n)
 		}
 		return nil
 	})
@@ -105,8 +109,12 @@ func format(msgs []json.RawMessage) string {
 func (tw *trimWorld) trim(guarantee string, limit int) error {
 	tw.guarantee, tw.limit = guarantee, limit
 	f := format(tw.w.input)
-	for _, d := range tw.w.tg.Info().Claiming(guarantee) {
-		if f != "" && !d.Accepts(f) {
+	decls := tw.w.tg.Info().Claiming(guarantee)
+	if guarantee == protocol.GuaranteeTotal {
+		decls = tw.w.tg.Info().Trimmers // a crash is never an answer (ANY-9, D-60)
+	}
+	for _, d := range decls {
+		if (f != "" && !d.Accepts(f)) || !d.InDomain(limit) {
 			continue
 		}
 		out, err := target.TrimmerTrim(context.Background(), tw.w.tg, d.Name, tw.w.input, limit)
@@ -130,21 +138,55 @@ func (tw *trimWorld) declared() error {
 	return protocol.CheckTrimmers(info.Capabilities, info.Trimmers)
 }
 
-// each checks every trimmer's output; an error answer fails the step
-// (ANY-9) unless the trimmer does not claim total.
+// each checks every trimmer's output, and reports every trimmer that
+// fails, each as a deviation of its own whose text starts with what is
+// wrong (the report groups causes by that text, so a trimmer's name
+// must not lead it). An error answer fails the step under ANY-9 when it is
+// a crash or the trimmer claims total, and declines the case otherwise.
 func (tw *trimWorld) each(check func(trimRun) error) error {
+	var fails []error
 	for _, r := range tw.runs {
-		if r.err != nil {
-			if r.decl.Claims(protocol.GuaranteeTotal) || tw.guarantee == protocol.GuaranteeTotal {
-				return fmt.Errorf("trimmer %q failed on a valid conversation with limit %d: %v", r.decl.Name, tw.limit, r.err)
-			}
+		var pe *protocol.Error
+		switch {
+		case r.err != nil && errors.As(r.err, &pe) && pe.Kind() != protocol.KindInternalError &&
+			!r.decl.Claims(protocol.GuaranteeTotal) && tw.guarantee != protocol.GuaranteeTotal:
 			continue
-		}
-		if err := check(r); err != nil {
-			return fmt.Errorf("trimmer %q, limit %d: %w\n  output: %s", r.decl.Name, tw.limit, err, mustList(r.out))
+		case r.err != nil && errors.As(r.err, &pe) && pe.Kind() != protocol.KindInternalError && tw.refusalDeclared(r.decl):
+			continue
+		case r.err != nil && errors.As(r.err, &pe) && pe.Kind() == protocol.KindInternalError:
+			fails = append(fails, &ClauseError{Clause: "ANY-9", Err: fmt.Errorf("the trimmer crashed on a valid conversation (trimmer %q, limit %d) — %v", r.decl.Name, tw.limit, r.err)})
+		case r.err != nil:
+			fails = append(fails, &ClauseError{Clause: "ANY-9", Err: fmt.Errorf("the trimmer refused a valid conversation of its domain (trimmer %q, limit %d) — %v", r.decl.Name, tw.limit, r.err)})
+		default:
+			if err := check(r); err != nil {
+				fails = append(fails, fmt.Errorf("%w (trimmer %q, limit %d)\n  output: %s", err, r.decl.Name, tw.limit, mustList(r.out)))
+			}
 		}
 	}
-	return nil
+	return errors.Join(fails...)
+}
+
+// input is the conversation as the reference reads it.
+func (tw *trimWorld) input() ([]message.Message, error) { return message.FromRaw(tw.w.input) }
+
+// count is what msgs count by the trimmer's bound, natively through
+// trimmer.count for a native counter (ANY-13).
+func (tw *trimWorld) count(d protocol.TrimmerDecl, msgs []json.RawMessage) (int, error) {
+	if d.Counter != protocol.CounterNative {
+		return trimout.Count(d, msgs), nil
+	}
+	if msgs == nil {
+		msgs = []json.RawMessage{}
+	}
+	raw, err := tw.w.tg.Call(context.Background(), protocol.MethodTrimmerCount, protocol.TrimmerCountParams{Trimmer: d.Name, Messages: msgs})
+	if err != nil {
+		return 0, fmt.Errorf("ANY-13: trimmer.count failed: %w", err)
+	}
+	n, err := protocol.DecodeTrimmerCount(raw)
+	if err != nil {
+		return 0, fmt.Errorf("ANY-13: %w", err)
+	}
+	return n, nil
 }
 
 func mustList(msgs []json.RawMessage) string {
@@ -154,7 +196,7 @@ func mustList(msgs []json.RawMessage) string {
 
 func (tw *trimWorld) subsequence(r trimRun) error {
 	next := 0
-	for k, o := range r.out {
+	for k, o := range trimout.Strip(r.decl, r.out) {
 		found := false
 		for i := next; i < len(tw.w.input); i++ {
 			if jsoncmp.Equal(tw.w.input[i], o) {
@@ -195,7 +237,18 @@ func (tw *trimWorld) startsWith(list string) func(trimRun) error {
 		if err != nil {
 			return err
 		}
-		if len(r.out) < len(want) || !equalRaw(r.out[:len(want)], want) {
+		if tw.guarantee == protocol.GuaranteeSystem {
+			// The listed system messages, as far as the declaration keeps
+			// them (ANY-3: leading, or only the first).
+			in, err := tw.input()
+			if err != nil {
+				return err
+			}
+			kept := trimout.SystemKept(r.decl, in)
+			want = want[:min(len(want), len(kept))]
+		}
+		out := trimout.Strip(r.decl, r.out)
+		if len(out) < len(want) || !equalRaw(out[:len(want)], want) {
 			return fmt.Errorf("the output does not start with messages %s", list)
 		}
 		return nil
@@ -208,7 +261,7 @@ func (tw *trimWorld) holds(pos int) func(trimRun) error {
 		if err != nil {
 			return err
 		}
-		for _, o := range r.out {
+		for _, o := range trimout.Strip(r.decl, r.out) {
 			if jsoncmp.Equal(o, want[0]) {
 				return nil
 			}
@@ -223,7 +276,8 @@ func (tw *trimWorld) endsWith(list string) func(trimRun) error {
 		if err != nil {
 			return err
 		}
-		if len(r.out) < len(want) || !equalRaw(r.out[len(r.out)-len(want):], want) {
+		out := trimout.Strip(r.decl, r.out)
+		if len(out) < len(want) || !equalRaw(out[len(out)-len(want):], want) {
 			return fmt.Errorf("the output does not end with messages %s", list)
 		}
 		return nil
@@ -232,34 +286,13 @@ func (tw *trimWorld) endsWith(list string) func(trimRun) error {
 
 // floor is what the trimmer's claimed guarantees keep (ANY-6).
 func (tw *trimWorld) floor(d protocol.TrimmerDecl) ([]json.RawMessage, error) {
-	msgs, err := message.FromRaw(tw.w.input)
+	msgs, err := tw.input()
 	if err != nil {
 		return nil, err
 	}
-	units, err := message.Units(msgs)
-	if err != nil {
-		return nil, err
-	}
-	keep := make([]bool, len(msgs))
-	for i := 0; i < len(msgs) && msgs[i].Class() == message.System && d.Claims(protocol.GuaranteeSystem); i++ {
-		keep[i] = true
-	}
-	for i := len(msgs) - 1; i >= 0 && d.Claims(protocol.GuaranteeLastPrompt); i-- {
-		if msgs[i].Class() == message.UserPrompt {
-			keep[i] = true
-			break
-		}
-	}
-	if len(units) > 0 && d.Claims(protocol.GuaranteeLastUnit) {
-		for i := units[len(units)-1].Start; i < len(msgs); i++ {
-			keep[i] = true
-		}
-	}
-	var out []json.RawMessage
-	for i, k := range keep {
-		if k {
-			out = append(out, tw.w.input[i])
-		}
+	out := []json.RawMessage{}
+	for _, i := range trimout.Floor(d, msgs) {
+		out = append(out, tw.w.input[i])
 	}
 	return out, nil
 }
@@ -269,18 +302,46 @@ func (tw *trimWorld) bound(r trimRun) error {
 	if err != nil {
 		return err
 	}
-	got, need := trimout.Count(r.decl, r.out), trimout.Count(r.decl, fl)
+	out := trimout.Strip(r.decl, r.out)
+	got, err := tw.count(r.decl, out)
+	if err != nil {
+		return err
+	}
+	need, err := tw.count(r.decl, fl)
+	if err != nil {
+		return err
+	}
 	switch {
+	case need <= tw.limit && got > tw.limit && r.decl.Slack == protocol.SlackUnit:
+		in, err := tw.input()
+		if err != nil {
+			return err
+		}
+		rest, ok := trimout.WithoutStraddling(in, out, trimout.Floor(r.decl, in))
+		if !ok {
+			return fmt.Errorf("the output counts %d (%s), above the limit, and has no unit outside the floor to be its slack", got, r.decl.Bound)
+		}
+		n, err := tw.count(r.decl, rest)
+		if err != nil {
+			return err
+		}
+		if n > tw.limit {
+			return fmt.Errorf("the output counts %d (%s), above the limit by more than the one unit that straddles the cut (%d without it)", got, r.decl.Bound, n)
+		}
 	case need <= tw.limit && got > tw.limit:
 		return fmt.Errorf("the output counts %d (%s), above the limit", got, r.decl.Bound)
-	case need > tw.limit && !equalRaw(r.out, fl):
+	case need > tw.limit && !equalRaw(out, fl):
 		return fmt.Errorf("the floor alone counts %d, above the limit, so the output must be the floor: %s", need, mustList(fl))
 	}
 	return nil
 }
 
 func (tw *trimWorld) unchanged(r trimRun) error {
-	if !equalRaw(r.out, tw.w.input) {
+	in, err := tw.input()
+	if err != nil {
+		return err
+	}
+	if !equalRaw(trimout.Strip(r.decl, r.out), trimout.Pick(in, trimout.Effective(r.decl, in))) {
 		return fmt.Errorf("the conversation fits, yet it was changed")
 	}
 	return nil
@@ -294,7 +355,7 @@ func (tw *trimWorld) idempotent(r trimRun) error {
 	if err != nil {
 		return fmt.Errorf("trimming the output again failed: %v", err)
 	}
-	if !equalRaw(again, r.out) {
+	if !equalRaw(trimout.Strip(r.decl, again), trimout.Strip(r.decl, r.out)) {
 		return fmt.Errorf("trimming the output again changed it: %s", mustList(again))
 	}
 	return nil
@@ -310,4 +371,76 @@ func equalRaw(a, b []json.RawMessage) bool {
 		}
 	}
 	return true
+}
+
+func (tw *trimWorld) everyHead() error {
+	return tw.each(func(r trimRun) error {
+		n := min(r.decl.Head, len(tw.w.input))
+		out := trimout.Strip(r.decl, r.out)
+		if len(out) < n || !equalRaw(out[:n], tw.w.input[:n]) {
+			return fmt.Errorf("ANY-11: the output does not start with the declared head of %d message(s)", r.decl.Head)
+		}
+		return nil
+	})
+}
+
+func (tw *trimWorld) everyStart() error {
+	return tw.each(func(r trimRun) error {
+		in, err := tw.input()
+		if err != nil {
+			return err
+		}
+		kept := trimout.Kept(r.decl, in)
+		for k, p := range trimout.Match(tw.w.input, trimout.Strip(r.decl, r.out)) {
+			if p < 0 || kept[p] {
+				continue
+			}
+			if in[p].Class() != message.UserPrompt {
+				return fmt.Errorf("ANY-12: after what it always keeps, the output starts on output message %d, a %s message", k+1, in[p].Class())
+			}
+			return nil
+		}
+		return nil
+	})
+}
+
+// everyCounter checks each native counter on the conversation's prefixes
+// (ANY-13): never negative, never smaller as messages are added.
+func (tw *trimWorld) everyCounter() error {
+	return tw.each(func(r trimRun) error {
+		if r.decl.Counter != protocol.CounterNative {
+			return nil
+		}
+		last := 0
+		for i := 0; i <= len(tw.w.input); i++ {
+			n, err := tw.count(r.decl, tw.w.input[:i])
+			if err != nil {
+				return err
+			}
+			if n < 0 || (i > 0 && n < last) {
+				return fmt.Errorf("ANY-13: the native counter counts the first %d message(s) as %d (the first %d: %d)", i, n, max(i-1, 0), last)
+			}
+			last = n
+		}
+		return nil
+	})
+}
+
+// refusalDeclared reports whether the trimmer declares refuses
+// "nothing_fits" and nothing beyond its kept messages fits (ANY-9).
+func (tw *trimWorld) refusalDeclared(d protocol.TrimmerDecl) bool {
+	if d.Refuses != protocol.RefusesNothingFits {
+		return false
+	}
+	in, err := tw.input()
+	if err != nil {
+		return false
+	}
+	failed := false
+	fits := trimout.NothingFits(d, in, tw.limit, func(m []json.RawMessage) int {
+		n, err := tw.count(d, m)
+		failed = failed || err != nil
+		return n
+	})
+	return fits && !failed
 }

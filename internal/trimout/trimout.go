@@ -14,7 +14,16 @@ import (
 // Count counts msgs by d's bound: messages, cl100k tokens (TOK-2) or
 // ⌈characters / 4⌉ per message (EST-2 – EST-5), summed. A message that
 // cannot be read counts 0: ANY-1 reports it.
+//
+// A second declaration may count otherwise (countV2); a native counter is
+// the implementation's to answer (trimmer.count), and counts 0 here.
 func Count(d protocol.TrimmerDecl, msgs []json.RawMessage) int {
+	if n, ok := countV2(d, msgs); ok {
+		return n
+	}
+	if d.Counter == protocol.CounterNative {
+		return 0
+	}
 	if d.Bound == protocol.BoundMessages {
 		return len(msgs)
 	}

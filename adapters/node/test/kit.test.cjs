@@ -152,6 +152,42 @@ test('a wrong declaration is refused when serving starts', () => {
   }
 });
 
+test('the second declaration is written as given, and trimmer.count answers with the native counter (D-60)', async () => {
+  const trimmers = [{
+    name: 'lib', version: 2, bound: 'tokens', counter: 'native', count: { over: 'message' }, system: 'first', start: 'user',
+    limit_min: 1, markers: { role: 'system', prefix: 'Skipped ' }, guarantees: ['subsequence', 'system', 'bound'],
+    trim: (m) => m, nativeCount: (m) => 3 + m.length * 4,
+  }];
+  const rs = await exchange(
+    [req(1, 'initialize', { protocol: 1, suite: 'convspec' }),
+     req(2, 'trimmer.count', { trimmer: 'lib', messages: [{ role: 'user', content: 'a' }] }),
+     req(3, 'trimmer.count', { trimmer: 'nope', messages: [] })],
+    { trimmers },
+  );
+  assert.deepEqual(rs[0].result.trimmers, [{
+    name: 'lib', bound: 'tokens', counter: 'native', guarantees: ['subsequence', 'system', 'bound'], version: 2,
+    system: 'first', markers: { role: 'system', prefix: 'Skipped ' }, limit_min: 1, start: 'user', count: { over: 'message' },
+  }]);
+  assert.deepEqual(rs[1].result, { count: 7 });
+  assert.equal(rs[2].error.data.kind, 'invalid_params');
+});
+
+test('a second declaration that contradicts itself is refused, naming the member', () => {
+  const ok = { name: 't', bound: 'messages', guarantees: ['bound'], trim: (m) => m };
+  for (const [bad, message] of [
+    [{ ...ok, head: 2 }, /trimmers\[0\]\.head needs "version": 2/],
+    [{ ...ok, version: 2, system: 'first' }, /trimmers\[0\]\.system .* does not claim "system"/],
+    [{ ...ok, version: 2, guarantees: [], slack: 'unit' }, /trimmers\[0\]\.slack qualifies the bound/],
+    [{ ...ok, version: 2, count: { over: 'joined' } }, /trimmers\[0\]\.count says how tokens are counted/],
+    [{ ...ok, version: 2, guarantees: ['head'], head: 1 }, /"head" is not listed/],
+    [{ ...ok, version: 2, bound: 'tokens', counter: 'native' }, /nativeCount must be a function/],
+    [{ ...ok, bound: 'tokens', counter: 'chars4', nativeCount: () => 1 }, /nativeCount is given/],
+    [{ ...ok, version: 2, markers: { role: 'tool', prefix: 'x' } }, /markers\.role/],
+  ]) {
+    assert.throws(() => serve({ name: 't', version: '0', trimmers: [bad], input: Readable.from([]), output: { write: () => true }, exit: () => {} }), message);
+  }
+});
+
 test('chars4 counts content characters as EST-2 – EST-5 do, rounded per message', () => {
   const chars = (text) => contentChars({ role: 'user', content: JSON.parse(text) });
   assert.equal(chars('"é你😀"'), 4);

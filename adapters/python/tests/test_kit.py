@@ -196,6 +196,36 @@ class Declarations(unittest.TestCase):
                 exchange([], **bad)
 
 
+class SecondDeclaration(unittest.TestCase):
+    def test_members_are_declared_and_trimmer_count_answers_with_the_native_counter(self):
+        trimmers = [{"name": "lib", "version": 2, "bound": "tokens", "counter": "native", "count": {"over": "message"},
+                     "system": "first", "start": "user", "limit_min": 1, "markers": {"role": "system", "prefix": "Skipped "},
+                     "guarantees": ["subsequence", "system", "bound"], "trim": lambda m, n: m,
+                     "native_count": lambda m: 3 + 4 * len(m)}]
+        rs = exchange([req(1, "initialize", {"protocol": 1, "suite": "convspec"}),
+                       req(2, "trimmer.count", {"trimmer": "lib", "messages": [{"role": "user", "content": "a"}]}),
+                       req(3, "trimmer.count", {"trimmer": "nope", "messages": []})], trimmers=trimmers)
+        self.assertEqual(rs[0]["result"]["trimmers"], [{
+            "name": "lib", "bound": "tokens", "counter": "native", "guarantees": ["subsequence", "system", "bound"], "version": 2,
+            "system": "first", "markers": {"role": "system", "prefix": "Skipped "}, "limit_min": 1, "start": "user",
+            "count": {"over": "message"}}])
+        self.assertEqual(rs[1]["result"], {"count": 7})
+        self.assertEqual(rs[2]["error"]["data"]["kind"], "invalid_params")
+
+    def test_a_declaration_that_contradicts_itself_is_refused_naming_the_member(self):
+        ok = {"name": "t", "bound": "messages", "guarantees": ["bound"], "trim": lambda m, n: m}
+        for bad, message in (({**ok, "head": 2}, r'trimmers\[0\]\.head needs "version": 2'),
+                             ({**ok, "version": 2, "system": "first"}, r'trimmers\[0\]\.system .* does not claim "system"'),
+                             ({**ok, "version": 2, "guarantees": [], "slack": "unit"}, r"trimmers\[0\]\.slack qualifies the bound"),
+                             ({**ok, "version": 2, "count": {"over": "joined"}}, r"trimmers\[0\]\.count says how tokens"),
+                             ({**ok, "version": 2, "guarantees": ["head"], "head": 1}, "'head' is not listed"),
+                             ({**ok, "version": 2, "bound": "tokens", "counter": "native"}, "native_count must be a function"),
+                             ({**ok, "bound": "tokens", "counter": "chars4", "native_count": len}, "native_count is given"),
+                             ({**ok, "version": 2, "markers": {"role": "tool", "prefix": "x"}}, r"markers\.role")):
+            with self.assertRaisesRegex(TypeError, message):
+                exchange([], trimmers=[bad])
+
+
 class Counters(unittest.TestCase):
     def test_chars4_counts_content_characters_as_ecmascript_does(self):
         cases = [('"é你😀"', 4), ('[ {"type": "text", "text": "hi 😀"} ]', 32), ("1e400", 4), ("null", 0),

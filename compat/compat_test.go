@@ -1,0 +1,130 @@
+package compat_test
+
+// Runs every compatibility adapter (compat/*/adapter.cjs, each a real npm
+// library on the Node kit, pinned by its package-lock.json) as a user's CI
+// would: `conform -seed 1 -baseline baseline.json -- node adapter.cjs` must
+// pass, every deviation listed in the baseline and explained with its
+// minimal input, none stale; then `conform doc -compat` renders the
+// compatibility page from their JSON reports (SPEC §8d, D-60). Skipped
+// without node and npm. CONVSPEC_COMPAT_WRITE=1 writes each report.json
+// beside its adapter, the input of the page the README links.
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestCompatibility(t *testing.T) {
+	for _, tool := range []string{"node", "npm"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("skipping the compatibility report: %s is not on PATH", tool)
+		}
+	}
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	conform := filepath.Join(tmp, "conform")
+	if out, err := run(root, "go", "build", "-o", conform, "./cmd/conform"); err != nil {
+		t.Fatalf("go build ./cmd/conform: %v\n%s", err, out)
+	}
+	adapters, err := filepath.Glob(filepath.Join(root, "compat", "*", "adapter.cjs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(adapters) < 4 {
+		t.Fatalf("%d compatibility adapters; the report needs LangChain and more", len(adapters))
+	}
+	reports := filepath.Join(tmp, "reports")
+	for _, a := range adapters {
+		dir := filepath.Dir(a)
+		name := filepath.Base(dir)
+		t.Run(name, func(t *testing.T) {
+			checkBaselineExplained(t, filepath.Join(dir, "baseline.json"))
+			if !installed(dir) {
+				if out, err := run(dir, "npm", "ci", "--no-audit", "--no-fund"); err != nil {
+					t.Fatalf("npm ci: %v\n%s", err, out)
+				}
+			}
+			report := filepath.Join(reports, name, "report.json")
+			if os.Getenv("CONVSPEC_COMPAT_WRITE") != "" {
+				report = filepath.Join(dir, "report.json")
+			}
+			if err := os.MkdirAll(filepath.Dir(report), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			out, err := run(dir, conform, "-seed", "1", "-timeout", "60s", "-baseline", "baseline.json", "-json", report, "--", "node", "adapter.cjs")
+			if err != nil || !strings.Contains(string(out), "0 stale entries") {
+				t.Fatalf("conform -baseline baseline.json -- node adapter.cjs: %v\n%s", err, out)
+			}
+			if report != filepath.Join(reports, name, "report.json") {
+				data, err := os.ReadFile(report)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.MkdirAll(filepath.Join(reports, name), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(reports, name, "report.json"), data, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+		})
+	}
+	site := filepath.Join(tmp, "site")
+	if out, err := run(root, conform, "doc", "-o", site, "-compat", reports); err != nil {
+		t.Fatalf("conform doc -compat: %v\n%s", err, out)
+	}
+	page, err := os.ReadFile(filepath.Join(site, "compat.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"langchain-trimMessages", "Verdict per guarantee", "Minimal input: "} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("compat.html does not show %q", want)
+		}
+	}
+}
+
+// checkBaselineExplained: every entry says why, with the minimal input that
+// shows it — never the TODO conform writes.
+func checkBaselineExplained(t *testing.T, path string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b struct {
+		Entries []struct{ ID, Reason string } `json:"entries"`
+	}
+	if err := json.Unmarshal(data, &b); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range b.Entries {
+		if strings.HasPrefix(e.Reason, "TODO") || !strings.Contains(e.Reason, "Minimal input: ") {
+			t.Errorf("%s: entry %s is not explained with its minimal input: %q", path, e.ID, e.Reason)
+		}
+	}
+}
+
+// installed reports whether npm has installed what package-lock.json pins:
+// its own record, node_modules/.package-lock.json, is there and not older.
+func installed(dir string) bool {
+	lock, err := os.Stat(filepath.Join(dir, "package-lock.json"))
+	if err != nil {
+		return false
+	}
+	done, err := os.Stat(filepath.Join(dir, "node_modules", ".package-lock.json"))
+	return err == nil && !done.ModTime().Before(lock.ModTime())
+}
+
+func run(dir, name string, args ...string) ([]byte, error) {
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	return cmd.CombinedOutput()
+}

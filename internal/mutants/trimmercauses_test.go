@@ -1,0 +1,84 @@
+package mutants_test
+
+import (
+	"context"
+	"errors"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/convspec/convspec/conformance/protocol"
+	"github.com/convspec/convspec/conformance/report"
+	"github.com/convspec/convspec/internal/inprocess"
+	"github.com/convspec/convspec/internal/runner"
+	"github.com/convspec/convspec/internal/server"
+	"github.com/convspec/convspec/reference/message"
+)
+
+// twoFaultsEngine serves two trimmers that claim system: one crashes on
+// every non-empty conversation (a conversion error in the library), the
+// other drops the system prompt.
+type twoFaultsEngine struct{ server.Reference }
+
+func (twoFaultsEngine) Trimmers() []server.Trimmer {
+	decl := func(name string) protocol.TrimmerDecl {
+		return protocol.TrimmerDecl{Name: name, Bound: protocol.BoundMessages,
+			Guarantees: []string{protocol.GuaranteeSubsequence, protocol.GuaranteeSystem}}
+	}
+	return []server.Trimmer{
+		{Decl: decl("converts"), Trim: func(msgs []message.Message, limit int) ([]message.Message, error) {
+			if len(msgs) > 0 {
+				return nil, errors.New("TypeError: cannot convert a message of role system")
+			}
+			return msgs, nil
+		}},
+		{Decl: decl("drops-system"), Trim: server.NewestWithin(func(m []message.Message) int { return len(m) }, 0)},
+	}
+}
+
+// TestTrimmerCrashIsItsOwnCause: a trimmer's crash is reported under
+// ANY-9 as a cause of its own, never merged into the cause of another
+// trimmer's real deviation of the guarantee checked (the system prompt
+// dropped), and both trimmers are reported by the same scenario.
+func TestTrimmerCrashIsItsOwnCause(t *testing.T) {
+	tg, err := inprocess.New(twoFaultsEngine{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tg.Close()
+	results, err := runner.Run(context.Background(), tg, runner.Options{Run: regexp.MustCompile(`^(ANY-3/|prop/trimmer-keeps-system$)`), Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := report.Run{Cases: report.Judge(results, nil, false)}
+	causes := run.Causes()
+	crash, system := -1, -1
+	for i, c := range causes {
+		for _, s := range c.Shapes {
+			if strings.Contains(s, "crashed") {
+				crash = i
+			} else if !strings.Contains(strings.Join(c.Clauses, " "), "ANY-9") {
+				system = i
+			}
+		}
+	}
+	if crash < 0 || system < 0 || crash == system {
+		for _, c := range causes {
+			t.Logf("cause %v %q", c.Clauses, c.Shapes)
+		}
+		t.Fatalf("want the crash and the dropped system prompt as two causes; crash cause %d, system cause %d", crash, system)
+	}
+	if !slices.Equal(causes[crash].Clauses, []string{"ANY-9"}) {
+		t.Errorf("the crash cause is under %v, want ANY-9 alone", causes[crash].Clauses)
+	}
+	both := false
+	for _, r := range results {
+		if strings.Contains(r.Detail, `"converts"`) && strings.Contains(r.Detail, `"drops-system"`) {
+			both = true
+		}
+	}
+	if !both {
+		t.Error("no result reports both failing trimmers: a check stopped at the first")
+	}
+}
