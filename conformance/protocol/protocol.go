@@ -43,7 +43,7 @@ func Methods() []string {
 		MethodBudgetCount, MethodBudgetCheck, MethodBudgetPrune, MethodBudgetCompress, MethodBudgetPrepare,
 		MethodHistoryClassify, MethodHistoryPrune, MethodHistoryBuild,
 		MethodConfigResolve, MethodLoopRun,
-		MethodTrimmerTrim,
+		MethodTrimmerTrim, MethodTrimmerCount,
 	}
 }
 

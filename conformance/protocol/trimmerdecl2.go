@@ -142,8 +142,7 @@ func (d TrimmerDecl) checkVersion2(at string) error {
 }
 
 // DecodeTrimmerCount reads a trimmer.count result: an object whose member
-// "count" is an integer (ANY-13). It is read here rather than by the
-// result schema, whose method list is the first protocol's.
+// "count" is an integer (ANY-13), as the result schema describes it.
 func DecodeTrimmerCount(raw json.RawMessage) (int, error) {
 	var r struct {
 		Count *json.Number `json:"count"`

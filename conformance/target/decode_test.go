@@ -34,6 +34,7 @@ var results = map[string]any{
 	protocol.MethodConfigResolve:   protocol.ConfigResolveResult{},
 	protocol.MethodLoopRun:         protocol.LoopRunResult{},
 	protocol.MethodTrimmerTrim:     protocol.TrimmerTrimResult{},
+	protocol.MethodTrimmerCount:    protocol.TrimmerCountResult{},
 }
 
 // TestEveryMethodHasAResultSchema: no method's result goes unchecked, and
