@@ -45,21 +45,25 @@ function sleep(ms) {
   })
 }
 
-// call runs a script once: it answers after delay_ms unless that is beyond
-// timeout_ms, in which case the call fails when the timeout expires.
+// call runs a script once: it answers at once unless delay_ms reaches
+// timeout_ms, in which case the call fails when the timeout expires. D-44
+// (protocol.md, "The scripted summarizer"): delay_ms >= the timeout does not
+// answer in time; this implementation first read the tie as an answer (R5).
 export async function call(script) {
-  if (script.delay > script.timeout) {
+  if (script.delay >= script.timeout) {
     await sleep(script.timeout)
     return { ok: false, error: `the summarizer did not answer within ${script.timeout} ms`, timedOut: true }
   }
-  if (script.delay > 0) await sleep(script.delay)
+  // D-44: an answer is given at once; sleeping the delay would change nothing
   if (script.error !== null) return { ok: false, error: script.error }
   return { ok: true, reply: script.reply }
 }
 
 // --- the prompt (SUM-1) ---
 
-const str = (v) => (typeof v === 'string' ? v : v === undefined ? '' : compact(v))
+// D-48 (after this implementation's first readings): absent and null alike
+// render as the empty string.
+const str = (v) => (typeof v === 'string' ? v : v === undefined || v === null ? '' : compact(v))
 
 // renderContent is a content's parts joined by "\n" (SUM-1), built without
 // recursion: tool_result blocks may nest content without bound.
