@@ -61,9 +61,7 @@ export async function call(script) {
 
 // --- the prompt (SUM-1) ---
 
-// D-48 (after this implementation's first readings): absent and null alike
-// render as the empty string.
-const str = (v) => (typeof v === 'string' ? v : v === undefined || v === null ? '' : compact(v))
+const str = (v) => (typeof v === 'string' ? v : v === undefined ? '' : compact(v))
 
 // renderContent is a content's parts joined by "\n" (SUM-1), built without
 // recursion: tool_result blocks may nest content without bound.

@@ -343,7 +343,7 @@ Feature: Summarization of evicted messages
       tool_call read_file {"path":"a.go"}
       tool_call grep {"pattern":"Parse"}
       tool_call  
-      tool_call 5 
+      tool_call 5 null
 
       [tool] tool_result t: package a
 
@@ -372,7 +372,7 @@ Feature: Summarization of evicted messages
       tool_use 5 "in"
 
       [system] tool_result 5: c
-      tool_result : d
+      tool_result null: d
       """
 
   @SUM-9

@@ -65,8 +65,8 @@ func Prompt(msgs []message.Message) string {
 // Render turns one message into text for the prompt (SUM-1): "[role] "
 // followed by its parts, one per line. Every member is looked up by its exact
 // name, the last of a repeated name winning (as JSON.parse does, EST-3), and
-// read on its own: a string member is its text, an absent or null one the
-// empty string and any other value its compact form (D-48), so that one odd
+// read on its own: a string member is its text, an absent one the empty
+// string and any other value, null included, its compact form (D-48), so that one odd
 // member never changes how the rest of the message renders.
 func Render(m message.Message) string {
 	var parts []string
@@ -105,12 +105,13 @@ func objectMembers(raw json.RawMessage) map[string]json.RawMessage {
 }
 
 // memberText renders a name, id or arguments member (D-48): a string as
-// itself, absent or null as the empty string, anything else in compact form.
+// itself, an absent one as the empty string, anything else — null included —
+// in compact form.
 func memberText(raw json.RawMessage) string {
-	switch kind(raw) {
-	case "absent":
+	switch {
+	case len(raw) == 0:
 		return ""
-	case "string":
+	case kind(raw) == "string":
 		var s string
 		_ = json.Unmarshal(raw, &s)
 		return s
