@@ -182,7 +182,8 @@ func encodeExamples() map[string][]call {
 	ex := map[string][]call{}
 	for _, text := range []string{"", " ", "  ", "\n\n\n", " \n", "\t\t x", "a  b", "a\u00a0\u00a0b", "\u2028\u2029", "\u3000x",
 		"I'M", "it'S", "we'Ll", "they'VE", "don't", "x'd", "'s", "''", "it'Sam", "it'SELL", "I'VEX", "'DEAL", "WE'REAL", "don'TRY", "I'Mark", "'reason", "a\u2019s", "1234567", "12345678", "٣٤٥", "①②", "ℌ",
-		"e\u0301\u0302", "😀😀", "中文字符", "한국어", "<|endoftext|>", "!!!", "a.b,c", "   !", "\r\n\r\n", "x \u0085y"} {
+		"e\u0301\u0302", "😀😀", "中文字符", "한국어", "<|endoftext|>", "!!!", "a.b,c", "   !", "\r\n\r\n", "x \u0085y",
+		"\uffff", "a\U00010000b", "\U0010ffff", "\ud7ff\ue000", "\u07ff\u0800"} {
 		ex["text "+strconv.Quote(text)] = []call{{protocol.MethodTokensEncode, map[string]any{"text": text}}}
 	}
 	return ex

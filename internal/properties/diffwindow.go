@@ -63,6 +63,15 @@ func diffWindowProperties() []Property {
 			}, map[string][]call{
 				"blank reply": {{protocol.MethodWindowSummarize, map[string]any{"messages": rawList(`{"role":"user","content":"a"}`), "summarizer": map[string]any{"reply": " \u2028"}}}},
 				"nothing":     {{protocol.MethodWindowSummarize, map[string]any{"messages": rawList(), "summarizer": map[string]any{"reply": "x"}}}},
+				// SUM-1, D-48: each call renders on its own; an odd one
+				// hides none of the others
+				"odd tool call beside good ones": {{protocol.MethodWindowSummarize, map[string]any{"messages": rawList(
+					`{"role":"assistant","content":"c","tool_calls":[{"id":"t","function":{"name":"n","arguments":"args"}},{"id":"s","function":{"name":5,"arguments":{"a":1}}},{"id":"r","function":"f"}]}`,
+					`{"role":"tool","tool_call_id":"t","content":"1"}`, `{"role":"tool","tool_call_id":"s","content":"2"}`, `{"role":"tool","tool_call_id":"r","content":null}`,
+				), "summarizer": map[string]any{"reply": "x"}}}},
+				"a name given twice": {{protocol.MethodWindowSummarize, map[string]any{"messages": rawList(
+					`{"role":"user","content":"draft","content":[{"type":"text","text":"a","text":"b"},{"type":"tool_use","id":"u","name":"x","name":"y","input":{}}]}`,
+				), "summarizer": map[string]any{"reply": "x"}}}},
 			}, windowClauses.of),
 	}
 }
