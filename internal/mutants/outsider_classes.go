@@ -41,7 +41,7 @@ func outsiderClassMutants() []Mutant {
 			// U+FFFF is one UTF-16 code unit, 5 characters, 2 tokens; the
 			// variant counts two units from U+FFFF on, 10 characters, 3.
 			Name: "outsider-estimate-bmp-edge", Bug: "counts UTF-16 code units with the two-unit range starting at U+FFFF (>= 0xFFFF) instead of U+10000",
-			Clauses: []string{"EST-2"},
+			Clauses: []string{"EST-1", "EST-2"},
 			Engine: replaced{estimate: func(msgs []message.Message) int {
 				chars := 0
 				for _, m := range msgs {
@@ -82,7 +82,7 @@ func outsiderClassMutants() []Mutant {
 			// YAML 1.2's core schema reads 010 as the decimal 10; the
 			// variant's reader keeps YAML 1.1's octal, 8.
 			Name: "outsider-config-yaml11-octal", Bug: "reads a YAML integer with a leading zero as YAML 1.1's octal (010 is 8), where the 1.2 core schema reads it as decimal (10)",
-			Clauses: []string{"CONF-6"},
+			Clauses: []string{"CONF-1", "CONF-6"},
 			Engine: replaced{resolve: func(text []byte, f config.Format) (config.Resolved, error) {
 				if f == config.YAML {
 					text = yaml11Octal.ReplaceAllFunc(text, func(m []byte) []byte {

@@ -83,7 +83,7 @@ func build(role string, obj jv, content *jv, seq int, spaced bool) msg {
 }
 
 // fragments are pieces of text chosen for what they do to a character
-// count or a serialization: astral characters count 2 (EST-2), combining
+// count or a serialization: astral characters count 2 and U+FFFF 1 (EST-2), combining
 // marks and ZWJ sequences count each code point, control characters are
 // escaped in compact JSON and '/', U+007F, U+2028 are not (EST-3), and
 // '<', '>', '&' are where Go's encoding/json differs from JSON.stringify.
@@ -96,6 +96,9 @@ var fragments = []string{
 	`"quoted"`, `back\slash`, "a/b/c", "https://example.com/x?y=1&z=2",
 	"<b>bold</b>", "a < b && c > d", "&amp;", "</script>",
 	"{\"looks\": \"like json\"}", "[1, 2, 3]", "null",
+	// the edges of the planes: U+FFFF counts 1 and U+10000 counts 2
+	// (EST-2), U+D7FF and U+E000 sit beside the surrogate gap
+	"\uffff", "\U00010000", "\U0010ffff", "\ud7ff\ue000",
 }
 
 var textGen = rapid.OneOf(
