@@ -39,7 +39,7 @@ func diffWindowProperties() []Property {
 			"window.estimate of any list of messages (any content, astral and combining characters, numbers in every JSON spelling) answers as the reference does",
 			[]string{"EST-1", "EST-2", "EST-3", "EST-4", "EST-5", "MSG-1"},
 			func(t *rapid.T, _ []string) []call {
-				msgs := rapid.SliceOfN(msgGen(-1, msgOpts{tools: true, overflow: true}), 0, 6).Draw(t, "messages")
+				msgs := rapid.SliceOfN(msgGen(-1, msgOpts{tools: true, overflow: true, planeEdges: true}), 0, 6).Draw(t, "messages")
 				list := raws(msgs)
 				if rapid.IntRange(0, 9).Draw(t, "invalid") == 0 {
 					list = append(list, invalidMessage(t))

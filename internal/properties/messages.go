@@ -83,7 +83,7 @@ func build(role string, obj jv, content *jv, seq int, spaced bool) msg {
 }
 
 // fragments are pieces of text chosen for what they do to a character
-// count or a serialization: astral characters count 2 and U+FFFF 1 (EST-2), combining
+// count or a serialization: astral characters count 2 (EST-2), combining
 // marks and ZWJ sequences count each code point, control characters are
 // escaped in compact JSON and '/', U+007F, U+2028 are not (EST-3), and
 // '<', '>', '&' are where Go's encoding/json differs from JSON.stringify.
@@ -96,9 +96,6 @@ var fragments = []string{
 	`"quoted"`, `back\slash`, "a/b/c", "https://example.com/x?y=1&z=2",
 	"<b>bold</b>", "a < b && c > d", "&amp;", "</script>",
 	"{\"looks\": \"like json\"}", "[1, 2, 3]", "null",
-	// the edges of the planes: U+FFFF counts 1 and U+10000 counts 2
-	// (EST-2), U+D7FF and U+E000 sit beside the surrogate gap
-	"\uffff", "\U00010000", "\U0010ffff", "\ud7ff\ue000",
 }
 
 var textGen = rapid.OneOf(
@@ -232,6 +229,11 @@ type msgOpts struct {
 	// overflow allows numbers too large for a double (window.estimate
 	// only: MSG-2 compares numbers as doubles, which they are not).
 	overflow bool
+	// planeEdges adds, now and then, code points at the edges of the planes
+	// (planeEdges) to a string content: U+FFFF counts one code unit and
+	// U+10000 two (EST-2). Only the differential estimate sets it, so that
+	// every other property draws as it did.
+	planeEdges bool
 }
 
 // shapes of message, as the agent loops this suite is for send them.
@@ -252,6 +254,18 @@ func shapeFormat(shape string) string {
 }
 
 // msgGen generates one message with marker seq (-1: no marker).
+// stringContent draws a string content; with planeEdges, half of them end
+// in one to eight plane-edge code points.
+func (o msgOpts) stringContent(t *rapid.T) jv {
+	v := drawStr(t, "content")
+	if o.planeEdges && rapid.Bool().Draw(t, "plane edges") {
+		for range rapid.IntRange(1, 8).Draw(t, "edges") {
+			v.str += string(rapid.SampledFrom(planeEdges).Draw(t, "edge"))
+		}
+	}
+	return v
+}
+
 func msgGen(seq int, o msgOpts) *rapid.Generator[msg] {
 	shapes := plainShapes
 	if o.tools {
@@ -269,10 +283,10 @@ func msgGen(seq int, o msgOpts) *rapid.Generator[msg] {
 		switch rapid.SampledFrom(onlyFormats(t, shapes, shapeFormat)).Draw(t, "shape") {
 		case "user":
 			role = "user"
-			set(drawStr(t, "content"))
+			set(o.stringContent(t))
 		case "assistant":
 			role = "assistant"
-			set(drawStr(t, "content"))
+			set(o.stringContent(t))
 		case "system":
 			role, content, extra = systemParts(t)
 		case "blocks-text":
