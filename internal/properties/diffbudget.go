@@ -128,6 +128,11 @@ func diffBudgetProperties() []Property {
 			}, map[string][]call{
 				"rare shapes": {{protocol.MethodBudgetCount, map[string]any{"messages": rareShapes()}}},
 				"empty":       {{protocol.MethodBudgetCount, map[string]any{"messages": rawList()}}},
+				// TOK-2 counts a non-null tool_calls on a message of any role
+				"calls on every role": {{protocol.MethodBudgetCount, map[string]any{"messages": rawList(
+					`{"role":"user","content":"x","tool_calls":[{"id":"u1","type":"function","function":{"name":"f","arguments":"{}"}}]}`,
+					`{"role":"system","content":"s","tool_calls":[]}`, `{"role":"developer","content":"d","tool_calls":[{"id":"d1","function":{"name":"g","arguments":""}}]}`,
+				)}}},
 				"names and nested content": {{protocol.MethodBudgetCount, map[string]any{"messages": rawList(
 					`{"role":"user","name":"alice","content":"hi"}`, `{"role":"user","content":[{"type":"text","text":"a"},{"type":"image","source":{"type":"url","url":"https://x"}}]}`,
 					`{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"Paris\"}"}}]}`,
