@@ -112,7 +112,8 @@ function readYaml(text) {
     if (node === null || node === undefined) { grow(4, path); return { value: null } } // null
     if (isAlias(node)) {
       const target = node.resolve(doc)
-      if (!target) throw invalidConfig(path, `the alias *${node.source} refers to no anchor`)
+      // D-48: an alias to no anchor is not valid YAML, path "" (first read as the alias's path)
+      if (!target) throw invalidConfig('', `the alias *${node.source} refers to no anchor`)
       if (active.has(target)) throw invalidConfig(path, `the alias *${node.source} refers to itself`)
       active.add(target)
       try { return walk(target, path, depth) } finally { active.delete(target) }

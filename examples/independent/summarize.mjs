@@ -45,14 +45,16 @@ function sleep(ms) {
   })
 }
 
-// call runs a script once: it answers after delay_ms unless that is beyond
-// timeout_ms, in which case the call fails when the timeout expires.
+// call runs a script once: it answers at once unless delay_ms reaches
+// timeout_ms, in which case the call fails when the timeout expires. D-44
+// (protocol.md, "The scripted summarizer"): delay_ms >= the timeout does not
+// answer in time; this implementation first read the tie as an answer (R5).
 export async function call(script) {
-  if (script.delay > script.timeout) {
+  if (script.delay >= script.timeout) {
     await sleep(script.timeout)
     return { ok: false, error: `the summarizer did not answer within ${script.timeout} ms`, timedOut: true }
   }
-  if (script.delay > 0) await sleep(script.delay)
+  // D-44: an answer is given at once; sleeping the delay would change nothing
   if (script.error !== null) return { ok: false, error: script.error }
   return { ok: true, reply: script.reply }
 }

@@ -23,6 +23,7 @@ from typing import Any
 
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
+from ruamel.yaml.events import ScalarEvent
 from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
 from ruamel.yaml.resolver import VersionedResolver
 
@@ -221,17 +222,65 @@ def _check_yaml(root: Any) -> None:
             stack.extend((item, f"{path}[{i}]") for i, item in enumerate(node.value))
 
 
-def _yaml_node(node: Any, path: str) -> Any:
+_CORE_TEXT = {
+    CORE + "null": re.compile(r"^(?:~|null|Null|NULL|)$"),
+    CORE + "bool": re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"),
+    CORE + "int": _CORE_INT,
+    CORE + "float": _CORE_FLOAT,
+}
+
+
+def _check_values(root: Any, untagged: set) -> None:
+    """D-48 over the whole document, the host's members included: a core tag
+    on a text it does not match fails at its path, and an alias inside the
+    node it names fails at the alias's path. Each node is entered once; one
+    met again while it is being walked is such an alias."""
+    state: dict[int, str] = {}  # "open" while its children are walked, then "done"
+    stack: list = [(root, "", False)]
+    while stack:
+        node, path, leaving = stack.pop()
+        if leaving:
+            state[id(node)] = "done"
+            continue
+        seen = state.get(id(node))
+        if seen == "open":
+            raise ConfigFileError(path, f"line {node.start_mark.line + 1}: an alias refers to the node it is in")
+        if seen == "done":
+            continue
+        if isinstance(node, ScalarNode):
+            state[id(node)] = "done"
+            pattern = _CORE_TEXT.get(node.tag)
+            if pattern is not None and not _is_untagged(node, untagged) and not pattern.match(node.value):
+                raise ConfigFileError(path, f"line {node.start_mark.line + 1}: {json.dumps(node.value)} is not a {node.tag.replace(CORE, '!!')}")
+            continue
+        state[id(node)] = "open"
+        stack.append((node, path, True))
+        if isinstance(node, MappingNode):
+            children = [(v, _member_path(path, _key_name(k) or "")) for k, v in node.value]
+        else:
+            children = [(item, f"{path}[{i}]") for i, item in enumerate(node.value)]
+        stack.extend((child, p, False) for child, p in reversed(children))
+
+
+def _is_untagged(node: Any, untagged: set) -> bool:
+    """Whether a scalar carries the non-specific tag "!", which makes it a
+    string (YAML 1.2, 6.9.1): the reader resolves `! 5` as the integer 5."""
+    return (node.start_mark.line, node.start_mark.column) in untagged
+
+
+def _yaml_node(node: Any, path: str, untagged: set = frozenset()) -> Any:
     at = f"line {node.start_mark.line + 1}"
     tag = node.tag
     if tag != "!" and tag.replace(CORE, "") not in ("str", "int", "float", "bool", "null", "map", "seq"):
         raise ConfigFileError(path, f"{at}: the tag {tag.replace(CORE, '!!')} is not in the YAML 1.2 core schema; JSON cannot hold its value")
     if isinstance(node, MappingNode):
         pairs = {_key_name(k): v for k, v in node.value}
-        return _Mapping(list(pairs), lambda name, p: _yaml_node(pairs[name], p))
+        return _Mapping(list(pairs), lambda name, p: _yaml_node(pairs[name], p, untagged))
     if isinstance(node, SequenceNode):
         return _List()
     v = node.value
+    if _is_untagged(node, untagged):
+        return _Scalar(v)
     if tag == CORE + "null":
         return _Scalar(None)
     if tag == CORE + "bool":
@@ -254,6 +303,7 @@ def _read_yaml(text: str) -> Any:
     yaml.version = (1, 2)
     try:
         docs = list(yaml.compose_all(text))
+        untagged = {(e.start_mark.line, e.start_mark.column) for e in yaml.parse(text) if isinstance(e, ScalarEvent) and e.tag == "!"}
     except YAMLError as e:
         first = str(e).strip().split("\n")
         raise ConfigFileError("", "not valid YAML: " + "; ".join(line.strip() for line in first if line.strip())) from None
@@ -264,7 +314,8 @@ def _read_yaml(text: str) -> Any:
     if len(docs) > 1:
         raise ConfigFileError("", f"holds {len(docs)} YAML documents; a config file is one document")
     _check_yaml(docs[0])
-    return _yaml_node(docs[0], "")
+    _check_values(docs[0], untagged)
+    return _yaml_node(docs[0], "", untagged)
 
 
 # --------------------------------------------------------------------------

@@ -221,6 +221,42 @@ Feature: Conversation settings in the execution config file
       | two JSON values               | JSON   | {} {}                                                                      |
       | a merge key                   | YAML   | base: &b {max_messages: 5}\nexecution: {conversation: {<<: *b}}            |
 
+  @CONF-6
+  Scenario Outline: YAML 1.2 as written is read (<case>)
+    Given the config file in YAML:
+      """
+      <text>
+      """
+    When the config is resolved
+    Then the resolved config is:
+      """json
+      <config>
+      """
+
+    Examples:
+      | case                                      | text                                                                          | config                                                                                          |
+      | a %YAML 1.2 directive                     | %YAML 1.2\n---\nexecution: {max_conversation_messages: 9}                      | {"max_messages": 9, "summarize_on_trim": false, "preserve_first_n": 1, "preserve_last_n": 20}  |
+      | keys that are not strings (D-48)          | ~: x\ntrue: 1\n1.5: 1\n007: 1\nexecution: {max_conversation_messages: 8}       | {"max_messages": 8, "summarize_on_trim": false, "preserve_first_n": 1, "preserve_last_n": 20}  |
+      | the non-specific tag on a host's member   | port: ! 8080\nexecution: {max_conversation_messages: 7}                        | {"max_messages": 7, "summarize_on_trim": false, "preserve_first_n": 1, "preserve_last_n": 20}  |
+
+  @CONF-6 @CONF-4
+  Scenario Outline: <case> fails naming its path
+    Given the config file in YAML:
+      """
+      <text>
+      """
+    When the config is resolved
+    Then the request fails with "invalid_config"
+    And the error path is "<path>"
+
+    Examples:
+      | case                                                  | text                                                         | path                                |
+      | the non-specific tag makes ! 5 the string "5"         | execution: {max_conversation_messages: ! 5}                  | execution.max_conversation_messages |
+      | the non-specific tag after an anchor                  | execution: {max_conversation_messages: &n ! 5}               | execution.max_conversation_messages |
+      | !!null on a text that is no null (D-48)               | x: !!null x\nexecution: {}                                   | x                                   |
+      | an alias inside the node it names, at the alias (D-48) | a: &a [*a]                                                   | a[0]                                |
+      | an alias to no anchor is not YAML (D-48)              | a: *b                                                        |                                     |
+
   @CONF-4
   Scenario: the error names the path in its message too
     Given the config file in YAML:
@@ -232,6 +268,14 @@ Feature: Conversation settings in the execution config file
     When the config is resolved
     Then the request fails with "invalid_config"
     And the error message mentions "execution.conversation.preserve_first_n"
+
+  @PROTO-2 @CONF-1
+  Scenario: a config without its text is invalid_params, not an empty file (D-48)
+    When the request "config.resolve" is sent with params:
+      """json
+      {"config": {"format": "json"}}
+      """
+    Then the response is an error of kind "invalid_params"
 
   @PROTO-2 @CONF-1
   Scenario: an unknown format is invalid_params

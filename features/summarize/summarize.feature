@@ -317,6 +317,64 @@ Feature: Summarization of evicted messages
       [user] tool_result toolu_1: ok
       """
 
+  @SUM-1
+  Scenario: each tool call renders on its own, whatever the others hold (D-48)
+    Given the conversation:
+      """json
+      [
+        {"role": "assistant", "content": "c", "tool_calls": [
+          {"id": "t", "type": "function", "function": {"name": "read_file", "arguments": "{\"path\":\"a.go\"}"}},
+          {"id": "s", "type": "function", "function": {"name": "grep", "arguments": {"pattern": "Parse"}}},
+          {"id": "r", "type": "function", "function": "f"},
+          {"id": "q", "type": "function", "function": {"name": 5, "arguments": null}}
+        ]},
+        {"role": "tool", "tool_call_id": "t", "content": "package a"},
+        {"role": "tool", "tool_call_id": "s", "content": "a.go:3"},
+        {"role": "tool", "tool_call_id": "r", "content": "?"},
+        {"role": "tool", "tool_call_id": "q", "content": "?"}
+      ]
+      """
+    When a summary is requested with a summarizer that replies "ok"
+    Then the summarizer prompt is:
+      """
+      Summarize the following conversation history concisely. Focus on: what files were read/written, what decisions were made, what problems were encountered, and what the current state of the task is. Be factual and brief.
+
+      [assistant] c
+      tool_call read_file {"path":"a.go"}
+      tool_call grep {"pattern":"Parse"}
+      tool_call  
+      tool_call 5 null
+
+      [tool] tool_result t: package a
+
+      [tool] tool_result s: a.go:3
+
+      [tool] tool_result r: ?
+
+      [tool] tool_result q: ?
+      """
+
+  @SUM-1
+  Scenario: a block's name or id that is not a string renders in compact form, the block keeps its shape (D-48)
+    Given the conversation:
+      """json
+      [
+        {"role": "assistant", "content": [{"type": "text", "text": "go", "name": 7}, {"type": "tool_use", "id": "y", "name": 5, "input": "in"}]},
+        {"role": "system", "content": [{"type": "tool_result", "tool_use_id": 5, "content": "c"}, {"type": "tool_result", "tool_use_id": null, "content": "d"}]}
+      ]
+      """
+    When a summary is requested with a summarizer that replies "ok"
+    Then the summarizer prompt is:
+      """
+      Summarize the following conversation history concisely. Focus on: what files were read/written, what decisions were made, what problems were encountered, and what the current state of the task is. Be factual and brief.
+
+      [assistant] go
+      tool_use 5 "in"
+
+      [system] tool_result 5: c
+      tool_result null: d
+      """
+
   @SUM-9
   Scenario: summarize reports a failing summarizer as an error
     Given a conversation of 3 messages

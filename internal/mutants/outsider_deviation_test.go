@@ -135,12 +135,17 @@ func TestOutsiderDeviates(t *testing.T) {
 		"outsider-sum-failure-forgets-pending": {{"window.create", sumCfg},
 			{"window.trim", `{"window":"w1","messages":` + blank(23, "text") + `,"summarizer":` + fail + `}`},
 			{"window.trim", `{"window":"w1","messages":` + blank(13, "text") + `,"summarizer":` + ok + `}`}},
-		"outsider-sum-every-exclusive":            {{"window.create", sumCfg}, {"window.trim", `{"window":"w1","messages":` + blank(20, "text") + `,"summarizer":` + ok + `}`}},
-		"outsider-sum-ascii-blank-is-text":        {{"window.create", sumCfg}, {"window.trim", `{"window":"w1","messages":` + blank(25, "\u3000") + `,"summarizer":` + ok + `}`}},
-		"outsider-sum-ascii-trim-reply":           {{"window.summarize", `{"messages":[` + u + `],"summarizer":{"reply":"\u00a0"}}`}},
-		"outsider-sum-tool-use-input-null":        {{"window.summarize", `{"messages":[{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"ls"}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":"ok"}]}],"summarizer":` + ok + `}`}},
-		"outsider-sum-tool-result-blocks-as-json": {{"window.summarize", `{"messages":[{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"ls","input":{}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":[{"type":"text","text":"ok"}]}]}],"summarizer":` + ok + `}`}},
-		"outsider-sum-summary-before-head":        {{"window.create", sumCfg}, {"window.trim", `{"window":"w1","messages":` + blank(25, "text") + `,"summarizer":` + ok + `}`}},
+		"outsider-sum-every-exclusive":              {{"window.create", sumCfg}, {"window.trim", `{"window":"w1","messages":` + blank(20, "text") + `,"summarizer":` + ok + `}`}},
+		"outsider-sum-ascii-blank-is-text":          {{"window.create", sumCfg}, {"window.trim", `{"window":"w1","messages":` + blank(25, "\u3000") + `,"summarizer":` + ok + `}`}},
+		"outsider-sum-ascii-trim-reply":             {{"window.summarize", `{"messages":[` + u + `],"summarizer":{"reply":"\u00a0"}}`}},
+		"outsider-sum-tool-use-input-null":          {{"window.summarize", `{"messages":[{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"ls"}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":"ok"}]}],"summarizer":` + ok + `}`}},
+		"outsider-sum-tool-result-blocks-as-json":   {{"window.summarize", `{"messages":[{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"ls","input":{}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":[{"type":"text","text":"ok"}]}]}],"summarizer":` + ok + `}`}},
+		"outsider-sum-summary-before-head":          {{"window.create", sumCfg}, {"window.trim", `{"window":"w1","messages":` + blank(25, "text") + `,"summarizer":` + ok + `}`}},
+		"outsider-tokens-utf8-plane-edge":           {{"tokens.encode", `{"text":"\uffff"}`}},
+		"outsider-estimate-bmp-edge":                {{"window.estimate", `{"messages":[{"role":"user","content":"\uffff\uffff\uffff\uffff\uffff"}]}`}},
+		"outsider-budget-tool-calls-assistant-only": {{"budget.count", `{"messages":[{"role":"user","content":"x","tool_calls":[{"id":"u","type":"function","function":{"name":"f","arguments":"{}"}}]}]}`}},
+		"outsider-config-yaml11-octal":              {{"config.resolve", `{"config":{"format":"yaml","text":"execution: {max_conversation_messages: 010}"}}`}},
+		"outsider-sum-first-duplicate-member":       {{"window.summarize", `{"messages":[{"role":"user","content":"draft","content":"fix it"}],"summarizer":` + ok + `}`}},
 	}
 	for _, m := range outsiderMutants() {
 		calls, okc := cases[m.Name]

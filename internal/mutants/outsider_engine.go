@@ -56,7 +56,7 @@ func outsiderMutants() []Mutant {
 
 func outsiderAll() []Mutant {
 	var ms []Mutant
-	for _, group := range [][]Mutant{outsiderBudgetMutants(), outsiderHistoryMutants(), outsiderTokenMutants(), outsiderWindowMutants(), outsiderSummarizeMutants(), outsiderConfigMutants(), outsiderLoopMutants()} {
+	for _, group := range [][]Mutant{outsiderBudgetMutants(), outsiderHistoryMutants(), outsiderTokenMutants(), outsiderWindowMutants(), outsiderSummarizeMutants(), outsiderConfigMutants(), outsiderLoopMutants(), outsiderClassMutants()} {
 		ms = append(ms, group...)
 	}
 	return ms

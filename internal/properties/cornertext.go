@@ -29,6 +29,13 @@ var scripts = []string{"Latin", "Greek", "Cyrillic", "Armenian", "Hebrew", "Arab
 var spaces = []string{" ", "\t", "\n", "\r", "\r\n", "\v", "\f", "\u0085", "\u00a0", "\u1680", "\u2000", "\u2007",
 	"\u200a", "\u2028", "\u2029", "\u202f", "\u205f", "\u3000"}
 
+// planeEdges are the code points at the edges of the Basic Multilingual
+// Plane (U+FFFF, U+10000), of Unicode (U+10FFFF), of the surrogate gap
+// (U+D7FF, U+E000) and of UTF-8's one-, two- and three-byte ranges: a
+// hand-written UTF-8 or UTF-16 conversion that is off by one shows only
+// there (TOK-1's bytes, EST-2's code units).
+var planeEdges = []rune{0xFFFF, 0x10000, 0x10FFFF, 0xD7FF, 0xE000, 0xFFFE, 0xFFFD, 0x7F, 0x80, 0x7FF, 0x800}
+
 // contractions are the suffixes cl100k splits off, in their lower case.
 var contractions = []string{"s", "t", "re", "ve", "m", "ll", "d"}
 
@@ -78,7 +85,7 @@ func mixedCase(t *rapid.T, s string) string {
 
 // cornerPiece draws one piece of a corner text.
 func cornerPiece(t *rapid.T) string {
-	switch rapid.IntRange(0, 11).Draw(t, "piece") {
+	switch rapid.IntRange(0, 12).Draw(t, "piece") {
 	case 0:
 		name := rapid.SampledFrom(categories).Draw(t, "category")
 		return charsOf(t, unicode.Categories[name], name, 1, 4)
@@ -115,6 +122,12 @@ func cornerPiece(t *rapid.T) string {
 		return rapid.StringOfN(rapid.RuneFrom([]rune("abcdefghijklmnopqrstuvwxyzABCXYZ .,;:!?-_()[]{}<>/\\\"'@#$%^&*+=~|")), 1, 16, -1).Draw(t, "ascii")
 	case 10: // text that looks like special tokens, encoded as plain text (TOK-1)
 		return rapid.SampledFrom([]string{"<|endoftext|>", "<|fim_prefix|>", "<|im_start|>", "<|endofprompt|>", "<|"}).Draw(t, "special")
+	case 11: // the edges of the planes and of UTF-8's lengths, where an encoder or a counter is off by one
+		var b strings.Builder
+		for range rapid.IntRange(1, 3).Draw(t, "edges") {
+			b.WriteRune(rapid.SampledFrom(planeEdges).Draw(t, "edge"))
+		}
+		return b.String()
 	default: // a long repetition: the byte-pair merge of a long piece
 		return strings.Repeat(rapid.SampledFrom([]string{"a", "ab", "😀", "中", "0", "!"}).Draw(t, "repeated"), rapid.IntRange(8, 200).Draw(t, "repeat"))
 	}

@@ -128,6 +128,11 @@ func diffBudgetProperties() []Property {
 			}, map[string][]call{
 				"rare shapes": {{protocol.MethodBudgetCount, map[string]any{"messages": rareShapes()}}},
 				"empty":       {{protocol.MethodBudgetCount, map[string]any{"messages": rawList()}}},
+				// TOK-2 counts a non-null tool_calls on a message of any role
+				"calls on every role": {{protocol.MethodBudgetCount, map[string]any{"messages": rawList(
+					`{"role":"user","content":"x","tool_calls":[{"id":"u1","type":"function","function":{"name":"f","arguments":"{}"}}]}`,
+					`{"role":"system","content":"s","tool_calls":[]}`, `{"role":"developer","content":"d","tool_calls":[{"id":"d1","function":{"name":"g","arguments":""}}]}`,
+				)}}},
 				"names and nested content": {{protocol.MethodBudgetCount, map[string]any{"messages": rawList(
 					`{"role":"user","name":"alice","content":"hi"}`, `{"role":"user","content":[{"type":"text","text":"a"},{"type":"image","source":{"type":"url","url":"https://x"}}]}`,
 					`{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"Paris\"}"}}]}`,
@@ -182,7 +187,8 @@ func encodeExamples() map[string][]call {
 	ex := map[string][]call{}
 	for _, text := range []string{"", " ", "  ", "\n\n\n", " \n", "\t\t x", "a  b", "a\u00a0\u00a0b", "\u2028\u2029", "\u3000x",
 		"I'M", "it'S", "we'Ll", "they'VE", "don't", "x'd", "'s", "''", "it'Sam", "it'SELL", "I'VEX", "'DEAL", "WE'REAL", "don'TRY", "I'Mark", "'reason", "a\u2019s", "1234567", "12345678", "٣٤٥", "①②", "ℌ",
-		"e\u0301\u0302", "😀😀", "中文字符", "한국어", "<|endoftext|>", "!!!", "a.b,c", "   !", "\r\n\r\n", "x \u0085y"} {
+		"e\u0301\u0302", "😀😀", "中文字符", "한국어", "<|endoftext|>", "!!!", "a.b,c", "   !", "\r\n\r\n", "x \u0085y",
+		"\uffff", "a\U00010000b", "\U0010ffff", "\ud7ff\ue000", "\u07ff\u0800"} {
 		ex["text "+strconv.Quote(text)] = []call{{protocol.MethodTokensEncode, map[string]any{"text": text}}}
 	}
 	return ex

@@ -41,9 +41,19 @@ type ykv struct {
 // they refuse.
 var (
 	countSpellings = [][2]string{{"5", "5"}, {"0", "0"}, {"1", "1"}, {"3", "3"}, {"12", "12"}, {"3.0", "3.0"}, {"3e0", "3e0"},
-		{"~", "null"}, {"null", "null"}, {"Null", ""}, {"", ""}, {"!!int 7", ""}, {"0x5", ""}, {"0o7", ""}, {"+3", ""}, {"!!float 4", ""}}
+		{"~", "null"}, {"null", "null"}, {"Null", ""}, {"", ""}, {"!!int 7", ""}, {"0x5", ""}, {"0o7", ""}, {"+3", ""}, {"!!float 4", ""},
+		{"-0", "-0"}, {"007", ""}}
+	// leadingZeroCounts are counts written with leading zeros, drawn for a
+	// third of the counts: YAML 1.2 reads 007, 010, 012 and 08 as decimals
+	// (YAML 1.1 read 010 as octal 8 and 08 as a string), -0 and 00 as 0,
+	// 0o07 as 7.
+	leadingZeroCounts = [][2]string{{"010", ""}, {"012", ""}, {"0100", ""}, {"0010", ""}, {"007", ""}, {"08", ""}, {"-0", "-0"},
+		{"0o07", ""}, {"+012", ""}, {"00", ""}}
 	badCounts = [][2]string{{"-1", "-1"}, {"2.5", "2.5"}, {`"5"`, `"5"`}, {".inf", ""}, {".nan", ""}, {"yes", `"yes"`}, {"true", "true"},
-		{"1_000", ""}, {"9007199254740992", "9007199254740992"}, {"[]", "[]"}, {"{}", "{}"}}
+		{"1_000", ""}, {"9007199254740992", "9007199254740992"}, {"[]", "[]"}, {"{}", "{}"},
+		// 00.5 is a float of the core schema, not a count; ! 5 is the
+		// string "5" (the non-specific tag); 0o8 is a string
+		{"00.5", ""}, {"-01", ""}, {"! 5", ""}, {"0o8", ""}}
 	boolSpellings = [][2]string{{"true", "true"}, {"false", "false"}, {"True", ""}, {"FALSE", ""}, {"~", "null"}, {"", ""}, {"!!bool true", ""}}
 	badBools      = [][2]string{{"yes", `"yes"`}, {"on", `"on"`}, {`"true"`, `"true"`}, {"1", "1"}}
 )
@@ -68,6 +78,15 @@ func (g *docGen) value(good, bad [][2]string, label string) ynode {
 	return ynode{scalar: s[0], json: s[1]}
 }
 
+// count draws a count's spelling, a third of the time one with leading
+// zeros.
+func (g *docGen) count(label string) ynode {
+	if rapid.IntRange(0, 2).Draw(g.t, label+" leading zeros") == 0 {
+		return g.value(leadingZeroCounts, badCounts, label)
+	}
+	return g.value(countSpellings, badCounts, label)
+}
+
 func ymap(kvs ...ykv) ynode { return ynode{isMap: true, kvs: kvs} }
 
 // configDoc draws a config file's tree, and whether a value offends.
@@ -87,7 +106,7 @@ func configDoc(t *rapid.T) (ynode, bool) {
 			exec.kvs = append(exec.kvs, ykv{"max_iterations", ynode{scalar: "-3", json: "-3"}})
 		}
 		if rapid.Bool().Draw(t, "shorthand") {
-			exec.kvs = append(exec.kvs, ykv{"max_conversation_messages", g.value(countSpellings, badCounts, "shorthand value")})
+			exec.kvs = append(exec.kvs, ykv{"max_conversation_messages", g.count("shorthand value")})
 		}
 		switch rapid.IntRange(0, 5).Draw(t, "conversation") {
 		case 0:
@@ -105,11 +124,11 @@ func configDoc(t *rapid.T) (ynode, bool) {
 					}
 					g.offended = true
 				}
-				good, bad := countSpellings, badCounts
 				if name == "summarize_on_trim" {
-					good, bad = boolSpellings, badBools
+					conv.kvs = append(conv.kvs, ykv{name, g.value(boolSpellings, badBools, name)})
+				} else {
+					conv.kvs = append(conv.kvs, ykv{name, g.count(name)})
 				}
-				conv.kvs = append(conv.kvs, ykv{name, g.value(good, bad, name)})
 			}
 			exec.kvs = append(exec.kvs, ykv{"conversation", conv})
 		}
@@ -273,9 +292,16 @@ func configExamples() map[string][]call {
 		"merge key": "b: &b {max_messages: 4}\nexecution:\n  conversation:\n    <<: *b\n", "duplicate": "execution: {}\nexecution: {}\n",
 		"second document": "execution: {}\n---\nx: 1\n", "tagged": "execution: {max_conversation_messages: !!int 8}\n",
 		"explicit key": "? execution\n: conversation: {max_messages: 5}\n", "host keys": "execution:\n  max_iterations: -1\n  tools: [a, b]\nmodel: x\n",
+		// CONF-6: the non-specific tag makes a string; a YAML 1.2 directive
+		// is read; D-48's keys, tags and aliases
+		"non-specific tag": "execution: {max_conversation_messages: ! 5}\n", "yaml 1.2 directive": "%YAML 1.2\n---\nexecution: {max_conversation_messages: 9}\n",
+		"keys of every type": "~: a\ntrue: b\n1.5: c\n007: d\nexecution: {max_conversation_messages: 010}\n", "null tag on a host member": "x: !!null x\n",
+		"alias in its own node": "a: &a [1, *a]\n", "alias to no anchor": "a: *b\n",
 	} {
 		ex[name] = []call{{protocol.MethodConfigResolve, map[string]any{"config": map[string]any{"format": "yaml", "text": text}}}}
 	}
+	// PROTO-2: a config without its text is a missing param, not an empty file
+	ex["no text"] = []call{{protocol.MethodConfigResolve, map[string]any{"config": map[string]any{"format": "json"}}}}
 	ex["json duplicate"] = []call{{protocol.MethodConfigResolve, map[string]any{"config": map[string]any{"format": "json", "text": `{"execution":{},"execution":{}}`}}}}
 	ex["json 3.0"] = []call{{protocol.MethodConfigResolve, map[string]any{"config": map[string]any{"format": "json", "text": `{"execution":{"conversation":{"max_messages":3.0,"preserve_first_n":null}}}`}}}}
 	return ex

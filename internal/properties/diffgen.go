@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 
 	"pgregory.net/rapid"
 
@@ -73,7 +74,15 @@ func rareUnit(t *rapid.T, formats []string, k int) []json.RawMessage {
 	if openai && (formats == nil || slices.Contains(formats, "anthropic")) {
 		openai = rapid.Bool().Draw(t, "openai")
 	}
-	switch rapid.IntRange(0, 10).Draw(t, "rare unit") {
+	switch rapid.IntRange(0, 12).Draw(t, "rare unit") {
+	case 11:
+		if openai {
+			return everyRoleMembers(t, id, text)
+		}
+	case 12:
+		if units := repeatedNames(t, id, openai, text); units != nil {
+			return units
+		}
 	case 10:
 		return one(`{"role":%q,"content":%s}`, rapid.SampledFrom([]string{"user", "assistant"}).Draw(t, "role"), text("corner text"))
 	case 0:
@@ -119,6 +128,46 @@ func rareUnit(t *rapid.T, formats []string, k int) []json.RawMessage {
 	return []json.RawMessage{
 		json.RawMessage(fmt.Sprintf(`{"role":"assistant","content":[%s%s]}`, before, fmt.Sprintf(use, id))),
 		json.RawMessage(fmt.Sprintf(`{"role":"user","content":[%s%s]}`, fmt.Sprintf(result, id), after)),
+	}
+}
+
+// everyRoleMembers draws a message that is not an assistant's with a
+// tool_calls member: TOK-2 counts a non-null tool_calls on a message of any
+// role and SUM-1 renders it after any message's content, while CLS-1 reads
+// calls of assistants only — so such a message is well-formed, and a
+// library that looks for calls on assistants alone counts and renders it
+// wrong.
+func everyRoleMembers(t *rapid.T, id string, text func(string) string) []json.RawMessage {
+	role := rapid.SampledFrom([]string{"user", "system", "developer"}).Draw(t, "role with calls")
+	calls := rapid.SampledFrom([]string{
+		`[{"id":"%s_x","type":"function","function":{"name":"lookup","arguments":"{\"q\":\"a b\"}"}}]`,
+		`[{"id":"%s_x","type":"function","function":{"name":"f","arguments":""}},{"id":"%s_y","function":{"name":"g","arguments":"[1]"}}]`,
+		`[]`,
+	}).Draw(t, "calls on another role")
+	calls = strings.ReplaceAll(calls, "%s", id)
+	return one(`{"role":%q,"content":%s,"tool_calls":%s}`, role, text("content with calls"), calls)
+}
+
+// repeatedNames draws a unit in which a member SUM-1 renders is given twice
+// with different values: a name given twice is one member with the value
+// of its last occurrence (EST-3, as JSON.parse reads it), which a reader
+// that keeps the first, or that renders both, gets wrong. Nil when the
+// formats allow none of the shapes drawn.
+func repeatedNames(t *rapid.T, id string, openai bool, text func(string) string) []json.RawMessage {
+	switch rapid.IntRange(0, 3).Draw(t, "repeated name") {
+	case 0:
+		return one(`{"role":%q,"content":"a draft","content":%s}`, rapid.SampledFrom([]string{"user", "assistant", "system"}).Draw(t, "role"), text("last content"))
+	case 1:
+		return one(`{"role":"assistant","content":[{"type":"text","text":"first","text":%s}]}`, text("last text"))
+	case 2:
+		return one(`{"role":"user","content":[{"type":"image","source":{"type":"url","url":"u"},"type":"text","text":%s}]}`, text("block text"))
+	}
+	if !openai {
+		return nil
+	}
+	return []json.RawMessage{
+		json.RawMessage(fmt.Sprintf(`{"role":"assistant","content":null,"tool_calls":[{"id":%q,"type":"function","function":{"name":"draft","arguments":"{}","name":"read_file","arguments":"{\"path\":\"b.go\"}"}}]}`, id)),
+		json.RawMessage(fmt.Sprintf(`{"role":"tool","tool_call_id":%q,"content":"package b"}`, id)),
 	}
 }
 

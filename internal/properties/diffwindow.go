@@ -39,7 +39,7 @@ func diffWindowProperties() []Property {
 			"window.estimate of any list of messages (any content, astral and combining characters, numbers in every JSON spelling) answers as the reference does",
 			[]string{"EST-1", "EST-2", "EST-3", "EST-4", "EST-5", "MSG-1"},
 			func(t *rapid.T, _ []string) []call {
-				msgs := rapid.SliceOfN(msgGen(-1, msgOpts{tools: true, overflow: true}), 0, 6).Draw(t, "messages")
+				msgs := rapid.SliceOfN(msgGen(-1, msgOpts{tools: true, overflow: true, planeEdges: true}), 0, 6).Draw(t, "messages")
 				list := raws(msgs)
 				if rapid.IntRange(0, 9).Draw(t, "invalid") == 0 {
 					list = append(list, invalidMessage(t))
@@ -63,6 +63,15 @@ func diffWindowProperties() []Property {
 			}, map[string][]call{
 				"blank reply": {{protocol.MethodWindowSummarize, map[string]any{"messages": rawList(`{"role":"user","content":"a"}`), "summarizer": map[string]any{"reply": " \u2028"}}}},
 				"nothing":     {{protocol.MethodWindowSummarize, map[string]any{"messages": rawList(), "summarizer": map[string]any{"reply": "x"}}}},
+				// SUM-1, D-48: each call renders on its own; an odd one
+				// hides none of the others
+				"odd tool call beside good ones": {{protocol.MethodWindowSummarize, map[string]any{"messages": rawList(
+					`{"role":"assistant","content":"c","tool_calls":[{"id":"t","function":{"name":"n","arguments":"args"}},{"id":"s","function":{"name":5,"arguments":{"a":1}}},{"id":"r","function":"f"}]}`,
+					`{"role":"tool","tool_call_id":"t","content":"1"}`, `{"role":"tool","tool_call_id":"s","content":"2"}`, `{"role":"tool","tool_call_id":"r","content":null}`,
+				), "summarizer": map[string]any{"reply": "x"}}}},
+				"a name given twice": {{protocol.MethodWindowSummarize, map[string]any{"messages": rawList(
+					`{"role":"user","content":"draft","content":[{"type":"text","text":"a","text":"b"},{"type":"tool_use","id":"u","name":"x","name":"y","input":{}}]}`,
+				), "summarizer": map[string]any{"reply": "x"}}}},
 			}, windowClauses.of),
 	}
 }

@@ -229,6 +229,11 @@ type msgOpts struct {
 	// overflow allows numbers too large for a double (window.estimate
 	// only: MSG-2 compares numbers as doubles, which they are not).
 	overflow bool
+	// planeEdges adds, now and then, code points at the edges of the planes
+	// (planeEdges) to a string content: U+FFFF counts one code unit and
+	// U+10000 two (EST-2). Only the differential estimate sets it, so that
+	// every other property draws as it did.
+	planeEdges bool
 }
 
 // shapes of message, as the agent loops this suite is for send them.
@@ -249,6 +254,18 @@ func shapeFormat(shape string) string {
 }
 
 // msgGen generates one message with marker seq (-1: no marker).
+// stringContent draws a string content; with planeEdges, half of them end
+// in one to eight plane-edge code points.
+func (o msgOpts) stringContent(t *rapid.T) jv {
+	v := drawStr(t, "content")
+	if o.planeEdges && rapid.Bool().Draw(t, "plane edges") {
+		for range rapid.IntRange(1, 8).Draw(t, "edges") {
+			v.str += string(rapid.SampledFrom(planeEdges).Draw(t, "edge"))
+		}
+	}
+	return v
+}
+
 func msgGen(seq int, o msgOpts) *rapid.Generator[msg] {
 	shapes := plainShapes
 	if o.tools {
@@ -266,10 +283,10 @@ func msgGen(seq int, o msgOpts) *rapid.Generator[msg] {
 		switch rapid.SampledFrom(onlyFormats(t, shapes, shapeFormat)).Draw(t, "shape") {
 		case "user":
 			role = "user"
-			set(drawStr(t, "content"))
+			set(o.stringContent(t))
 		case "assistant":
 			role = "assistant"
-			set(drawStr(t, "content"))
+			set(o.stringContent(t))
 		case "system":
 			role, content, extra = systemParts(t)
 		case "blocks-text":

@@ -73,6 +73,9 @@ func (h *Handler) tokensEncode(params json.RawMessage) (any, error) {
 	if err := decodeParams(params, &p, "text"); err != nil {
 		return nil, err
 	}
+	if err := requireUTF8String(params, "text"); err != nil {
+		return nil, err
+	}
 	ids := b.EncodeTokens(p.Text)
 	if ids == nil {
 		ids = []int{}

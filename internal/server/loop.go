@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/convspec/convspec/conformance/protocol"
+	"github.com/convspec/convspec/internal/jsonscan"
 	"github.com/convspec/convspec/reference/config"
 	"github.com/convspec/convspec/reference/loop"
 	"github.com/convspec/convspec/reference/message"
@@ -37,6 +38,22 @@ func (h *Handler) loopEngine() (LoopEngine, error) {
 		return l, nil
 	}
 	return nil, protocol.NewError(protocol.KindMethodNotFound, "this implementation has no provider loop")
+}
+
+// requireConfigText refuses params whose config has no text: protocol.md
+// gives the member without "?", so a missing or null text is a missing
+// param (PROTO-2), not an empty file (D-48).
+func requireConfigText(params json.RawMessage) error {
+	members, _ := jsonscan.SplitObject(params)
+	cfg, _ := members.Get("config")
+	src, ok := jsonscan.SplitObject(cfg)
+	if !ok {
+		return nil // not an object: decoding has said so already
+	}
+	if text, ok := src.Get("text"); !ok || string(text) == "null" {
+		return protocol.NewError(protocol.KindInvalidParams, "params.config.text is missing")
+	}
+	return nil
 }
 
 // resolveConfig checks a ConfigSource and resolves it with l.
@@ -71,6 +88,9 @@ func (h *Handler) configResolve(params json.RawMessage) (any, error) {
 	if err := decodeParams(params, &p, "config"); err != nil {
 		return nil, err
 	}
+	if err := requireConfigText(params); err != nil {
+		return nil, err
+	}
 	res, err := resolveConfig(l, p.Config)
 	if err != nil {
 		return nil, err
@@ -89,6 +109,9 @@ func (h *Handler) loopRun(ctx context.Context, params json.RawMessage) (any, err
 	}
 	var p protocol.LoopRunParams
 	if err := decodeParams(params, &p, "config", "iterations"); err != nil {
+		return nil, err
+	}
+	if err := requireConfigText(params); err != nil {
 		return nil, err
 	}
 	resolved, err := resolveConfig(l, p.Config)

@@ -114,3 +114,19 @@ func locate(raw json.RawMessage, t reflect.Type, prefix string) (string, error) 
 	}
 	return prefix, decode(raw, t)
 }
+
+// requireUTF8String refuses a string member of params that escapes an
+// unpaired surrogate ("\ud800"): such a text has no UTF-8 form, so there are
+// no bytes to encode (TOK-1), just as a message holding one is refused
+// (MSG-1, D-9, D-48). The decoded Go string would hold U+FFFD instead.
+func requireUTF8String(params json.RawMessage, name string) error {
+	members, _ := jsonscan.SplitObject(params)
+	v, ok := members.Get(name)
+	if !ok || len(v) == 0 || v[0] != '"' {
+		return nil
+	}
+	if _, err := message.Compact(v); err != nil {
+		return protocol.NewError(protocol.KindInvalidParams, "params.%s: %v", name, err)
+	}
+	return nil
+}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/internal/jsonscan"
+	"github.com/convspec/convspec/reference/message"
 )
 
 // The members of a request object (spec/protocol.md, "Framing").
@@ -53,6 +54,13 @@ func decodeRequest(line []byte) (protocol.Request, error) {
 	if v, ok := members.Get("id"); ok {
 		if !utf8.Valid(v) {
 			return protocol.Request{}, fmt.Errorf(`"id" is not valid UTF-8`)
+		}
+		if v[0] == '"' {
+			// an escaped unpaired surrogate is ASCII on the line, but the
+			// id's value has no UTF-8 form either (protocol.md, D-48)
+			if _, err := message.Compact(v); err != nil {
+				return protocol.Request{}, fmt.Errorf(`"id" is not valid UTF-8: %w`, err)
+			}
 		}
 		req.ID = v
 	}

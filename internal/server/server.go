@@ -169,7 +169,11 @@ func (h *Handler) Handle(ctx context.Context, method string, params json.RawMess
 }
 
 func (h *Handler) initialize(params json.RawMessage) (any, error) {
-	var p protocol.InitializeParams
+	// protocol is a number read exactly, as every count is: JSON does not
+	// tell 1.0 from 1, so both are protocol 1 (D-3, D-48)
+	var p struct {
+		Protocol protocol.Count `json:"protocol"`
+	}
 	if err := decodeParams(params, &p, "protocol"); err != nil {
 		return nil, err
 	}

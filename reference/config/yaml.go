@@ -19,6 +19,7 @@ import (
 // both formats are checked by one set of rules (CONF-6). YAML values with no
 // JSON counterpart (.inf, .nan, non-string keys) are errors naming the path.
 func yamlToJSON(text []byte) (json.RawMessage, error) {
+	text = acceptVersion12(text)
 	dec := yaml.NewDecoder(bytes.NewReader(text))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
@@ -31,7 +32,7 @@ func yamlToJSON(text []byte) (json.RawMessage, error) {
 	if err := dec.Decode(&more); !errors.Is(err, io.EOF) {
 		return nil, &Error{Reason: "a config file holds one YAML document, this one has more"}
 	}
-	c := converter{active: map[*yaml.Node]bool{}}
+	c := converter{active: map[*yaml.Node]bool{}, untagged: nonSpecificTags(text)}
 	if err := c.writeJSON(&doc, "", 0); err != nil {
 		return nil, err
 	}
@@ -62,7 +63,23 @@ func tooDeep(path string, depth int, line string) error {
 
 type converter struct {
 	buf    bytes.Buffer
-	active map[*yaml.Node]bool // aliased nodes being written: a cycle if met again
+	active map[*yaml.Node]bool // anchored nodes being written: a cycle if met again
+	// size is the length in bytes of the document's compact JSON (EST-3's
+	// compact serialization) written so far, aliases expanded (D-48).
+	size int
+	// untagged holds where the non-specific tag "!" begins a node's
+	// properties, which the parser does not report (see nonSpecificTags).
+	untagged map[position]bool
+}
+
+// grow adds n bytes of compact JSON that belong to the value at path, and
+// fails naming that path when they take the document beyond 16 MiB (D-48).
+func (c *converter) grow(n int, path string) error {
+	c.size += n
+	if c.size > maxExpanded {
+		return &Error{Path: path, Reason: fmt.Sprintf("the document expands to more than %d MiB of JSON (aliases that multiply?)", maxExpanded>>20)}
+	}
+	return nil
 }
 
 // writeJSON writes n, which depth mappings and sequences enclose.
@@ -72,8 +89,11 @@ func (c *converter) writeJSON(n *yaml.Node, path string, depth int) error {
 			return err
 		}
 	}
-	if c.buf.Len() > maxExpanded {
-		return &Error{Path: path, Reason: fmt.Sprintf("the document expands to more than %d MiB (aliases that multiply?)", maxExpanded>>20)}
+	if n.Anchor != "" {
+		// an alias inside the node it names refers to itself: the error
+		// names the alias's own path (D-48)
+		c.active[n] = true
+		defer delete(c.active, n)
 	}
 	buf := &c.buf
 	switch n.Kind {
@@ -87,11 +107,12 @@ func (c *converter) writeJSON(n *yaml.Node, path string, depth int) error {
 		if c.active[n.Alias] {
 			return &Error{Path: path, Reason: fmt.Sprintf("line %d: the alias *%s refers to itself", n.Line, n.Value)}
 		}
-		c.active[n.Alias] = true
-		defer delete(c.active, n.Alias)
 		return c.writeJSON(n.Alias, path, depth)
 	case yaml.MappingNode:
 		buf.WriteByte('{')
+		if err := c.grow(1, path); err != nil {
+			return err
+		}
 		seen := map[string]bool{}
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
@@ -101,54 +122,82 @@ func (c *converter) writeJSON(n *yaml.Node, path string, depth int) error {
 			if k.Tag == "!!merge" {
 				return &Error{Path: path, Reason: "merge keys (<<) are not supported in a config file"}
 			}
-			if k.Kind != yaml.ScalarNode || (k.ShortTag() != "!!str" && k.ShortTag() != "!!int") {
-				return &Error{Path: path, Reason: fmt.Sprintf("line %d: a key must be a name", k.Line)}
+			// a scalar key of any type is the member named by its text, as
+			// JSON names a member by a string (D-48); only a mapping or a
+			// sequence cannot be a name
+			if k.Kind != yaml.ScalarNode {
+				return &Error{Path: path, Reason: fmt.Sprintf("line %d: a key must be a scalar, not a mapping or a sequence", k.Line)}
 			}
 			p := join(path, k.Value)
 			if seen[k.Value] {
 				return &Error{Path: p, Reason: fmt.Sprintf("line %d: is given twice", k.Line)}
 			}
 			seen[k.Value] = true
+			sep := 1
 			if i > 0 {
 				buf.WriteByte(',')
+				sep = 2
 			}
 			name, _ := json.Marshal(k.Value)
 			buf.Write(name)
 			buf.WriteByte(':')
+			if err := c.grow(compactLen(name)+sep, p); err != nil {
+				return err
+			}
 			if err := c.writeJSON(v, p, depth+1); err != nil {
 				return err
 			}
 		}
 		buf.WriteByte('}')
+		return c.grow(1, path)
 	case yaml.SequenceNode:
 		buf.WriteByte('[')
+		if err := c.grow(1, path); err != nil {
+			return err
+		}
 		for i, v := range n.Content {
 			if i > 0 {
 				buf.WriteByte(',')
+				if err := c.grow(1, path); err != nil {
+					return err
+				}
 			}
 			if err := c.writeJSON(v, fmt.Sprintf("%s[%d]", path, i), depth+1); err != nil {
 				return err
 			}
 		}
 		buf.WriteByte(']')
+		return c.grow(1, path)
 	case yaml.ScalarNode:
-		return writeScalar(buf, n, path)
+		start := buf.Len()
+		if err := writeScalar(buf, n, path, c.untagged[position{n.Line, n.Column}]); err != nil {
+			return err
+		}
+		return c.grow(compactLen(buf.Bytes()[start:]), path)
 	default:
 		return &Error{Path: path, Reason: fmt.Sprintf("line %d: unsupported YAML node", n.Line)}
 	}
-	return nil
 }
 
 // writeScalar writes a YAML scalar as the JSON value of its resolved tag:
 // YAML 1.2's core schema, as go.yaml.in/yaml/v3 resolves it (so `yes` is a
 // string, not a boolean, and `"100"` is a string, not a count).
-func writeScalar(buf *bytes.Buffer, n *yaml.Node, path string) error {
+//
+// nonSpecific says that the scalar carries the non-specific tag "!", which
+// makes it a string in YAML 1.2 (§6.9.1, §3.3.2): `! 5` is "5", not 5.
+func writeScalar(buf *bytes.Buffer, n *yaml.Node, path string, nonSpecific bool) error {
 	tag := n.ShortTag()
-	if n.Style&(yaml.TaggedStyle|yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) == 0 {
+	switch {
+	case nonSpecific:
+		tag = "!!str"
+	case n.Style&(yaml.TaggedStyle|yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) == 0:
 		tag = coreTag(n.Value) // a plain scalar resolves as YAML 1.2's core schema says
 	}
 	switch tag {
 	case "!!null":
+		if !coreNull.MatchString(n.Value) { // a tagged !!null is still one of the core schema's spellings (D-48)
+			return &Error{Path: path, Reason: fmt.Sprintf("line %d: %q is not a null (~, null or nothing)", n.Line, n.Value)}
+		}
 		buf.WriteString("null")
 	case "!!bool":
 		if !coreBool.MatchString(n.Value) { // a tagged !!bool is still one of the core schema's six spellings

@@ -63,32 +63,62 @@ func Prompt(msgs []message.Message) string {
 }
 
 // Render turns one message into text for the prompt (SUM-1): "[role] "
-// followed by its parts, one per line.
+// followed by its parts, one per line. Every member is looked up by its exact
+// name, the last of a repeated name winning (as JSON.parse does, EST-3), and
+// read on its own: a string member is its text, an absent one the empty
+// string and any other value, null included, its compact form (D-48), so that one odd
+// member never changes how the rest of the message renders.
 func Render(m message.Message) string {
 	var parts []string
-	raw := m.Raw()
-	var members map[string]json.RawMessage
-	_ = json.Unmarshal(raw, &members)
+	members := objectMembers(m.Raw())
 	content := members["content"]
 	if m.Role() == "tool" {
-		var id string
-		_ = json.Unmarshal(members["tool_call_id"], &id)
-		parts = append(parts, "tool_result "+id+": "+contentText(content))
+		parts = append(parts, "tool_result "+memberText(members["tool_call_id"])+": "+contentText(content))
 	} else {
 		parts = append(parts, contentParts(content)...)
 	}
-	var calls []struct {
-		Function struct {
-			Name      string `json:"name"`
-			Arguments string `json:"arguments"`
-		} `json:"function"`
-	}
-	if json.Unmarshal(members["tool_calls"], &calls) == nil {
+	if kind(members["tool_calls"]) == "array" {
+		var calls []json.RawMessage
+		_ = json.Unmarshal(members["tool_calls"], &calls)
 		for _, c := range calls {
-			parts = append(parts, "tool_call "+c.Function.Name+" "+c.Function.Arguments)
+			// each element is a call of its own (SUM-1): one whose function
+			// is missing or not an object renders with empty name and
+			// arguments, and hides no other call (D-48)
+			fn := objectMembers(objectMembers(c)["function"])
+			parts = append(parts, "tool_call "+memberText(fn["name"])+" "+memberText(fn["arguments"]))
 		}
 	}
 	return "[" + m.Role() + "] " + strings.Join(parts, "\n")
+}
+
+// objectMembers is raw's members by name when raw is a JSON object (the last
+// of a repeated name winning), and nil otherwise.
+func objectMembers(raw json.RawMessage) map[string]json.RawMessage {
+	if kind(raw) != "object" {
+		return nil
+	}
+	var members map[string]json.RawMessage
+	if json.Unmarshal(raw, &members) != nil {
+		return nil
+	}
+	return members
+}
+
+// memberText renders a name, id or arguments member (D-48): a string as
+// itself, an absent one as the empty string, anything else — null included —
+// in compact form.
+func memberText(raw json.RawMessage) string {
+	switch {
+	case len(raw) == 0:
+		return ""
+	case kind(raw) == "string":
+		var s string
+		_ = json.Unmarshal(raw, &s)
+		return s
+	default:
+		s, _ := message.Compact(raw)
+		return s
+	}
 }
 
 // contentParts renders a content member: a string as itself, an array
@@ -119,28 +149,24 @@ func contentText(content json.RawMessage) string {
 	return strings.Join(contentParts(content), "\n")
 }
 
-// blockText renders one content block.
+// blockText renders one content block by its type (SUM-1); the block's other
+// members are read one by one (D-48). A text block whose text is not a
+// string, and any block of another type, is "any other block": its compact
+// form.
 func blockText(b json.RawMessage) string {
-	var block struct {
-		Type      string          `json:"type"`
-		Text      *string         `json:"text"`
-		Name      string          `json:"name"`
-		Input     json.RawMessage `json:"input"`
-		ToolUseID string          `json:"tool_use_id"`
-		Content   json.RawMessage `json:"content"`
-	}
-	if json.Unmarshal(b, &block) != nil {
-		s, _ := message.Compact(b)
-		return s
+	block := objectMembers(b)
+	var typ string
+	if kind(block["type"]) == "string" {
+		_ = json.Unmarshal(block["type"], &typ)
 	}
 	switch {
-	case block.Type == "text" && block.Text != nil:
-		return *block.Text
-	case block.Type == "tool_use":
-		input, _ := message.Compact(orEmptyObject(block.Input))
-		return "tool_use " + block.Name + " " + input
-	case block.Type == "tool_result":
-		return "tool_result " + block.ToolUseID + ": " + contentText(block.Content)
+	case typ == "text" && kind(block["text"]) == "string":
+		return memberText(block["text"])
+	case typ == "tool_use":
+		input, _ := message.Compact(orEmptyObject(block["input"]))
+		return "tool_use " + memberText(block["name"]) + " " + input
+	case typ == "tool_result":
+		return "tool_result " + memberText(block["tool_use_id"]) + ": " + contentText(block["content"])
 	default:
 		s, _ := message.Compact(b)
 		return s
@@ -163,6 +189,8 @@ func kind(raw json.RawMessage) string {
 		return "string"
 	case s[0] == '[':
 		return "array"
+	case s[0] == '{':
+		return "object"
 	default:
 		return "other"
 	}
@@ -185,15 +213,15 @@ func HasMeaningfulText(msgs []message.Message) bool {
 				return true
 			}
 		case "array":
-			var blocks []struct {
-				Type string  `json:"type"`
-				Text *string `json:"text"`
-			}
-			if json.Unmarshal(c, &blocks) == nil {
-				for _, b := range blocks {
-					if b.Type == "text" && b.Text != nil && strings.TrimSpace(*b.Text) != "" {
-						return true
-					}
+			// block by block, so that one odd block does not hide the
+			// text of the others (D-48)
+			var blocks []json.RawMessage
+			_ = json.Unmarshal(c, &blocks)
+			for _, b := range blocks {
+				block := objectMembers(b)
+				if memberText(block["type"]) == "text" && kind(block["text"]) == "string" &&
+					strings.TrimSpace(memberText(block["text"])) != "" {
+					return true
 				}
 			}
 		}

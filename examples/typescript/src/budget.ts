@@ -216,7 +216,9 @@ export async function prepareRequest(
   options: PrepareOptions = {},
 ): Promise<{ messages: Message[]; events: BudgetEvent[] }> {
   const limit = contextLimit(model, options.limits);
-  validateMessages(messages);
+  // UNIT-2: a malformed tool structure is refused whatever the count — never
+  // passed on unchanged (PREP-1) nor handed to the summarizer (PREP-3).
+  unitStarts(messages);
   const valid = messages as readonly Message[];
   const counts = valid.map(messageTokens);
   const tokens = counts.reduce((a, b) => a + b, 0);
