@@ -45,12 +45,12 @@ test-stall:
 		-args -stall.run '$(STALL_RUN)' -stall.checks 100 -stall.stop 500ms
 
 ## nversion: the N-version check in full (spec/golden.md, "Who is right"): the differential properties
-## against the independent implementation (examples/independent) at seeds 1 to 5 with 300 checks, and
+## against the independent implementation (examples/independent) at seeds 1 to 6 with 300 checks, and
 ## the whole suite and replay under five declarations; make test runs seeds 2 and 3 with 100 checks.
 ## Needs Node and npm (skipped without them).
 nversion:
 	$(GO) test -count=1 -timeout 60m -run '^TestIndependentImplementation$$' ./examples \
-		-args -nversion.seeds '1 2 3 4 5' -nversion.checks 300 -nversion.declarations
+		-args -nversion.seeds '1 2 3 4 5 6' -nversion.checks 300 -nversion.declarations
 
 ## lint: gofmt and go vet must be clean
 lint:
