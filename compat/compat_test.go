@@ -10,12 +10,13 @@ package compat_test
 // beside its adapter, the input of the page the README links.
 
 import (
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/convspec/convspec/internal/usertest"
 )
 
 func TestCompatibility(t *testing.T) {
@@ -45,7 +46,7 @@ func TestCompatibility(t *testing.T) {
 		dir := filepath.Dir(a)
 		name := filepath.Base(dir)
 		t.Run(name, func(t *testing.T) {
-			checkBaselineExplained(t, filepath.Join(dir, "baseline.json"))
+			usertest.BaselineExplained(t, filepath.Join(dir, "baseline.json"))
 			if !installed(dir) {
 				if out, err := run(dir, "npm", "ci", "--no-audit", "--no-fund"); err != nil {
 					t.Fatalf("npm ci: %v\n%s", err, out)
@@ -87,27 +88,6 @@ func TestCompatibility(t *testing.T) {
 	for _, want := range []string{"langchain-trimMessages", "Verdict per guarantee", "Minimal input: "} {
 		if !strings.Contains(string(page), want) {
 			t.Errorf("compat.html does not show %q", want)
-		}
-	}
-}
-
-// checkBaselineExplained: every entry says why, with the minimal input that
-// shows it — never the TODO conform writes.
-func checkBaselineExplained(t *testing.T, path string) {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b struct {
-		Entries []struct{ ID, Reason string } `json:"entries"`
-	}
-	if err := json.Unmarshal(data, &b); err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range b.Entries {
-		if strings.HasPrefix(e.Reason, "TODO") || !strings.Contains(e.Reason, "Minimal input: ") {
-			t.Errorf("%s: entry %s is not explained with its minimal input: %q", path, e.ID, e.Reason)
 		}
 	}
 }

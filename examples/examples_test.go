@@ -59,7 +59,7 @@ func TestMain(m *testing.M) {
 		os.Exit(proxy(os.Getenv(proxyConformEnv), strings.Split(caps, ",")))
 	}
 	code := m.Run()
-	removeConform()
+	conformBuild.Remove()
 	os.Exit(code)
 }
 

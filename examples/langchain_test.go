@@ -6,14 +6,14 @@ package examples_test
 // listed and explained in the baseline, none stale.
 
 import (
-	"encoding/json"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/convspec/convspec/internal/usertest"
 )
 
 func TestLangChainCompatibility(t *testing.T) {
@@ -28,7 +28,10 @@ func TestLangChainCompatibility(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(root, "examples", "langchain")
-	entries := checkBaselineExplained(t, filepath.Join(dir, "baseline.json"))
+	entries := usertest.BaselineExplained(t, filepath.Join(dir, "baseline.json"))
+	if entries == 0 {
+		t.Fatalf("%s has no entries", filepath.Join(dir, "baseline.json"))
+	}
 
 	conform := buildConform(t)
 	if fresh, why := nodeModulesUpToDate(dir); fresh {
@@ -51,29 +54,4 @@ func TestLangChainCompatibility(t *testing.T) {
 	if !strings.Contains(text, want) || !regexp.MustCompile(`(?m)^PASS`).MatchString(text) {
 		t.Errorf("conform's report does not say %q and PASS:\n%s", want, text)
 	}
-}
-
-// checkBaselineExplained: every entry says why, with the minimal input that
-// shows it — never the TODO conform writes.
-func checkBaselineExplained(t *testing.T, path string) int {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b struct {
-		Entries []struct{ ID, Reason string } `json:"entries"`
-	}
-	if err := json.Unmarshal(data, &b); err != nil {
-		t.Fatal(err)
-	}
-	if len(b.Entries) == 0 {
-		t.Fatalf("%s has no entries", path)
-	}
-	for _, e := range b.Entries {
-		if strings.HasPrefix(e.Reason, "TODO") || !strings.Contains(e.Reason, "Minimal input: ") {
-			t.Errorf("%s: entry %s is not explained with its minimal input: %q", path, e.ID, e.Reason)
-		}
-	}
-	return len(b.Entries)
 }
