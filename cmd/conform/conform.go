@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"regexp"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -258,7 +259,7 @@ func (s *settings) options() (runner.Options, error) {
 	switch {
 	case s.checks <= 0:
 		return opts, fmt.Errorf("-checks must be positive, got %d", s.checks)
-	case s.progress != "" && !validProgress(s.progress):
+	case s.progress != "" && !slices.Contains(progressModes, s.progress):
 		return opts, fmt.Errorf("-progress must be auto, on or off, got %q", s.progress)
 	case s.shrinkSteps < 0:
 		return opts, fmt.Errorf("-shrink-steps must be 0 (no shrinking) or more, got %d", s.shrinkSteps)

@@ -11,6 +11,9 @@ import (
 	"github.com/convspec/convspec/internal/runner"
 )
 
+// progressModes are the values of -progress.
+var progressModes = []string{"auto", "on", "off"}
+
 // progressShown says whether a run shows its progress on stderr: -progress
 // on or off decides; auto (the default) shows it on a terminal, and not
 // under CI (the CI variable set), where a log keeps every line.
@@ -20,14 +23,18 @@ func progressShown(mode string, stderr io.Writer) bool {
 		return true
 	case "off":
 		return false
-	default:
-		f, ok := stderr.(*os.File)
-		if !ok || os.Getenv("CI") != "" {
-			return false
-		}
-		st, err := f.Stat()
-		return err == nil && st.Mode()&os.ModeCharDevice != 0
 	}
+	return isTerminal(stderr) && os.Getenv("CI") == ""
+}
+
+// isTerminal says whether w is a terminal (a character device).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
 // progressWriter shows a run's progress: on a terminal one line rewritten
@@ -45,13 +52,7 @@ type progressWriter struct {
 }
 
 func newProgressWriter(w io.Writer) *progressWriter {
-	terminal := false
-	if f, ok := w.(*os.File); ok {
-		if st, err := f.Stat(); err == nil {
-			terminal = st.Mode()&os.ModeCharDevice != 0
-		}
-	}
-	return &progressWriter{w: w, terminal: terminal}
+	return &progressWriter{w: w, terminal: isTerminal(w)}
 }
 
 // show is a runner.Options.Progress.
@@ -88,5 +89,3 @@ func (p *progressWriter) clear() {
 		fmt.Fprint(p.w, "\r\x1b[K")
 	}
 }
-
-func validProgress(mode string) bool { return mode == "auto" || mode == "on" || mode == "off" }
