@@ -100,13 +100,11 @@ func clip(s string) string {
 	return s
 }
 
-// TestReplayPassesTheReference replays the checked-in cases against the
-// reference, in process: the comparison rules accept what they were
-// recorded from, with the handles bound afresh. The few gzipped cases
-// (hundreds of thousands of tokens each) are left to
+// plainCases are the checked-in cases that are not gzipped: the gzipped
+// few (hundreds of thousands of tokens each) are left to
 // TestGoldenFilesAreUpToDate, which records them afresh anyway.
-func TestReplayPassesTheReference(t *testing.T) {
-	t.Parallel()
+func plainCases(t *testing.T) []golden.File {
+	t.Helper()
 	all, err := golden.Load(repoCases)
 	require.NoError(t, err)
 	var files []golden.File
@@ -115,6 +113,17 @@ func TestReplayPassesTheReference(t *testing.T) {
 			files = append(files, f)
 		}
 	}
+	return files
+}
+
+// TestReplayPassesTheReference replays the checked-in cases against the
+// reference, in process: the comparison rules accept what they were
+// recorded from, with the handles bound afresh. The few gzipped cases
+// (hundreds of thousands of tokens each) are left to
+// TestGoldenFilesAreUpToDate, which records them afresh anyway.
+func TestReplayPassesTheReference(t *testing.T) {
+	t.Parallel()
+	files := plainCases(t)
 	tg, err := inprocess.New(server.Reference{})
 	require.NoError(t, err)
 	results := golden.Replay(context.Background(), tg, files, golden.Options{})
@@ -420,14 +429,7 @@ func (c coreOpenAI) SendLine(ctx context.Context, line []byte) ([]byte, error) {
 // not compared — so an honest core, OpenAI-only declaration passes.
 func TestReplayFiltersByLevelsAndFormats(t *testing.T) {
 	t.Parallel()
-	all, err := golden.Load(repoCases)
-	require.NoError(t, err)
-	var files []golden.File
-	for _, f := range all {
-		if len(f.Raw) <= golden.GzipAbove {
-			files = append(files, f)
-		}
-	}
+	files := plainCases(t)
 	inner, err := inprocess.New(server.Reference{})
 	require.NoError(t, err)
 	why := map[string]int{}
