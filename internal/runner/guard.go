@@ -33,7 +33,7 @@ type guard struct {
 	pool *pool
 	// epochs are the cases this worker ran, in order, with the request
 	// ids they began after (see chargeStrays).
-	epochs []*epoch
+	epochs []epoch
 }
 
 // lineGuard is a guard over a target that can send raw lines.

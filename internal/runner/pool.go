@@ -44,7 +44,7 @@ func newPool(ctx context.Context, targets []target.Target) *pool {
 // nameProperties); acquireFor for the case id; release gives it back.
 func (p *pool) acquireFor(id string) *guard {
 	g := <-p.free
-	p.open(g, id)
+	g.open(id)
 	return g
 }
 func (p *pool) release(g *guard) { p.free <- g }

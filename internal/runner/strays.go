@@ -30,18 +30,18 @@ type epoch struct {
 }
 
 // open begins an epoch on g for the case id.
-func (p *pool) open(g *guard, id string) {
+func (g *guard) open(id string) {
 	st, ok := g.Target.(strayer)
 	if !ok {
 		return
 	}
-	g.epochs = append(g.epochs, &epoch{after: st.LastRequestID(), id: id})
+	g.epochs = append(g.epochs, epoch{after: st.LastRequestID(), id: id})
 }
 
 // caseOf is the case that sent the request of id on g: the epoch it falls
 // in, or the first case for a request before any (the handshake).
 func (g *guard) caseOf(id int64) string {
-	i, _ := slices.BinarySearchFunc(g.epochs, id, func(e *epoch, id int64) int {
+	i, _ := slices.BinarySearchFunc(g.epochs, id, func(e epoch, id int64) int {
 		if e.after < id {
 			return -1
 		}
