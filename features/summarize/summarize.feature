@@ -51,6 +51,23 @@ Feature: Summarization of evicted messages
     And no returned message contains "too late"
 
   @SUM-7
+  Scenario: a script whose delay equals its timeout does not answer in time (D-44)
+    Given a conversation of 16 messages
+    When the conversation is trimmed with a summarizer that answers after 100 ms but times out after 100 ms
+    Then the trimmed conversation reads m1, m12-m16
+    And the warnings include "summary_failed"
+    And no returned message contains "too late"
+
+  @SUM-7
+  Scenario: a script whose delay is shorter than its timeout answers at once, however long the delay (D-44)
+    Given a conversation of 16 messages
+    When the conversation is trimmed with a summarizer that answers after 29999 ms but times out after 30000 ms
+    Then the summary message is:
+      """json
+      {"role": "assistant", "content": "[Conversation Summary]\ntoo late"}
+      """
+
+  @SUM-7
   Scenario: an empty reply is not a summary
     Given a conversation of 16 messages
     When the conversation is trimmed with a summarizer that replies " \n\t "
