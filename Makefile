@@ -38,11 +38,12 @@ test-loaded:
 
 ## test-stall: the stall check in full: the cases that play summarizer scripts at seeds 1, 2 and 3,
 ## run once as they are and once with the run's process group stopped 0.5 s of every 0.53 s; the
-## JSON reports must be identical but for timings (D-44). make test runs a narrow version.
+## JSON reports must be identical but for timings (D-44); and one failing property shrunk quiet and
+## stalled must give the same counterexample. make test runs a narrow version of the first.
 STALL_RUN ?= SUM-|PREP-|CMP-|LOOP-|prop/diff-(budget|window-summarize|loop)|prop/summarize
 test-stall:
-	$(GO) test -count=1 -timeout 30m -run '^TestSameReportWhenStalled$$' ./cmd/conform \
-		-args -stall.run '$(STALL_RUN)' -stall.checks 100 -stall.stop 500ms
+	$(GO) test -count=1 -timeout 30m -run '^TestSame(Report|Counterexample)WhenStalled$$' ./cmd/conform \
+		-args -stall.run '$(STALL_RUN)' -stall.checks 100 -stall.stop 500ms -stall.shrink
 
 ## nversion: the N-version check in full (spec/golden.md, "Who is right"): the differential properties
 ## against the independent implementation (examples/independent) at seeds 1 to 6 with 300 checks, and

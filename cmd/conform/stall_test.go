@@ -25,6 +25,10 @@ var (
 	stallSeeds  = flag.String("stall.seeds", "1 2 3", "seeds the stall check runs")
 	stallChecks = flag.Int("stall.checks", 30, "-checks of the stall check's runs")
 	stallStop   = flag.Duration("stall.stop", 200*time.Millisecond, "how long the stalled run's process group is stopped at a time")
+	// stallConform checks another build, such as one of an older commit,
+	// to show what the check finds there.
+	stallConform = flag.String("stall.conform", "", "the conform binary the stall check runs (default: this test's build)")
+	stallShrink  = flag.Bool("stall.shrink", false, "also check that a failing property shrinks to the same counterexample when stalled (make test-stall)")
 )
 
 // TestSameReportWhenStalled runs conform against conform serve twice per
@@ -42,8 +46,12 @@ func TestSameReportWhenStalled(t *testing.T) {
 	// at once, the test holding one of go test's -parallel slots while
 	// they wait, instead of one slot per seed.
 	t.Parallel()
-	conform, err := exec.LookPath("conform")
-	require.NoError(t, err)
+	conform := *stallConform
+	if conform == "" {
+		var err error
+		conform, err = exec.LookPath("conform")
+		require.NoError(t, err)
+	}
 	type run struct {
 		report map[string]any
 		err    error
@@ -59,7 +67,7 @@ func TestSameReportWhenStalled(t *testing.T) {
 		}{{&quiet[i], 0, t.TempDir()}, {&stalled[i], *stallStop, t.TempDir()}} {
 			*r.c = make(chan run, 1)
 			go func() {
-				rep, err := stallRunReport(conform, args, r.stop, r.dir)
+				rep, err := stallRunReport(conform, append(args, "--", conform, "serve"), r.stop, r.dir)
 				*r.c <- run{rep, err}
 			}()
 		}
@@ -77,13 +85,43 @@ func TestSameReportWhenStalled(t *testing.T) {
 	}
 }
 
-// stallRunReport runs conform with args against conform serve, in a
+// TestSameCounterexampleWhenStalled shrinks one property failure twice, once
+// as it is and once with the run stopped most of the time: the minimal
+// counterexample, and so the report, must be the same (D-44: shrinking is
+// bounded by steps, not seconds). The failure needs about 21,000
+// executions to shrink to its one-message form, a little over 2 s of CPU;
+// stalled, that is more wall time than rapid's own 30-second bound allowed.
+// In process, against a faulty variant: a correct implementation has
+// nothing to shrink.
+func TestSameCounterexampleWhenStalled(t *testing.T) {
+	if testing.Short() || !*stallShrink {
+		t.Skip("shrinks a failure twice, once stalled; make test-stall runs it (-stall.shrink)")
+	}
+	t.Parallel()
+	conform := *stallConform
+	if conform == "" {
+		var err error
+		conform, err = exec.LookPath("conform")
+		require.NoError(t, err)
+	}
+	args := []string{"-mutant", "outsider-window-estimate-skips-combining-marks", "-seed", "42", "-checks", "50", "-run", "^prop/window-estimate$", "-report", "none"}
+	quiet, err := stallRunReport(conform, args, 0, t.TempDir())
+	require.NoError(t, err, "the quiet run")
+	stalled, err := stallRunReport(conform, args, *stallStop, t.TempDir())
+	require.NoError(t, err, "the stalled run")
+	require.Contains(t, fmt.Sprint(quiet["cases"]), "for 1 message", "the quiet run shrinks to one message")
+	if diff := cmp.Diff(quiet, stalled); diff != "" {
+		t.Errorf("the stalled run's counterexample differs from the quiet run's (-quiet +stalled):\n%s", diff)
+	}
+}
+
+// stallRunReport runs conform with args (which name the implementation), in a
 // process group of its own that is stopped for stop of every stop+30 ms
 // (none when stop is 0), and returns its JSON report, written in dir,
 // without the members that are timings or name the run's own processes.
 func stallRunReport(conform string, args []string, stop time.Duration, dir string) (map[string]any, error) {
 	out := filepath.Join(dir, "report.json")
-	cmd := exec.Command(conform, append(args, "-json", out, "--", conform, "serve")...)
+	cmd := exec.Command(conform, append([]string{"-json", out}, args...)...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("conform %v: %w", args, err)
