@@ -25,13 +25,7 @@ func checkCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	fs.StringVar(&groupBy, "group-by", "", "JSON `POINTER` to the conversation key within each record (e.g. /metadata/user_id); default: a request continues the conversation whose previous request shares the most messages with it")
 	fs.IntVar(&maxConvs, "max-conversations", check.DefaultMaxConversations, "follow at most `N` conversations at once; the one used least recently is forgotten")
 	fs.IntVar(&examples, "examples", check.DefaultExamples, "list at most `N` findings per clause")
-	fs.StringVar(&s.baseline, "baseline", "", "baseline `FILE` of accepted findings, by case (check/ACC-5), as for a run")
-	fs.StringVar(&s.report, "report", "text", "`FORMAT` of the report on stdout: text, json, junit, markdown or none")
-	fs.StringVar(&s.jsonOut, "json", "", "also write the JSON report to `FILE` (- for stdout)")
-	fs.StringVar(&s.junitOut, "junit", "", "also write the JUnit XML report to `FILE` (- for stdout)")
-	fs.StringVar(&s.mdOut, "markdown", "", "also write the Markdown report to `FILE` (- for stdout)")
-	fs.StringVar(&s.htmlOut, "html", "", "also write the HTML report to `FILE` (- for stdout)")
-	fs.StringVar(&s.specURL, "spec-url", "", "link the HTML report's clauses to the spec site at `URL`")
+	reportFlags(fs, s, "baseline `FILE` of accepted findings, by case (check/ACC-5), as for a run")
 	fs.BoolVar(&s.verbose, "v", false, "list every case, not only those that fail")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, `usage: conform check [flags] FILE...
@@ -81,17 +75,10 @@ flags:
 		fmt.Fprintln(stderr, "conform check: no FILE: name the recorded requests to check (- for stdin)")
 		return exitUsage
 	}
-	var base *report.BaselineFile
-	if s.baseline != "" {
-		b, err := report.LoadBaseline(s.baseline)
-		if err == nil {
-			err = b.Check(check.Cases())
-		}
-		if err != nil {
-			fmt.Fprintf(stderr, "conform check: -baseline: %v\n", err)
-			return exitUsage
-		}
-		base = &report.BaselineFile{Path: s.baseline, Baseline: b}
+	base, err := s.loadBaseline(check.Cases())
+	if err != nil {
+		fmt.Fprintf(stderr, "conform check: %v\n", err)
+		return exitUsage
 	}
 	sinks, err := s.sinks(stdout, stderr)
 	if err != nil {

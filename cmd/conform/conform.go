@@ -53,17 +53,10 @@ func conform(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "conform: %v\n", err)
 		return exitUsage
 	}
-	var base *report.BaselineFile
-	if s.baseline != "" {
-		b, err := report.LoadBaseline(s.baseline)
-		if err == nil {
-			err = b.Check(cases)
-		}
-		if err != nil {
-			fmt.Fprintf(stderr, "conform: -baseline: %v\n", err)
-			return exitUsage
-		}
-		base = &report.BaselineFile{Path: s.baseline, Baseline: b}
+	base, err := s.loadBaseline(cases)
+	if err != nil {
+		fmt.Fprintf(stderr, "conform: %v\n", err)
+		return exitUsage
 	}
 	sinks, err := s.sinks(stdout, stderr)
 	if err != nil {

@@ -155,14 +155,21 @@ func conformFlags(stderr io.Writer) (*flag.FlagSet, *settings) {
 	fs, s := runFlags("conform", stderr)
 	strictFlag(fs, s)
 	parallelFlag(fs, s)
-	fs.StringVar(&s.baseline, "baseline", "", "baseline `FILE` of accepted deviations (see `conform baseline`)")
+	reportFlags(fs, s, "baseline `FILE` of accepted deviations (see `conform baseline`)")
+	return fs, s
+}
+
+// reportFlags are the flags of what a run writes — its baseline and its
+// reports — shared by conform and conform check, whose reports are the
+// same formats (sinks.go).
+func reportFlags(fs *flag.FlagSet, s *settings, baselineUsage string) {
+	fs.StringVar(&s.baseline, "baseline", "", baselineUsage)
 	fs.StringVar(&s.report, "report", "text", "`FORMAT` of the report on stdout: text, json, junit, markdown or none")
 	fs.StringVar(&s.jsonOut, "json", "", "also write the JSON report to `FILE` (- for stdout)")
 	fs.StringVar(&s.junitOut, "junit", "", "also write the JUnit XML report to `FILE` (- for stdout)")
 	fs.StringVar(&s.mdOut, "markdown", "", "also write the Markdown report to `FILE` (- for stdout), e.g. \"$GITHUB_STEP_SUMMARY\"")
 	fs.StringVar(&s.htmlOut, "html", "", "also write the HTML report, one self-contained file, to `FILE` (- for stdout)")
 	fs.StringVar(&s.specURL, "spec-url", "", "link the HTML report's clauses to the spec site's spec.html at `URL` (see conform doc); default: SPEC.md on GitHub")
-	return fs, s
 }
 
 // parse parses the flags and returns the implementation's command: what

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/convspec/convspec/conformance/report"
+	"github.com/convspec/convspec/conformance/result"
 )
 
 // sink is one report: a format and where it goes.
@@ -151,4 +152,21 @@ func colorful(w io.Writer) bool {
 	}
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// loadBaseline reads the -baseline file, if one is named, and checks that
+// every entry names one of cases: an entry for a case that does not exist
+// would accept nothing and hide a typo.
+func (s *settings) loadBaseline(cases []result.Case) (*report.BaselineFile, error) {
+	if s.baseline == "" {
+		return nil, nil
+	}
+	b, err := report.LoadBaseline(s.baseline)
+	if err == nil {
+		err = b.Check(cases)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("-baseline: %w", err)
+	}
+	return &report.BaselineFile{Path: s.baseline, Baseline: b}, nil
 }

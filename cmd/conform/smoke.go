@@ -125,6 +125,25 @@ func smoke(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, "FAIL window.summarize is declared without window: summaries happen in a window's trims, so declare window too")
 		problems++
 	}
+	// try sends one smoke request and says what came of it; it reports
+	// whether the implementation still answers.
+	try := func(label string, r smokeRequest) bool {
+		err := smokeCall(ctx, tg, r)
+		switch {
+		case err == nil:
+			fmt.Fprintf(stdout, "ok   %s (%s)\n", label, r.capability)
+		case declined(err):
+			fmt.Fprintf(stdout, "note %s (%s): %s\n", label, r.capability, explain(r.method, err, s))
+		default:
+			problems++
+			fmt.Fprintf(stdout, "FAIL %s (%s): %s\n", label, r.capability, report.EscapeText(explain(r.method, err, s)))
+			if f := (*target.Failure)(nil); errors.As(err, &f) && f.Outcome != target.ProtocolError {
+				fmt.Fprintln(stdout, "stopping: the implementation no longer answers")
+				return false
+			}
+		}
+		return true
+	}
 	for _, r := range smokeRequests() {
 		if !info.Has(r.capability) || (r.capability == protocol.CapSummarize && !info.Has(protocol.CapWindow)) {
 			continue
@@ -133,36 +152,17 @@ func smoke(args []string, stdout, stderr io.Writer) int {
 		if r.capability == protocol.CapSummarize && r.method == protocol.MethodWindowTrim {
 			label += " with a summarizer"
 		}
-		if err := smokeCall(ctx, tg, r); err != nil {
-			if declined(err) {
-				fmt.Fprintf(stdout, "note %s (%s): %s\n", label, r.capability, explain(r.method, err, s))
-				continue
-			}
-			problems++
-			fmt.Fprintf(stdout, "FAIL %s (%s): %s\n", label, r.capability, report.EscapeText(explain(r.method, err, s)))
-			if f := (*target.Failure)(nil); errors.As(err, &f) && f.Outcome != target.ProtocolError {
-				fmt.Fprintln(stdout, "stopping: the implementation no longer answers")
-				return exitFailures
-			}
-			continue
+		if !try(label, r) {
+			return exitFailures
 		}
-		fmt.Fprintf(stdout, "ok   %s (%s)\n", label, r.capability)
 	}
 	if info.Has(protocol.CapTrimmer) {
 		for _, d := range info.Trimmers {
 			r := smokeRequest{capability: protocol.CapTrimmer, method: protocol.MethodTrimmerTrim,
 				params: map[string]any{"trimmer": d.Name, "messages": smokeConversation(), "limit": 3}, result: &protocol.TrimmerTrimResult{}}
-			label := fmt.Sprintf("%s of trimmer %q", r.method, d.Name)
-			if err := smokeCall(ctx, tg, r); err != nil {
-				if declined(err) {
-					fmt.Fprintf(stdout, "note %s (%s): %s\n", label, r.capability, explain(r.method, err, s))
-					continue
-				}
-				problems++
-				fmt.Fprintf(stdout, "FAIL %s (%s): %s\n", label, r.capability, report.EscapeText(explain(r.method, err, s)))
-				continue
+			if !try(fmt.Sprintf("%s of trimmer %q", r.method, d.Name), r) {
+				return exitFailures
 			}
-			fmt.Fprintf(stdout, "ok   %s (%s)\n", label, r.capability)
 		}
 	}
 	// The lifecycle's end, as the suite checks it (D-41): shutdown answered
