@@ -85,19 +85,14 @@ func isNumber(s string) bool {
 	case i < len(s) && s[i] == '0':
 		i++
 	case i < len(s) && s[i] >= '1' && s[i] <= '9':
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
+		i = skipDigits(s, i)
 	default:
 		return false
 	}
 	if i < len(s) && s[i] == '.' {
-		i++
-		start := i
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-		if i == start {
+		if j := skipDigits(s, i+1); j > i+1 {
+			i = j
+		} else {
 			return false
 		}
 	}
@@ -106,13 +101,20 @@ func isNumber(s string) bool {
 		if i < len(s) && (s[i] == '+' || s[i] == '-') {
 			i++
 		}
-		start := i
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-		if i == start {
+		if j := skipDigits(s, i); j > i {
+			i = j
+		} else {
 			return false
 		}
 	}
 	return i == len(s)
+}
+
+// skipDigits is the index of the first byte at or after i that is not a
+// decimal digit.
+func skipDigits(s string, i int) int {
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	return i
 }

@@ -1,9 +1,12 @@
 package exactnum
 
 import (
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
+
+	"pgregory.net/rapid"
 )
 
 func TestScaled(t *testing.T) {
@@ -32,4 +35,16 @@ func TestScaled(t *testing.T) {
 	if _, err := Integer("1." + strings.Repeat("0", 1_000_000)); err != nil {
 		t.Errorf("1.000…0: %v", err)
 	}
+}
+
+// isNumber is RFC 8259's number grammar: over strings of the characters a
+// number is made of, it agrees with encoding/json, for which any valid
+// text of these characters is a number.
+func TestIsNumberAgreesWithEncodingJSON(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s := rapid.StringOfN(rapid.RuneFrom([]rune("0123456789.eE+-")), 0, 12, -1).Draw(t, "s")
+		if got, want := isNumber(s), json.Valid([]byte(s)); got != want {
+			t.Fatalf("isNumber(%q) = %v, json.Valid = %v", s, got, want)
+		}
+	})
 }
