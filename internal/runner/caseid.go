@@ -2,6 +2,7 @@ package runner
 
 import (
 	"fmt"
+	"io/fs"
 	"regexp"
 	"slices"
 	"strings"
@@ -57,9 +58,6 @@ func ScenarioCase(name, uri string, tags []string) (result.Case, error) {
 	}
 	return c, nil
 }
-
-// pickleCase is PickleCase, under the name the runner's files use.
-var pickleCase = PickleCase
 
 // PickleCase is the case of a scenario as godog hands it over, its level
 // and formats included (D-42); uri is its feature file.
@@ -130,6 +128,28 @@ func TraceCases(opts Options) ([]trace.Case, error) {
 	return out, nil
 }
 
+// eachScenario calls fn with every scenario of the features in fsys, in
+// file order: its pickle, the scenario it comes from and its case.
+func eachScenario(fsys fs.FS, fn func(p *messages.Pickle, sc *messages.Scenario, c result.Case) error) error {
+	suite := godog.TestSuite{Options: &godog.Options{FS: fsys, Paths: []string{"."}}}
+	feats, err := suite.RetrieveFeatures()
+	if err != nil {
+		return fmt.Errorf("reading features: %w", err)
+	}
+	for _, f := range feats {
+		for _, p := range f.Pickles {
+			c, err := PickleCase(p, p.Uri)
+			if err != nil {
+				return err
+			}
+			if err := fn(p, f.FindScenario(p.AstNodeIds[0]), c); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 func listCases(opts Options) ([]result.Case, error) {
 	if opts.Features == nil {
 		opts.Features = features.FS
@@ -137,25 +157,18 @@ func listCases(opts Options) ([]result.Case, error) {
 	if opts.Properties == nil {
 		opts.Properties = properties.All()
 	}
-	suite := godog.TestSuite{Options: &godog.Options{FS: opts.Features, Paths: []string{"."}}}
-	feats, err := suite.RetrieveFeatures()
-	if err != nil {
-		return nil, fmt.Errorf("reading features: %w", err)
-	}
 	var out []result.Case
 	seen := map[string]string{}
-	for _, f := range feats {
-		for _, p := range f.Pickles {
-			c, err := pickleCase(p, p.Uri)
-			if err != nil {
-				return nil, err
-			}
-			if prev, dup := seen[c.ID]; dup {
-				return nil, fmt.Errorf("two scenarios have the ID %s (%s and %s): give one a distinct name", c.ID, prev, p.Uri)
-			}
-			seen[c.ID] = p.Uri
-			out = append(out, c)
+	err := eachScenario(opts.Features, func(p *messages.Pickle, _ *messages.Scenario, c result.Case) error {
+		if prev, dup := seen[c.ID]; dup {
+			return fmt.Errorf("two scenarios have the ID %s (%s and %s): give one a distinct name", c.ID, prev, p.Uri)
 		}
+		seen[c.ID] = p.Uri
+		out = append(out, c)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	for _, p := range opts.Properties {
 		c := propertyCase(p)

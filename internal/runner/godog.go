@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cucumber/godog"
+	messages "github.com/cucumber/messages/go/v21"
 
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/result"
@@ -27,29 +28,21 @@ func scenarioPaths(opts Options) ([]string, error) {
 	if opts.Run == nil && opts.Skip == nil {
 		return []string{"."}, nil
 	}
-	suite := godog.TestSuite{Options: &godog.Options{FS: opts.Features, Paths: []string{"."}}}
-	feats, err := suite.RetrieveFeatures()
-	if err != nil {
-		return nil, fmt.Errorf("reading features: %w", err)
-	}
 	var paths []string
 	seen := map[string]bool{}
-	for _, f := range feats {
-		for _, p := range f.Pickles {
-			c, err := pickleCase(p, p.Uri)
-			if err != nil {
-				return nil, err
-			}
-			sc := f.FindScenario(p.AstNodeIds[0])
-			if !opts.selected(c.ID) || sc == nil || AboutTheChecker(c) {
-				continue
-			}
-			path := fmt.Sprintf("%s:%d", p.Uri, sc.Location.Line)
-			if !seen[path] {
-				seen[path] = true
-				paths = append(paths, path)
-			}
+	err := eachScenario(opts.Features, func(p *messages.Pickle, sc *messages.Scenario, c result.Case) error {
+		if !opts.selected(c.ID) || sc == nil || AboutTheChecker(c) {
+			return nil
 		}
+		path := fmt.Sprintf("%s:%d", p.Uri, sc.Location.Line)
+		if !seen[path] {
+			seen[path] = true
+			paths = append(paths, path)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return paths, nil
 }
@@ -90,7 +83,7 @@ func runScenarios(p *pool, opts Options) ([]result.Result, error) {
 				started     time.Time
 			)
 			sc.Before(func(ctx context.Context, sn *godog.Scenario) (context.Context, error) {
-				c, err := pickleCase(sn, lineSuffix.ReplaceAllString(sn.Uri, ""))
+				c, err := PickleCase(sn, lineSuffix.ReplaceAllString(sn.Uri, ""))
 				why := ""
 				if err == nil {
 					why = notApplicable(info, c)
