@@ -2,8 +2,8 @@ package properties
 
 // The invariants every history trimmer must keep, whatever its algorithm
 // (SPEC "Any trimmer", ANY-1 – ANY-9). Each property checks one guarantee
-// on the declared trimmers that claim it; where no trimmer claims it, the
-// property is not applicable.
+// on each declared trimmer that claims it, one trimmer at a time (D-75);
+// where no trimmer claims it, the property is not applicable.
 
 import (
 	"encoding/json"
@@ -85,6 +85,7 @@ func trimmerProperties() []Property {
 				g.checkCase(s, drawTrimCase(t, s, g.guarantee, limits))
 			},
 			Examples: trimmerEdges(g.clause, g.guarantee, g.checkCase),
+			Subjects: trimmerSubjects(g.guarantee),
 		})
 	}
 	return out
