@@ -465,8 +465,8 @@ function trimmerDeclarations(trimmers) {
 // The second declaration (SPEC ANY-10, D-60): optional members, each one
 // sentence of what a library promises; they need `version: 2`, and one that
 // contradicts the others is refused naming it, as the harness refuses it.
-const MEMBER_CLAIMS = { head: '"head"', start: '"start"', counter: '"counter": "native"' };
-const V2_MEMBERS = ['system', 'head', 'markers', 'slack', 'results', 'limit_min', 'start', 'count', 'refuses'];
+const MEMBER_CLAIMS = { head: '"head"', start: '"start"', counter: '"counter": "native"', fallback: '"fallback"' };
+const V2_MEMBERS = ['system', 'head', 'markers', 'slack', 'results', 'limit_min', 'start', 'count', 'refuses', 'fallback'];
 
 function version2(t, at) {
   const bad = (member, why) => new TypeError(`convspec-kit: ${at}.${member} ${why}`);
@@ -516,6 +516,13 @@ function version2(t, at) {
   if (t.refuses !== undefined) {
     if (t.refuses !== 'nothing_fits') throw bad('refuses', 'must be "nothing_fits"');
     out.refuses = t.refuses;
+  }
+  if (t.fallback !== undefined) {
+    // ANY-14, D-76: the lone last message, when nothing fits.
+    if (t.fallback !== 'last_message') throw bad('fallback', 'must be "last_message"');
+    for (const g of ['units', 'last_prompt', 'last_unit']) if (claims(g)) throw bad('fallback', `keeps the last message alone when nothing fits, which contradicts the claim "${g}"`);
+    if (t.refuses !== undefined) throw bad('fallback', 'answers the last message when nothing fits, but refuses says the trimmer refuses then');
+    out.fallback = t.fallback;
   }
   if (t.count !== undefined) {
     const c = t.count;

@@ -153,7 +153,7 @@ export type Level = 'core' | 'validation' | 'diagnostics';
 export type Format = 'openai' | 'anthropic';
 /** A guarantee a trimmer may claim (ANY-1 – ANY-9). */
 export type Guarantee = 'subsequence' | 'units' | 'system' | 'last_prompt' | 'last_unit' | 'bound' | 'fits' | 'idempotent' | 'total';
-// head, start and counter (ANY-11 – ANY-13) are claimed by the members head, start and counter "native", never listed.
+// head, start, counter and fallback (ANY-11 – ANY-14) are claimed by the members head, start, counter "native" and fallback, never listed.
 
 /**
  * One trimmer of capability `trimmer` (ANY-10): its declaration and its
@@ -195,6 +195,8 @@ export type TrimmerDecl2 = {
   start?: 'user';
   /** It answers with an error (not a crash) when no message beyond the kept ones fits (ANY-9). */
   refuses?: 'nothing_fits';
+  /** When the last message does not fit with the kept ones, the output is they and the last message (ANY-14); not with units, last_prompt, last_unit or refuses. */
+  fallback?: 'last_message';
   /** How a token bound counts: per message or over the joined texts, with or without tool payloads. */
   count?: { over?: 'message' | 'joined'; separator?: string; tool_payloads?: boolean };
 };

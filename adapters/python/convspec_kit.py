@@ -566,8 +566,8 @@ def _names(value: Any, what: str, known: Sequence[str]) -> list[str] | None:
     return list(value)
 
 
-_MEMBER_CLAIMS = {"head": '"head"', "start": '"start"', "counter": '"counter": "native"'}
-_V2_MEMBERS = ("system", "head", "markers", "slack", "results", "limit_min", "start", "count", "refuses")
+_MEMBER_CLAIMS = {"head": '"head"', "start": '"start"', "counter": '"counter": "native"', "fallback": '"fallback"'}
+_V2_MEMBERS = ("system", "head", "markers", "slack", "results", "limit_min", "start", "count", "refuses", "fallback")
 
 
 def _version2(get: Callable[[str], Any], at: str) -> dict:
@@ -638,6 +638,16 @@ def _version2(get: Callable[[str], Any], at: str) -> dict:
         if refuses != "nothing_fits":
             raise bad("refuses", 'must be "nothing_fits"')
         out["refuses"] = refuses
+    fallback = get("fallback")
+    if fallback is not None:  # ANY-14, D-76: the lone last message, when nothing fits
+        if fallback != "last_message":
+            raise bad("fallback", 'must be "last_message"')
+        for g in ("units", "last_prompt", "last_unit"):
+            if g in guarantees:
+                raise bad("fallback", f'keeps the last message alone when nothing fits, which contradicts the claim "{g}"')
+        if refuses is not None:
+            raise bad("fallback", "answers the last message when nothing fits, but refuses says the trimmer refuses then")
+        out["fallback"] = fallback
     if count is not None:
         if not isinstance(count, dict):
             raise bad("count", "must be a dict {over?, separator?, tool_payloads?}")

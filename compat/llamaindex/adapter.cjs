@@ -6,9 +6,10 @@
 // and no tool calls — which is declared "native" and answered with the
 // library's own _tokenCountForMessages, so the bound is checked against it
 // and the counter itself is checked (ANY-13). It keeps the newest message
-// alone when nothing fits, and never starts on an assistant message; the
-// vocabulary has no "last message", so the floor is not claimed and bound
-// is not either: the claims are what it keeps whatever it drops.
+// alone when nothing fits (its loop stops at one message), declared
+// fallback "last_message" (ANY-14, D-76), so the bound is claimed modulo
+// that rule. It also skips an assistant message at the start of the
+// window, which no member states: bound and fits hold whatever it skips.
 //
 // Each input message is given to the library as a ChatMessage (role, its
 // text content, string or text blocks; other content as "") carrying its
@@ -54,8 +55,9 @@ serve({
     bound: 'tokens',
     counter: 'native',
     count: { over: 'joined' },
+    fallback: 'last_message',
     formats: ['openai'],
-    guarantees: ['subsequence', 'fits', 'idempotent'],
+    guarantees: ['subsequence', 'bound', 'fits', 'idempotent'],
     trim,
     nativeCount,
   }],

@@ -29,17 +29,19 @@ const (
 	GuaranteeIdempotent  = "idempotent"  // ANY-8
 	GuaranteeTotal       = "total"       // ANY-9
 	// Claimed by members of the second declaration rather than listed
-	// (D-60): a declared head, a start rule, a native counter.
-	GuaranteeHead    = "head"    // ANY-11
-	GuaranteeStart   = "start"   // ANY-12
-	GuaranteeCounter = "counter" // ANY-13
+	// (D-60, D-76): a declared head, a start rule, a native counter, the
+	// last message when nothing fits.
+	GuaranteeHead     = "head"     // ANY-11
+	GuaranteeStart    = "start"    // ANY-12
+	GuaranteeCounter  = "counter"  // ANY-13
+	GuaranteeFallback = "fallback" // ANY-14
 )
 
 // Guarantees lists every guarantee, in the order of the spec's clauses.
 func Guarantees() []string {
 	return []string{GuaranteeSubsequence, GuaranteeUnits, GuaranteeSystem, GuaranteeLastPrompt,
 		GuaranteeLastUnit, GuaranteeBound, GuaranteeFits, GuaranteeIdempotent, GuaranteeTotal,
-		GuaranteeHead, GuaranteeStart, GuaranteeCounter}
+		GuaranteeHead, GuaranteeStart, GuaranteeCounter, GuaranteeFallback}
 }
 
 // listedGuarantees are the guarantees a declaration lists; the others are
@@ -104,11 +106,14 @@ type TrimmerDecl struct {
 	// Refuses is when the trimmer answers with an error by design:
 	// "nothing_fits" (ANY-9).
 	Refuses string `json:"refuses,omitempty"`
+	// Fallback is what the trimmer answers when nothing fits:
+	// "last_message" (ANY-14, D-76).
+	Fallback string `json:"fallback,omitempty"`
 }
 
 // Claims reports whether the trimmer claims a guarantee: listed, or, in
-// the second declaration, claimed by a member — head, start and a native
-// counter — or total, which every second declaration claims over its
+// the second declaration, claimed by a member — head, start, a native
+// counter and a fallback — or total, which every second declaration claims over its
 // domain (D-60).
 func (d TrimmerDecl) Claims(guarantee string) bool {
 	switch {
@@ -124,6 +129,8 @@ func (d TrimmerDecl) Claims(guarantee string) bool {
 		return d.Start != ""
 	case guarantee == GuaranteeCounter:
 		return d.Counter == CounterNative
+	case guarantee == GuaranteeFallback:
+		return d.Fallback != ""
 	}
 	return false
 }

@@ -29,6 +29,9 @@ const ResultsOne = "one" // the results that follow one call count as one messag
 // Refusals a trimmer may declare (ANY-9).
 const RefusesNothingFits = "nothing_fits" // an error answer when no message beyond the kept ones fits
 
+// Fallbacks a trimmer may declare (ANY-14, D-76).
+const FallbackLastMessage = "last_message" // when nothing beyond the kept messages fits, they and the last message
+
 // Start rules (ANY-12).
 const StartUser = "user" // after the kept system messages and head, the output starts on a user prompt
 
@@ -74,9 +77,10 @@ func (c *CountDecl) Joined() (bool, string) {
 
 // memberClaims are the guarantees the second declaration's members claim.
 var memberClaims = map[string]string{
-	GuaranteeHead:    `"head"`,
-	GuaranteeStart:   `"start"`,
-	GuaranteeCounter: `"counter": "native"`,
+	GuaranteeHead:     `"head"`,
+	GuaranteeStart:    `"start"`,
+	GuaranteeCounter:  `"counter": "native"`,
+	GuaranteeFallback: `"fallback"`,
 }
 
 // InDomain reports whether a limit is in the trimmer's declared domain.
@@ -91,7 +95,7 @@ func (d TrimmerDecl) checkVersion2(at string) error {
 	}{
 		{"system", d.System != ""}, {"head", d.Head != 0}, {"markers", d.Markers != nil}, {"slack", d.Slack != ""},
 		{"results", d.Results != ""}, {"limit_min", d.LimitMin != 0}, {"start", d.Start != ""}, {"count", d.Count != nil},
-		{"refuses", d.Refuses != ""},
+		{"refuses", d.Refuses != ""}, {"fallback", d.Fallback != ""},
 	}
 	if d.Version != 0 && d.Version != 1 && d.Version != 2 {
 		return fmt.Errorf("%s.version must be 1 or 2, got %d", at, d.Version)
@@ -137,6 +141,28 @@ func (d TrimmerDecl) checkVersion2(at string) error {
 		return fmt.Errorf("%s.count.separator joins texts, but count.over is not %q", at, CountOverJoined)
 	case d.Count != nil && d.Counter == CounterNative && (d.Count.Separator != nil || d.Count.ToolPayloads != nil):
 		return fmt.Errorf("%s.count: a native counter counts what the library counts; only count.over may be declared", at)
+	}
+	return d.checkFallback(at)
+}
+
+// checkFallback refuses a fallback that another member or claim
+// contradicts (ANY-14, D-76): the lone last message may split its unit,
+// a floor with the latest prompt or the last unit already says what is
+// answered when nothing fits, and so does a declared refusal.
+func (d TrimmerDecl) checkFallback(at string) error {
+	if d.Fallback == "" {
+		return nil
+	}
+	if d.Fallback != FallbackLastMessage {
+		return fmt.Errorf("%s.fallback must be %q, got %q", at, FallbackLastMessage, d.Fallback)
+	}
+	for _, g := range []string{GuaranteeUnits, GuaranteeLastPrompt, GuaranteeLastUnit} {
+		if slices.Contains(d.Guarantees, g) {
+			return fmt.Errorf("%s.fallback keeps the last message alone when nothing fits, which contradicts the claim %q", at, g)
+		}
+	}
+	if d.Refuses != "" {
+		return fmt.Errorf("%s.fallback answers the last message when nothing fits, but refuses says the trimmer refuses then", at)
 	}
 	return nil
 }

@@ -26,6 +26,12 @@ func TestSecondDeclarationRefusesContradictions(t *testing.T) {
 		{`{"name":"t","bound":"messages","guarantees":["bound"],"version":2,"markers":{"role":"tool","prefix":"x"}}`, "markers.role"},
 		{`{"name":"t","bound":"messages","guarantees":["bound"],"version":2,"limit_min":-1}`, "limit_min"},
 		{`{"name":"t","bound":"messages","guarantees":["bound"],"version":2,"start":"assistant"}`, "start"},
+		{`{"name":"t","bound":"messages","guarantees":["bound"],"fallback":"last_message"}`, "fallback"},
+		{`{"name":"t","bound":"messages","guarantees":["bound"],"version":2,"fallback":"last_unit"}`, "fallback"},
+		{`{"name":"t","bound":"messages","guarantees":["bound","units"],"version":2,"fallback":"last_message"}`, "fallback"},
+		{`{"name":"t","bound":"messages","guarantees":["bound","last_unit"],"version":2,"fallback":"last_message"}`, "fallback"},
+		{`{"name":"t","bound":"messages","guarantees":["bound"],"version":2,"fallback":"last_message","refuses":"nothing_fits"}`, "fallback"},
+		{`{"name":"t","bound":"messages","guarantees":["fallback"],"version":2,"fallback":"last_message"}`, "guarantees"},
 	} {
 		var d TrimmerDecl
 		if err := json.Unmarshal([]byte(c.decl), &d); err != nil {
@@ -38,14 +44,15 @@ func TestSecondDeclarationRefusesContradictions(t *testing.T) {
 	}
 	var ok TrimmerDecl
 	good := `{"name":"t","bound":"tokens","counter":"native","guarantees":["subsequence","system","bound"],"version":2,` +
-		`"system":"first","head":1,"markers":{"role":"system","prefix":"["},"slack":"unit","limit_min":1,"start":"user","count":{"over":"message"}}`
+		`"system":"first","head":1,"markers":{"role":"system","prefix":"["},"slack":"unit","limit_min":1,"start":"user","count":{"over":"message"},` +
+		`"fallback":"last_message"}`
 	if err := json.Unmarshal([]byte(good), &ok); err != nil {
 		t.Fatal(err)
 	}
 	if err := CheckTrimmers([]string{CapTrimmer}, []TrimmerDecl{ok}); err != nil {
 		t.Fatalf("a consistent second declaration is refused: %v", err)
 	}
-	for _, g := range []string{GuaranteeTotal, GuaranteeHead, GuaranteeStart, GuaranteeCounter} {
+	for _, g := range []string{GuaranteeTotal, GuaranteeHead, GuaranteeStart, GuaranteeCounter, GuaranteeFallback} {
 		if !ok.Claims(g) {
 			t.Errorf("the second declaration does not claim %q through its members", g)
 		}

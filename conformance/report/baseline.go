@@ -105,7 +105,7 @@ func quoteAll(ss []string) string {
 }
 
 // CaseCauses are the shapes of a failing case's failure, as Causes groups
-// them: each deviation's (a property's one prefixed "property: "), or for
+// them: each deviation's (a property's prefixed "property: "), or for
 // a failure that is not a deviation its outcome and the shape of its
 // detail.
 func CaseCauses(r result.Result) []string {
@@ -117,7 +117,9 @@ func CaseCauses(r result.Result) []string {
 	}
 	switch {
 	case r.Kind == result.Property && len(r.Deviations) > 0:
-		add("property: " + Shape(r.Deviations[0].Detail))
+		for _, d := range r.Deviations {
+			add("property: " + Shape(d.Detail))
+		}
 	case len(r.Deviations) > 0:
 		for _, d := range r.Deviations {
 			add(Shape(d.Detail))

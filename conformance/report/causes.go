@@ -66,9 +66,12 @@ func (r *Run) Causes() []Cause {
 		}
 		switch {
 		case k.Kind == result.Property && len(k.Deviations) > 0:
-			d := k.Deviations[0]
-			props = append(props, seen{k: k, shape: "property: " + Shape(d.Detail), clause: d.Clause, property: true,
-				example: Example{Case: k.ID, Clause: d.Clause, Detail: d.Detail}})
+			// One deviation per failing subject: a trimmer property's
+			// failing trimmers are causes of their own (D-75).
+			for _, d := range k.Deviations {
+				props = append(props, seen{k: k, shape: "property: " + Shape(d.Detail), clause: d.Clause, property: true,
+					example: Example{Case: k.ID, Clause: d.Clause, Detail: d.Detail}})
+			}
 		case len(k.Deviations) > 0:
 			for _, d := range k.Deviations {
 				devs = append(devs, seen{k: k, shape: Shape(d.Detail), clause: d.Clause,

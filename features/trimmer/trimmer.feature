@@ -132,3 +132,10 @@ Feature: Any trimmer
     Given the OpenAI conversation: system, user, call(a b), result(a), result(b), assistant, user
     When every trimmer that claims "counter" trims it to 1000
     Then every native counter is sane on the conversation
+
+  @trimmer/fallback @ANY-14
+  Scenario: the last message is kept when nothing else fits
+    Given the OpenAI conversation: system, user, assistant, user
+    When every trimmer that claims "fallback" trims it to 0
+    Then every output is what the trimmer always keeps and the last message
+    And every output is a subsequence of the conversation

@@ -10,6 +10,7 @@ import (
 
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/report"
+	"github.com/convspec/convspec/conformance/result"
 	"github.com/convspec/convspec/internal/inprocess"
 	"github.com/convspec/convspec/internal/runner"
 	"github.com/convspec/convspec/internal/server"
@@ -80,5 +81,74 @@ func TestTrimmerCrashIsItsOwnCause(t *testing.T) {
 	}
 	if !both {
 		t.Error("no result reports both failing trimmers: a check stopped at the first")
+	}
+}
+
+// twoLongFaultsEngine serves two trimmers that claim bound and break it
+// in different ways, each only on conversations longer than any edge
+// example (so that the random checks, not the edges, find them): one
+// crashes, the other returns its input unchanged.
+type twoLongFaultsEngine struct{ server.Reference }
+
+func (twoLongFaultsEngine) Trimmers() []server.Trimmer {
+	decl := func(name string) protocol.TrimmerDecl {
+		return protocol.TrimmerDecl{Name: name, Bound: protocol.BoundMessages,
+			Guarantees: []string{protocol.GuaranteeSubsequence, protocol.GuaranteeBound}}
+	}
+	honest := server.NewestWithin(func(m []message.Message) int { return len(m) }, 0)
+	return []server.Trimmer{
+		{Decl: decl("crashes-when-long"), Trim: func(msgs []message.Message, limit int) ([]message.Message, error) {
+			if len(msgs) >= 12 {
+				return nil, errors.New("RangeError: Maximum call stack size exceeded")
+			}
+			return honest(msgs, limit)
+		}},
+		{Decl: decl("keeps-all-when-long"), Trim: func(msgs []message.Message, limit int) ([]message.Message, error) {
+			if len(msgs) >= 12 {
+				return msgs, nil
+			}
+			return honest(msgs, limit)
+		}},
+	}
+}
+
+// TestEachTrimmerCheckedOnItsOwn: a trimmer property's random checks run
+// on each declared trimmer on its own (D-75), so two trimmers failing the
+// same property in different ways are both reported, each a deviation
+// under its own clause and a cause of its own — the crash under ANY-9, the
+// overshoot under ANY-6 — and neither hides the other.
+func TestEachTrimmerCheckedOnItsOwn(t *testing.T) {
+	tg, err := inprocess.New(twoLongFaultsEngine{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tg.Close()
+	results, err := runner.Run(context.Background(), tg, runner.Options{Run: regexp.MustCompile(`^prop/trimmer-bound$`), Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(results) != 1 || results[0].Outcome != result.Failed {
+		t.Fatalf("want prop/trimmer-bound failed, got %+v", results)
+	}
+	r := results[0]
+	var clauses []string
+	for _, d := range r.Deviations {
+		clauses = append(clauses, d.Clause)
+	}
+	slices.Sort(clauses)
+	if !slices.Equal(clauses, []string{"ANY-6", "ANY-9"}) {
+		t.Errorf("deviations under %v, want one under ANY-6 and one under ANY-9\n%s", clauses, r.Detail)
+	}
+	for _, name := range []string{`"crashes-when-long"`, `"keeps-all-when-long"`} {
+		if !strings.Contains(r.Detail, name) {
+			t.Errorf("the detail does not name trimmer %s\n%s", name, r.Detail)
+		}
+	}
+	run := report.Run{Cases: report.Judge(results, nil, false)}
+	if causes := run.Causes(); len(causes) != 2 {
+		for _, c := range causes {
+			t.Logf("cause %v %q", c.Clauses, c.Shapes)
+		}
+		t.Errorf("%d causes, want the crash and the overshoot as two", len(causes))
 	}
 }

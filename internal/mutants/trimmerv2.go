@@ -232,6 +232,27 @@ func domainMutants() []Mutant {
 			Engine:  modelEngine{trimmer: server.ModelRefuses, trim: server.RefusingTrimmer(true)},
 		},
 		{
+			Name:    "trimmer-fallback-returns-nothing",
+			Bug:     "declares that it keeps the last message when nothing fits, but returns nothing then, as a plain newest-first trimmer does",
+			Clauses: []string{"ANY-14"},
+			Engine:  modelEngine{trimmer: server.ModelFallback, trim: server.NewestWithin(chars4Each, 0)},
+		},
+		{
+			Name:    "trimmer-fallback-keeps-last-unit",
+			Bug:     "when the last message does not fit, keeps the whole last unit, a call with all its results, rather than the last message it declares",
+			Clauses: []string{"ANY-14"},
+			Engine: modelEngine{trimmer: server.ModelFallback, trim: func(msgs []message.Message, limit int) ([]message.Message, error) {
+				if n := len(msgs); n > 0 && chars4Each(msgs[n-1:]) > limit {
+					units, err := message.Units(msgs)
+					if err != nil {
+						return nil, err
+					}
+					return msgs[units[len(units)-1].Start:], nil
+				}
+				return server.NewestWithin(chars4Each, 0)(msgs, limit)
+			}},
+		},
+		{
 			Name:    "trimmer-head-without-version",
 			Bug:     "declares a head without \"version\": 2, so a reader of the first declaration would silently ignore it",
 			Clauses: []string{"ANY-10"}, RefusedAtHandshake: true,

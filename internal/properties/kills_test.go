@@ -91,6 +91,8 @@ var kills = []kill{
 	{"prop/trimmer-keeps-head", "trimmer-head-short", []string{"ANY-11"}},
 	{"prop/trimmer-start-rule", "trimmer-start-forgotten-after-cut", []string{"ANY-12"}},
 	{"prop/trimmer-native-counter", "trimmer-native-counter-negative", []string{"ANY-13"}},
+	{"prop/trimmer-last-message-fallback", "trimmer-fallback-returns-nothing", []string{"ANY-14"}},
+	{"prop/trimmer-last-message-fallback", "trimmer-fallback-keeps-last-unit", []string{"ANY-14"}},
 
 	// The differential properties and the exact token vectors.
 	{"prop/diff-window-trim", "cap-off-by-one", []string{"WIN-4", "WIN-5"}},

@@ -33,4 +33,18 @@ type Property struct {
 	// Examples are fixed cases run before the random checks (in a stable
 	// order), so that a bug at a boundary never depends on the seed.
 	Examples []Example
+	// Subjects, when set, are what the property is checked on one at a
+	// time: the examples and the random checks run on each subject's
+	// target in turn, each with its own seed and shrinking, and the case
+	// reports every subject that fails, so that one subject's failure
+	// hides no other's (D-75). A trimmer guarantee's subjects are the
+	// declared trimmers it is checked on.
+	Subjects func(tg target.Target) []Subject
+}
+
+// Subject is one thing a property is checked on: its name, as a report
+// shows it, and the target as the check sees it.
+type Subject struct {
+	Name   string
+	Target target.Target
 }

@@ -1,9 +1,9 @@
 package properties
 
 // The invariants every history trimmer must keep, whatever its algorithm
-// (SPEC "Any trimmer", ANY-1 – ANY-9). Each property checks one guarantee
-// on the declared trimmers that claim it; where no trimmer claims it, the
-// property is not applicable.
+// (SPEC "Any trimmer", ANY-1 – ANY-14). Each property checks one guarantee
+// on each declared trimmer that claims it, one trimmer at a time (D-75);
+// where no trimmer claims it, the property is not applicable.
 
 import (
 	"encoding/json"
@@ -51,6 +51,8 @@ var trimGuarantees = []trimGuarantee{
 		"after what it always keeps, a trimmer's output starts on a user prompt, as its start rule declares", checkTrimStart},
 	{"trimmer-native-counter", "ANY-13", protocol.GuaranteeCounter,
 		"a trimmer's native counter is sane: never negative, never smaller when content is added, additive per message where declared", checkTrimCounter},
+	{"trimmer-last-message-fallback", "ANY-14", protocol.GuaranteeFallback,
+		"when the last message does not fit with what a trimmer always keeps, the output is exactly those and the last message, as its fallback declares", checkTrimFallback},
 }
 
 // checkCase trims c and checks the guarantee on the output; the native
@@ -85,6 +87,7 @@ func trimmerProperties() []Property {
 				g.checkCase(s, drawTrimCase(t, s, g.guarantee, limits))
 			},
 			Examples: trimmerEdges(g.clause, g.guarantee, g.checkCase),
+			Subjects: trimmerSubjects(g.guarantee),
 		})
 	}
 	return out
@@ -196,6 +199,9 @@ func checkTrimBound(s trimSession, c trimCase, all []json.RawMessage) {
 		flMsgs = append(flMsgs, c.h.msgs[i].Raw)
 	}
 	out := trimout.Strip(c.decl, all)
+	if _, applies := s.fallback(c); applies {
+		return // nothing fits: the output is ANY-14's to judge
+	}
 	got, need := s.count(c.decl, out), s.count(c.decl, flMsgs)
 	switch {
 	case need <= c.limit && got > c.limit:
@@ -267,6 +273,30 @@ func checkTrimHead(s trimSession, c trimCase, all []json.RawMessage) {
 	if len(out) < n || !equalLists(out[:n], raws(c.h.msgs[:n])) {
 		s.fail("ANY-11", "the trimmer declares a head of %d message(s), but the output does not start with %s\n%s\n%s",
 			c.decl.Head, positions(rangeIdx(0, n)), c.describe(), describeOut(all))
+	}
+}
+
+// fallback is the answer a declared fallback requires (ANY-14) and
+// whether it applies: the kept messages with the last message count more
+// than the limit.
+func (s trimSession) fallback(c trimCase) (want []json.RawMessage, applies bool) {
+	in := c.input()
+	sel, ok := trimout.Fallback(c.decl, in)
+	if !ok {
+		return nil, false
+	}
+	want = trimout.Pick(in, sel)
+	return want, s.count(c.decl, want) > c.limit
+}
+
+func checkTrimFallback(s trimSession, c trimCase, all []json.RawMessage) {
+	want, applies := s.fallback(c)
+	if !applies {
+		return
+	}
+	if out := trimout.Strip(c.decl, all); !equalLists(out, want) {
+		s.fail("ANY-14", "the last message in[%d] with what the trimmer always keeps counts %d %s, above the limit %d, so the output must be exactly them (%d message(s), fallback %q); it differs at out[%d]\n%s\n%s",
+			len(c.h.msgs)-1, s.count(c.decl, want), unit(c.decl), c.limit, len(want), c.decl.Fallback, firstDiffRaw(out, want), c.describe(), describeOut(all))
 	}
 }
 

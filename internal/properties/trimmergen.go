@@ -41,12 +41,40 @@ func checked(tg target.Target, guarantee string) []protocol.TrimmerDecl {
 	return tg.Info().Claiming(guarantee)
 }
 
+// trimmerSubjects are the subjects of a guarantee's property: each
+// trimmer it is checked on, seen as a target that declares that trimmer
+// alone, so that every trimmer gets the property's examples and random
+// checks of its own and its verdict does not depend on what else is
+// declared (D-75).
+func trimmerSubjects(guarantee string) func(target.Target) []Subject {
+	return func(tg target.Target) []Subject {
+		var out []Subject
+		for _, d := range checked(tg, guarantee) {
+			info := tg.Info()
+			info.Trimmers = []protocol.TrimmerDecl{d}
+			out = append(out, Subject{Name: fmt.Sprintf("trimmer %q", d.Name), Target: oneTrimmer{Target: tg, info: info}})
+		}
+		return out
+	}
+}
+
+// oneTrimmer is a target whose handshake shows one of its trimmers.
+type oneTrimmer struct {
+	target.Target
+	info target.Info
+}
+
+func (o oneTrimmer) Info() target.Info { return o.info }
+
 // drawTrimmer draws one of the declared trimmers the guarantee is checked
-// on.
+// on: the subject's one, when the property runs per trimmer.
 func drawTrimmer(t *rapid.T, tg target.Target, guarantee string) protocol.TrimmerDecl {
 	decls := checked(tg, guarantee)
-	if len(decls) == 0 {
+	switch len(decls) {
+	case 0:
 		t.Fatalf("no declared trimmer claims %q", guarantee)
+	case 1:
+		return decls[0] // nothing to draw: a counterexample shows no choice that was none
 	}
 	return decls[rapid.IntRange(0, len(decls)-1).Draw(t, "trimmer")]
 }

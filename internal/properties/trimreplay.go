@@ -20,8 +20,8 @@ import (
 // that claims guarantee, and checks the guarantee on each output as its
 // property does (ANY-1 – ANY-9); a trimmer that does not declare the
 // input's provider format is not sent it. The error names the clause and
-// shows the input and the output; nil when every such trimmer keeps it (or
-// none claims it). msgs must be a well-formed conversation (ANY: the guarantees
+// shows the input and the output of every trimmer that breaks it; nil when
+// every such trimmer keeps it (or none claims it). msgs must be a well-formed conversation (ANY: the guarantees
 // hold on well-formed input only).
 func CheckTrimmerGuarantee(ctx context.Context, tg target.Target, guarantee string, msgs []json.RawMessage, limit int) error {
 	var g *trimGuarantee
@@ -37,6 +37,7 @@ func CheckTrimmerGuarantee(ctx context.Context, tg target.Target, guarantee stri
 	if err != nil {
 		return fmt.Errorf("the recorded conversation is no input for a trimmer guarantee: %w", err)
 	}
+	var fails []error
 	for _, d := range tg.Info().Claiming(guarantee) {
 		if !sendsOnly(d.Formats, msgs) {
 			continue // a trimmer is given only the formats it declares (D-35)
@@ -49,10 +50,10 @@ func CheckTrimmerGuarantee(ctx context.Context, tg target.Target, guarantee stri
 			g.checkCase(trimSession{s}, trimCase{decl: d, h: h, limit: limit})
 		}()
 		if f.failure != "" {
-			return errors.New(f.failure)
+			fails = append(fails, errors.New(f.failure)) // and the next trimmer is checked too (D-75)
 		}
 	}
-	return nil
+	return errors.Join(fails...)
 }
 
 // historyOf is what a generated history knows, read back from recorded

@@ -134,16 +134,76 @@ func prepareRapid(opts Options) error {
 }
 
 // runProperty checks one property on one worker; the caller holds rapidMu
-// and has prepared rapid.
+// and has prepared rapid. A property with subjects is checked on each in
+// turn (D-75).
 func runProperty(c result.Case, p properties.Property, g *guard, opts Options) (result.Result, error) {
 	tg := g.target()
+	if p.Subjects == nil {
+		return checkProperty(c, p, g, tg, opts), nil
+	}
+	var rs []subjectResult
+	for _, s := range p.Subjects(tg) {
+		if g.ctx.Err() != nil || g.limited {
+			break
+		}
+		g.begin()
+		rs = append(rs, subjectResult{s.Name, checkProperty(c, p, g, s.Target, opts)})
+	}
+	return mergeSubjects(c, opts.Seed, rs), nil
+}
+
+// subjectResult is a property's result on one of its subjects.
+type subjectResult struct {
+	name string
+	r    result.Result
+}
+
+// mergeSubjects is a property's result over its subjects: passed when
+// each passed; otherwise failed when any failed, with the deviations of
+// every failed subject, else the first other outcome; the detail is every
+// failing subject's, each under its name when more than one fails, and
+// the seed the first failing one's (each subject's own is in its detail).
+func mergeSubjects(c result.Case, seed uint64, rs []subjectResult) result.Result {
+	var failing []subjectResult
+	for _, s := range rs {
+		if s.r.Outcome != result.Passed {
+			failing = append(failing, s)
+		}
+	}
+	switch len(failing) {
+	case 0:
+		return result.Result{Case: c, Outcome: result.Passed, Seed: seed}
+	case 1:
+		return failing[0].r
+	}
+	out := result.Result{Case: c, Outcome: failing[0].r.Outcome, Seed: failing[0].r.Seed}
+	var details []string
+	for _, s := range failing {
+		if s.r.Outcome == result.Failed {
+			if out.Outcome != result.Failed {
+				out.Outcome, out.Seed = result.Failed, s.r.Seed
+			}
+			out.Deviations = append(out.Deviations, s.r.Deviations...)
+		}
+		head := fmt.Sprintf("%s: %s", s.name, strings.ReplaceAll(string(s.r.Outcome), "_", " "))
+		if s.r.Seed != 0 && s.r.Outcome == result.Failed {
+			head += fmt.Sprintf(" (seed %d)", s.r.Seed)
+		}
+		details = append(details, head+"\n"+s.r.Detail)
+	}
+	out.Detail = strings.Join(details, "\n\n")
+	return out
+}
+
+// checkProperty runs a property's examples and random checks on tg.
+func checkProperty(c result.Case, p properties.Property, g *guard, tg target.Target, opts Options) result.Result {
 	if !opts.NoExamples {
 		if r, failed := runExamples(c, p, g, tg); failed {
-			return r, nil
+			return r
 		}
 	}
 	if p.Check == nil { // examples only
-		return result.Result{Case: c, Outcome: result.Passed, Seed: opts.Seed}, nil
+		return result.Result{Case: c, Outcome: result.Passed, Seed: opts.Seed}
 	}
 	tb := &propertyTB{name: c.ID, ctx: properties.WithFormats(g.ctx, tg.Info().Formats)}
 	bound := &shrinkBound{tb: tb, limit: cmp.Or(opts.ShrinkSteps, DefaultShrinkSteps)}
@@ -158,7 +218,7 @@ func runProperty(c result.Case, p properties.Property, g *guard, opts Options) (
 	}()
 	r := result.Result{Case: c, Outcome: result.Passed, Seed: opts.Seed}
 	if !tb.failed {
-		return r, nil
+		return r
 	}
 	r.Outcome = result.Failed
 	r.Detail = strings.TrimSpace(tb.out.String())
@@ -172,7 +232,7 @@ func runProperty(c result.Case, p properties.Property, g *guard, opts Options) (
 		r.Detail += "\n" + note
 	}
 	r.Deviations = []result.Deviation{propertyDeviation(c, r.Detail)}
-	return g.settle(r), nil
+	return g.settle(r)
 }
 
 // runExamples runs a property's fixed examples, in order, before its

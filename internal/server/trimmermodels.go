@@ -4,8 +4,9 @@ package server
 // algorithms written to keep exactly what each declares — the first system
 // message and a marker, a head, a start rule, a native counter, a count
 // over joined texts, a bound with a unit's slack, results counted as one,
-// a domain — so that the trimmer properties are shown to hold on an honest
-// declaration of every new promise, and the faulty trimmers of
+// a domain, the last message when nothing fits (D-76) — so that the
+// trimmer properties are shown to hold on an honest declaration of every
+// new promise, and the faulty trimmers of
 // internal/mutants have something to break. The reference serves them
 // beside its own algorithms (D-35), which ReferenceTrimmers lists alone.
 
@@ -31,6 +32,7 @@ const (
 	ModelResults     = "model.results-one"
 	ModelDomain      = "model.domain"
 	ModelRefuses     = "model.refuses"
+	ModelFallback    = "model.fallback"
 )
 
 // ModelMarkerPrefix starts the marker model.first-marker inserts.
@@ -63,6 +65,8 @@ func ModelTrimmers() []Trimmer {
 			protocol.TrimmerDecl{LimitMin: 1})},
 		{Decl: v2(ModelRefuses, protocol.BoundMessages, "", base, protocol.TrimmerDecl{Refuses: protocol.RefusesNothingFits}),
 			Trim: RefusingTrimmer(false)},
+		{Decl: v2(ModelFallback, protocol.BoundTokens, protocol.CounterChars4, g(protocol.GuaranteeSubsequence, protocol.GuaranteeBound, protocol.GuaranteeFits, protocol.GuaranteeIdempotent),
+			protocol.TrimmerDecl{Fallback: protocol.FallbackLastMessage})},
 	}
 	for i := range ts {
 		if ts[i].Trim != nil {
@@ -80,6 +84,8 @@ func ModelTrimmers() []Trimmer {
 			ts[i].Trim, ts[i].Count = NewestWithin(NativeCount, 0), func(m []message.Message) (int, error) { return NativeCount(m), nil }
 		case ModelSlack:
 			ts[i].Trim = SlackTrimmer(func(m []message.Message) int { return trimout.Count(d, raw(m)) }, 1)
+		case ModelFallback:
+			ts[i].Trim = FallbackTrimmer(func(m []message.Message) int { return trimout.Count(d, raw(m)) })
 		case ModelDomain:
 			ts[i].Trim = func(msgs []message.Message, limit int) ([]message.Message, error) {
 				if limit < 1 {
@@ -201,6 +207,18 @@ func RefusingTrimmer(contiguousOnly bool) func([]message.Message, int) ([]messag
 			}
 		}
 		return nil, protocol.NewError(protocol.KindWindowExhausted, "no message fits in %d", limit)
+	}
+}
+
+// FallbackTrimmer keeps the newest whole units that fit, and the last
+// message alone when it does not fit by itself (ANY-14), as a memory that
+// would rather send the newest message than nothing does.
+func FallbackTrimmer(count func([]message.Message) int) func([]message.Message, int) ([]message.Message, error) {
+	return func(msgs []message.Message, limit int) ([]message.Message, error) {
+		if n := len(msgs); n > 0 && count(msgs[n-1:]) > limit {
+			return msgs[n-1:], nil
+		}
+		return NewestWithin(count, 0)(msgs, limit)
 	}
 }
 

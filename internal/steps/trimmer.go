@@ -2,7 +2,7 @@ package steps
 
 // Steps of capability trimmer (features/trimmer): a conversation is given
 // to every declared trimmer that claims a guarantee, and the Then steps
-// check that guarantee on every output (ANY-1 – ANY-10).
+// check that guarantee on every output (ANY-1 – ANY-14).
 
 import (
 	"context"
@@ -40,6 +40,7 @@ var trimmerTable = newTable([]def[trimWorld]{
 	{then, `^every output starts with the declared head$`, (*trimWorld).everyHead},
 	{then, `^every output starts on a user prompt after what it always keeps$`, (*trimWorld).everyStart},
 	{then, `^every native counter is sane on the conversation$`, (*trimWorld).everyCounter},
+	{then, `^every output is what the trimmer always keeps and the last message$`, (*trimWorld).everyFallback},
 })
 
 // trimWorld is a scenario's trimmer state.
@@ -298,6 +299,9 @@ func (tw *trimWorld) floor(d protocol.TrimmerDecl) ([]json.RawMessage, error) {
 }
 
 func (tw *trimWorld) bound(r trimRun) error {
+	if _, applies, err := tw.fallback(r.decl); err != nil || applies {
+		return err // nothing fits: the output is ANY-14's to judge
+	}
 	fl, err := tw.floor(r.decl)
 	if err != nil {
 		return err
@@ -421,6 +425,36 @@ func (tw *trimWorld) everyCounter() error {
 				return fmt.Errorf("ANY-13: the native counter counts the first %d message(s) as %d (the first %d: %d)", i, n, max(i-1, 0), last)
 			}
 			last = n
+		}
+		return nil
+	})
+}
+
+// fallback is the answer a declared fallback requires (ANY-14) and
+// whether it applies: the kept messages with the last message count more
+// than the limit.
+func (tw *trimWorld) fallback(d protocol.TrimmerDecl) ([]json.RawMessage, bool, error) {
+	in, err := tw.input()
+	if err != nil {
+		return nil, false, err
+	}
+	sel, ok := trimout.Fallback(d, in)
+	if !ok {
+		return nil, false, nil
+	}
+	want := trimout.Pick(in, sel)
+	n, err := tw.count(d, want)
+	return want, n > tw.limit, err
+}
+
+func (tw *trimWorld) everyFallback() error {
+	return tw.each(func(r trimRun) error {
+		want, applies, err := tw.fallback(r.decl)
+		if err != nil || !applies {
+			return err
+		}
+		if !equalRaw(trimout.Strip(r.decl, r.out), want) {
+			return fmt.Errorf("ANY-14: the last message does not fit with what the trimmer always keeps, so the output must be exactly them: %s", mustList(want))
 		}
 		return nil
 	})

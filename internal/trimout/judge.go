@@ -10,9 +10,9 @@ import (
 )
 
 // What a declaration makes of an input and an output (ANY-3, ANY-6,
-// ANY-7, ANY-11, ANY-12, D-60): the messages it keeps whatever the limit,
-// the input its start rule leaves, its floor, and its output without the
-// markers it inserts. The properties and the scenarios judge by these.
+// ANY-7, ANY-11, ANY-12, ANY-14, D-60): the messages it keeps whatever the
+// limit, the input its start rule leaves, its floor, its answer when
+// nothing fits, and its output without the markers it inserts. The properties and the scenarios judge by these.
 
 // IsMarker reports whether raw is a marker the trimmer declares: a
 // message of the declared role whose text starts with the prefix.
@@ -129,6 +129,26 @@ func Floor(d protocol.TrimmerDecl, in []message.Message) []int {
 		}
 	}
 	return out
+}
+
+// Fallback is what a trimmer declaring fallback "last_message" answers
+// when nothing beyond its kept messages fits (ANY-14, D-76): the kept
+// messages and the effective input's last message, in input order. ok is
+// false without the member, and when that last message is a kept one or
+// the effective input holds nothing else: there is nothing to fall back
+// on. Whether it applies is the count's: when what it returns counts more
+// than the limit.
+func Fallback(d protocol.TrimmerDecl, in []message.Message) (sel []bool, ok bool) {
+	if d.Fallback != protocol.FallbackLastMessage || len(in) == 0 {
+		return nil, false
+	}
+	sel, eff := Kept(d, in), Effective(d, in)
+	last := len(in) - 1
+	if sel[last] || !eff[last] {
+		return nil, false
+	}
+	sel[last] = true
+	return sel, true
 }
 
 // Pick is the raw messages of in at the positions where sel is true.

@@ -156,7 +156,7 @@ test('the second declaration is written as given, and trimmer.count answers with
   const trimmers = [{
     name: 'lib', version: 2, bound: 'tokens', counter: 'native', count: { over: 'message' }, system: 'first', start: 'user',
     limit_min: 1, markers: { role: 'system', prefix: 'Skipped ' }, guarantees: ['subsequence', 'system', 'bound'],
-    trim: (m) => m, nativeCount: (m) => 3 + m.length * 4,
+    fallback: 'last_message', trim: (m) => m, nativeCount: (m) => 3 + m.length * 4,
   }];
   const rs = await exchange(
     [req(1, 'initialize', { protocol: 1, suite: 'convspec' }),
@@ -166,7 +166,8 @@ test('the second declaration is written as given, and trimmer.count answers with
   );
   assert.deepEqual(rs[0].result.trimmers, [{
     name: 'lib', bound: 'tokens', counter: 'native', guarantees: ['subsequence', 'system', 'bound'], version: 2,
-    system: 'first', markers: { role: 'system', prefix: 'Skipped ' }, limit_min: 1, start: 'user', count: { over: 'message' },
+    system: 'first', markers: { role: 'system', prefix: 'Skipped ' }, limit_min: 1, start: 'user', fallback: 'last_message',
+    count: { over: 'message' },
   }]);
   assert.deepEqual(rs[1].result, { count: 7 });
   assert.equal(rs[2].error.data.kind, 'invalid_params');
@@ -183,6 +184,8 @@ test('a second declaration that contradicts itself is refused, naming the member
     [{ ...ok, version: 2, bound: 'tokens', counter: 'native' }, /nativeCount must be a function/],
     [{ ...ok, bound: 'tokens', counter: 'chars4', nativeCount: () => 1 }, /nativeCount is given/],
     [{ ...ok, version: 2, markers: { role: 'tool', prefix: 'x' } }, /markers\.role/],
+    [{ ...ok, version: 2, guarantees: ['bound', 'units'], fallback: 'last_message' }, /trimmers\[0\]\.fallback .* contradicts the claim "units"/],
+    [{ ...ok, version: 2, fallback: 'last_message', refuses: 'nothing_fits' }, /trimmers\[0\]\.fallback .* refuses/],
   ]) {
     assert.throws(() => serve({ name: 't', version: '0', trimmers: [bad], input: Readable.from([]), output: { write: () => true }, exit: () => {} }), message);
   }

@@ -200,7 +200,7 @@ class SecondDeclaration(unittest.TestCase):
     def test_members_are_declared_and_trimmer_count_answers_with_the_native_counter(self):
         trimmers = [{"name": "lib", "version": 2, "bound": "tokens", "counter": "native", "count": {"over": "message"},
                      "system": "first", "start": "user", "limit_min": 1, "markers": {"role": "system", "prefix": "Skipped "},
-                     "guarantees": ["subsequence", "system", "bound"], "trim": lambda m, n: m,
+                     "guarantees": ["subsequence", "system", "bound"], "fallback": "last_message", "trim": lambda m, n: m,
                      "native_count": lambda m: 3 + 4 * len(m)}]
         rs = exchange([req(1, "initialize", {"protocol": 1, "suite": "convspec"}),
                        req(2, "trimmer.count", {"trimmer": "lib", "messages": [{"role": "user", "content": "a"}]}),
@@ -208,7 +208,7 @@ class SecondDeclaration(unittest.TestCase):
         self.assertEqual(rs[0]["result"]["trimmers"], [{
             "name": "lib", "bound": "tokens", "counter": "native", "guarantees": ["subsequence", "system", "bound"], "version": 2,
             "system": "first", "markers": {"role": "system", "prefix": "Skipped "}, "limit_min": 1, "start": "user",
-            "count": {"over": "message"}}])
+            "fallback": "last_message", "count": {"over": "message"}}])
         self.assertEqual(rs[1]["result"], {"count": 7})
         self.assertEqual(rs[2]["error"]["data"]["kind"], "invalid_params")
 
@@ -221,7 +221,10 @@ class SecondDeclaration(unittest.TestCase):
                              ({**ok, "version": 2, "guarantees": ["head"], "head": 1}, "'head' is not listed"),
                              ({**ok, "version": 2, "bound": "tokens", "counter": "native"}, "native_count must be a function"),
                              ({**ok, "bound": "tokens", "counter": "chars4", "native_count": len}, "native_count is given"),
-                             ({**ok, "version": 2, "markers": {"role": "tool", "prefix": "x"}}, r"markers\.role")):
+                             ({**ok, "version": 2, "markers": {"role": "tool", "prefix": "x"}}, r"markers\.role"),
+                             ({**ok, "version": 2, "guarantees": ["bound", "units"], "fallback": "last_message"},
+                              r'trimmers\[0\]\.fallback .* contradicts the claim "units"'),
+                             ({**ok, "version": 2, "fallback": "last_message", "refuses": "nothing_fits"}, r"trimmers\[0\]\.fallback .* refuses")):
             with self.assertRaisesRegex(TypeError, message):
                 exchange([], trimmers=[bad])
 
