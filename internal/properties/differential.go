@@ -134,7 +134,7 @@ func differ(ctx context.Context, f Failer, tg target.Target, seq []call, clauseO
 		if d == nil {
 			continue
 		}
-		deviation.Note(ctx, f, deviation.Parts{Sent: strings.Join(sent, "\n"), Got: d.Path + " = " + stableHandles(d.Got, tgHandles, refHandles), Want: d.Path + " = " + d.Want})
+		deviation.Note(ctx, f, deviation.Parts{Sent: strings.Join(sent, "\n"), Got: d.Path + ": " + stableHandles(d.Got, tgHandles, refHandles), Want: d.Path + ": " + d.Want})
 		f.Fatalf("%s: %s differs from the reference (request %d of %d)\n  %s\n  reference: %s\nrequests sent:\n  %s",
 			clauseOfDifference(c.Method, d.Path, want.Response, clauseOf), c.Method, i+1, len(seq), stableHandles(d.String(), tgHandles, refHandles), summarize(want.Response), strings.Join(sent, "\n  "))
 	}
