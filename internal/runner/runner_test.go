@@ -257,3 +257,25 @@ func TestPropertyDeviationParts(t *testing.T) {
 		}
 	}
 }
+
+// TestDifferentialDeviationParts: a differential property's deviation says
+// what came back and what was wanted as the member that differs, in the
+// implementation's answer and in the reference's (D-72).
+func TestDifferentialDeviationParts(t *testing.T) {
+	m, ok := mutants.Lookup("estimate-floor")
+	if !ok {
+		t.Skip("no mutant estimate-floor")
+	}
+	tg, err := inprocess.New(m.Engine)
+	require.NoError(t, err)
+	results, err := runner.Run(context.Background(), tg, runner.Options{Run: mustCompile(t, `^prop/diff-window-estimate$`), Seed: 42, Checks: 50})
+	require.NoError(t, err)
+	require.Len(t, results, 1)
+	r := results[0]
+	require.Equal(t, result.Failed, r.Outcome, "%+v", r)
+	d := r.Deviations[0]
+	require.True(t, strings.HasPrefix(d.Got, "result.tokens: "), "got %q", d.Got)
+	require.True(t, strings.HasPrefix(d.Want, "result.tokens: "), "want %q", d.Want)
+	require.NotEqual(t, d.Got, d.Want)
+	require.True(t, strings.HasPrefix(d.Sent, "window.estimate {"), "sent %q", d.Sent)
+}
