@@ -119,7 +119,7 @@ func FuzzErrorClipper(f *testing.F) {
 		f.Add(line, 7)
 	}
 	f.Fuzz(func(t *testing.T, line string, size int) {
-		size = 1 + abs(size)%5000
+		size = 1 + int(uint(size)%5000)
 		sameDecoding(t, []byte(line), clipLine([]byte(line), size))
 	})
 }
