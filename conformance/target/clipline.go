@@ -135,11 +135,18 @@ func (c *errorClipper) copyStr(out, chunk []byte, i int) (int, []byte) {
 	j := i
 	for j < len(chunk) {
 		if c.esc == 0 && !c.isKey {
-			k := bytes.IndexAny(chunk[j:], `"\`)
+			// To the next quote or backslash, whichever comes first
+			// (IndexByte is the fast one).
+			k := bytes.IndexByte(chunk[j:], '"')
 			if k < 0 {
-				return len(chunk), append(out, chunk[i:]...)
+				k = len(chunk) - j
 			}
-			j += k
+			if bs := bytes.IndexByte(chunk[j:j+k], '\\'); bs >= 0 {
+				k = bs
+			}
+			if j += k; j == len(chunk) {
+				return j, append(out, chunk[i:]...)
+			}
 		}
 		b := chunk[j]
 		j++
