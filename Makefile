@@ -97,6 +97,7 @@ FUZZ_TARGETS := \
 	./reference/tokens:FuzzEncodeAgainstV070 \
 	./reference/tokens:FuzzPretokenize \
 	./conformance/target:FuzzDecodeResponse \
+	./conformance/target:FuzzErrorClipper \
 	./internal/check:FuzzRead
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \

@@ -5,79 +5,14 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/convspec/convspec/conformance/result"
+	"github.com/convspec/convspec/internal/textsafe"
 	"github.com/convspec/convspec/internal/webui"
 	"github.com/convspec/convspec/spec"
 )
 
-// The parts of a failure's detail that the HTML pages lay out apart: what
-// was sent, what came back and what was wanted. The detail is text made
-// for people (the text report prints it as is); these are the labels its
-// writers use.
-var (
-	sentLine  = regexp.MustCompile(`^\s*(sent:|requests sent:|last request:|request:)`)
-	gotLine   = regexp.MustCompile(`^\s*(got|came back)\b:?`)
-	wantLine  = regexp.MustCompile(`^\s*(wanted|want|expected)\b:?`)
-	diffToken = regexp.MustCompile(`"(?:[^"\\]|\\.)*"|[A-Za-z0-9_.+\-]+|\S`)
-)
-
-// detailParts splits a failure's detail into its first line (what is
-// wrong), the lines that say what was sent, what came back and what was
-// wanted (a labelled line and the lines indented under it), and whether
-// any such label was found.
-type detailParts struct {
-	message          string
-	sent, got, want  []string
-	found            bool
-	gotText, wantTxt string
-}
-
-func splitDetail(detail string) detailParts {
-	var d detailParts
-	lines := strings.Split(strings.TrimRight(detail, "\n"), "\n")
-	if len(lines) > 0 {
-		d.message = strings.TrimSpace(lines[0])
-	}
-	var cur *[]string
-	indent := 0
-	for _, l := range lines[1:] {
-		if strings.TrimSpace(l) == stderrHeading {
-			break // what follows quotes the implementation's stderr: never a label of the harness (D-52)
-		}
-		ind := len(l) - len(strings.TrimLeft(l, " \t"))
-		switch {
-		case sentLine.MatchString(l):
-			cur, indent = &d.sent, ind
-			l = labelOnly(sentLine, l)
-		case gotLine.MatchString(l):
-			cur, indent = &d.got, ind
-			l = labelOnly(gotLine, l)
-		case wantLine.MatchString(l):
-			cur, indent = &d.want, ind
-			l = labelOnly(wantLine, l)
-		case cur != nil && ind > indent && strings.TrimSpace(l) != "":
-			// a continuation of the labelled block
-		default:
-			cur = nil
-			continue
-		}
-		if l = strings.TrimSpace(l); l != "" {
-			*cur = append(*cur, l)
-		}
-		d.found = true
-	}
-	return d
-}
-
-// stderrHeading introduces the last lines of the implementation's stderr
-// in a detail (runner and target write it so).
-const stderrHeading = "last lines of stderr:"
-
-// labelOnly drops the label a line starts with ("got:", "wanted"): the
-// page shows its own.
-func labelOnly(label *regexp.Regexp, l string) string {
-	loc := label.FindStringIndex(l)
-	return l[loc[1]:]
-}
+// diffToken is a token of what came back or was wanted, for highlight.
+var diffToken = regexp.MustCompile(`"(?:[^"\\]|\\.)*"|[A-Za-z0-9_.+\-]+|\S`)
 
 // highlight marks, in a and b, the tokens that the other does not have in
 // the same order (a longest common subsequence of tokens): the differing
@@ -146,43 +81,75 @@ func marked(s string, ix [][]int, keep []bool) string {
 	return b.String()
 }
 
-// writeDetailHTML lays a failure's detail out: what is wrong, then what
-// was sent, what came back and what was wanted, with the differing tokens
-// of the last two highlighted, then everything conform printed.
-func writeDetailHTML(w *strings.Builder, detail string) {
-	d := splitDetail(detail)
-	if d.message != "" {
-		fmt.Fprintf(w, `<p><b>%s</b></p>`, webui.Esc(d.message))
+// writeFailureDetailHTML lays a failed case out from its data (D-72):
+// each deviation's message, then what was sent, what came back and what
+// was wanted as the deviation carries them, with the differing tokens of
+// the last two highlighted; then everything conform printed. Nothing is
+// read back from the text: a line of the implementation's message that
+// looks like a label stays in the message.
+func writeFailureDetailHTML(w *strings.Builder, k Case) {
+	detail := clipHTML(k.Detail)
+	parts := false
+	for _, d := range k.Deviations {
+		parts = parts || d.Sent != "" || d.Got != "" || d.Want != ""
 	}
-	if d.found {
-		// Line i of what came back is compared with line i of what was
-		// wanted: the writers put the two views of one value on the
-		// same line numbers.
-		gl, wl := make([]string, len(d.got)), make([]string, len(d.want))
-		for i := range gl {
-			gl[i] = webui.Esc(d.got[i])
-		}
-		for i := range wl {
-			wl[i] = webui.Esc(d.want[i])
-		}
-		for i := 0; i < len(gl) && i < len(wl); i++ {
-			gl[i], wl[i] = highlight(d.got[i], d.want[i])
-		}
-		got, want := strings.Join(gl, "\n"), strings.Join(wl, "\n")
-		for _, part := range []struct{ label, class, html string }{
-			{"what was sent", "sent", webui.Esc(strings.Join(d.sent, "\n"))},
-			{"what came back", "got diff-got", got},
-			{"what was wanted", "want diff-want", want},
-		} {
-			if part.html == "" {
-				continue
-			}
-			fmt.Fprintf(w, `<div class="lbl">%s</div><pre class="%s"><code>%s</code></pre>`, part.label, part.class, part.html)
-		}
-		fmt.Fprintf(w, `<details class="small"><summary class="muted">everything conform printed</summary><pre><code>%s</code></pre></details>`, webui.Esc(detail))
+	if !parts {
+		fmt.Fprintf(w, `<pre><code>%s</code></pre>`, webui.Esc(detail))
 		return
 	}
-	fmt.Fprintf(w, `<pre><code>%s</code></pre>`, webui.Esc(detail))
+	for i, d := range k.Deviations {
+		if len(k.Deviations) > 1 {
+			head := fmt.Sprintf("deviation %d: %s", i+1, d.Clause)
+			if d.Step != "" {
+				head += " — Then " + d.Step
+			}
+			fmt.Fprintf(w, `<div class="lbl">%s</div>`, webui.Esc(head))
+		}
+		if msg := FirstLine(d.Detail, htmlMaxDetail); msg != "" {
+			fmt.Fprintf(w, `<p><b>%s</b></p>`, webui.Esc(msg))
+		}
+		writePartsHTML(w, d)
+	}
+	fmt.Fprintf(w, `<details class="small"><summary class="muted">everything conform printed</summary><pre><code>%s</code></pre></details>`, webui.Esc(detail))
+}
+
+// writePartsHTML writes a deviation's Sent, Got and Want, each under its
+// label. Line i of Got is compared with line i of Want: the harness puts
+// the two views of one value on the same line numbers.
+func writePartsHTML(w *strings.Builder, d result.Deviation) {
+	sent, got, want := clipHTML(d.Sent), clipHTML(d.Got), clipHTML(d.Want)
+	gl, wl := strings.Split(got, "\n"), strings.Split(want, "\n")
+	gh, wh := make([]string, len(gl)), make([]string, len(wl))
+	for i := range gl {
+		gh[i] = webui.Esc(gl[i])
+	}
+	for i := range wl {
+		wh[i] = webui.Esc(wl[i])
+	}
+	if got != "" && want != "" {
+		for i := 0; i < len(gl) && i < len(wl); i++ {
+			gh[i], wh[i] = highlight(gl[i], wl[i])
+		}
+	}
+	for _, part := range []struct{ text, label, class, html string }{
+		{sent, "what was sent", "sent", webui.Esc(sent)},
+		{got, "what came back", "got diff-got", strings.Join(gh, "\n")},
+		{want, "what was wanted", "want diff-want", strings.Join(wh, "\n")},
+	} {
+		if part.text == "" {
+			continue
+		}
+		fmt.Fprintf(w, `<div class="lbl">%s</div><pre class="%s"><code>%s</code></pre>`, part.label, part.class, part.html)
+	}
+}
+
+// clipHTML bounds a text the HTML report shows; the text and JSON reports
+// have it whole (to the caps of D-52).
+func clipHTML(s string) string {
+	if len(s) > htmlMaxDetail {
+		return textsafe.Clip(s, htmlMaxDetail)
+	}
+	return s
 }
 
 // DefaultSpecURL is where a report links a clause when it is not told

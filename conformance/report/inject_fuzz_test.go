@@ -58,7 +58,8 @@ func injectionRun(name, msg, stderr string, raw bool) *Run {
 		Outcome: result.Failed,
 		Detail:  "the estimate failed: invalid_params: " + msg + "\n  got: " + string(quoted) + "\n  wanted: \"x\"",
 		Deviations: []result.Deviation{{Clause: "EST-1", Step: "the estimate is 0 tokens",
-			Detail: "the estimate failed: invalid_params: " + msg}},
+			Detail: "the estimate failed: invalid_params: " + msg,
+			Sent:   harnessSent, Got: "error: invalid_params: " + msg, Want: harnessWant}},
 	}
 	crash := result.Result{
 		Case:    result.Case{ID: "WIN-1/b", Kind: result.Scenario, Name: "trims", Clauses: []string{"WIN-1"}, Capability: "window", Source: "window/trim.feature"},
@@ -96,6 +97,13 @@ func injectionRun(name, msg, stderr string, raw bool) *Run {
 	}
 	return run
 }
+
+// What the harness says was sent and wanted in injectionRun's failure; what
+// came back quotes the implementation's message.
+const (
+	harnessSent = `window.estimate {"messages":[]}`
+	harnessWant = "0"
+)
 
 func indentQuote(s string) string {
 	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
@@ -240,30 +248,90 @@ func htmlShape(src []byte) (map[string]int, string) {
 	}
 }
 
+// htmlBlocks reads back the text under each label of the failures ("what
+// was sent", "what came back", "what was wanted"): the text of the pre that
+// follows the label, the blocks under one label joined.
+func htmlBlocks(src []byte) map[string]string {
+	blocks := map[string]string{}
+	var label, in string
+	inLabel := false
+	z := html.NewTokenizer(bytes.NewReader(src))
+	for {
+		switch z.Next() {
+		case html.ErrorToken:
+			return blocks
+		case html.StartTagToken:
+			tn, attr := z.TagName()
+			switch string(tn) {
+			case "div":
+				for attr {
+					var k, v []byte
+					k, v, attr = z.TagAttr()
+					if string(k) == "class" && string(v) == "lbl" {
+						inLabel, label = true, ""
+					}
+				}
+			case "pre":
+				if strings.HasPrefix(label, "what ") {
+					in = label
+				}
+				label = ""
+			}
+		case html.EndTagToken:
+			tn, _ := z.TagName()
+			switch string(tn) {
+			case "div":
+				inLabel = false
+			case "pre":
+				in = ""
+			}
+		case html.TextToken:
+			switch {
+			case inLabel:
+				label += string(z.Text())
+			case in != "":
+				blocks[in] += string(z.Text())
+			}
+		}
+	}
+}
+
+// asHTMLText is s as the HTML tokenizer reads it back from text that
+// escaped it: line endings normalised.
+func asHTMLText(s string) string {
+	return strings.NewReplacer("\r\n", "\n", "\r", "\n").Replace(s)
+}
+
 // FuzzHTMLReport: the HTML report has the elements of a harmless run — no
-// element from a text, no detail line filed under "what was wanted" that
-// the harness did not label so — and the implementation's message is read
-// back as its text.
+// element from a text — and what is laid out under "what was sent", "what
+// came back" and "what was wanted" is exactly what the harness put there
+// (D-72), whatever lines the implementation's message holds; the message is
+// read back as its text. The message is given raw: the HTML writer must
+// hold without the taming of error messages (a traceback is not tamed).
 func FuzzHTMLReport(f *testing.F) {
 	addHostileSeeds(f)
 	f.Fuzz(func(t *testing.T, name, msg, stderr string) {
-		if !small(name, msg, stderr) {
+		if !small(name, msg, stderr) || !utf8.ValidString(msg) {
 			return
 		}
 		var got, want bytes.Buffer
-		if err := HTML(&got, injectionRun(name, msg, stderr, false), HTMLOptions{}); err != nil {
+		if err := HTML(&got, injectionRun(name, msg, stderr, true), HTMLOptions{}); err != nil {
 			t.Fatal(err)
 		}
-		if err := HTML(&want, injectionRun("n", "m", "s", false), HTMLOptions{}); err != nil {
+		if err := HTML(&want, injectionRun("n", "m", "s", true), HTMLOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		g, txt := htmlShape(got.Bytes())
 		if w, _ := htmlShape(want.Bytes()); !maps.Equal(g, w) {
 			t.Fatalf("HTML elements %v, a harmless run has %v:\n%s", g, w, got.String())
 		}
-		tamed := textsafe.Controls(textsafe.Clip(msg, target.MaxErrorTextBytes), false)
-		if !strings.Contains(txt, tamed) {
-			t.Fatalf("the message %q is not in the report's text", tamed)
+		blocks := htmlBlocks(got.Bytes())
+		wantBlocks := map[string]string{"what was sent": harnessSent, "what came back": asHTMLText("error: invalid_params: " + msg), "what was wanted": harnessWant}
+		if !maps.Equal(blocks, wantBlocks) {
+			t.Fatalf("labelled blocks %q, the harness put %q:\n%s", blocks, wantBlocks, got.String())
+		}
+		if !strings.Contains(txt, asHTMLText(msg)) {
+			t.Fatalf("the message %q is not in the report's text", msg)
 		}
 	})
 }

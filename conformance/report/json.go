@@ -69,6 +69,11 @@ type (
 		Clause string `json:"clause"`
 		Step   string `json:"step,omitempty"`
 		Detail string `json:"detail"`
+		// What was sent, what came back and what was wanted, as the
+		// harness said them apart from Detail (D-72).
+		Sent string `json:"sent,omitempty"`
+		Got  string `json:"got,omitempty"`
+		Want string `json:"want,omitempty"`
 	}
 	jsonSuite struct {
 		Name     string `json:"name"`
@@ -210,7 +215,7 @@ func JSON(w io.Writer, run *Run) error {
 			Reproduce: k.Reproduce, DurationMS: millis(k.Duration), Level: k.Level, Formats: k.Formats,
 		}
 		for _, d := range k.Deviations {
-			jc.Deviations = append(jc.Deviations, jsonDeviation{Clause: d.Clause, Step: d.Step, Detail: d.Detail})
+			jc.Deviations = append(jc.Deviations, jsonDeviation{Clause: d.Clause, Step: d.Step, Detail: d.Detail, Sent: d.Sent, Got: d.Got, Want: d.Want})
 		}
 		for _, id := range k.Clauses {
 			cl := jsonClause{ID: id}

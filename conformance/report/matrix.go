@@ -233,7 +233,7 @@ func matrixCase(c jsonCase, strict bool) Case {
 		k.Seed = *c.Seed
 	}
 	for _, d := range c.Deviations { // the causes a baseline entry accepts are read from them
-		k.Deviations = append(k.Deviations, result.Deviation{Clause: d.Clause, Step: d.Step, Detail: d.Detail})
+		k.Deviations = append(k.Deviations, result.Deviation{Clause: d.Clause, Step: d.Step, Detail: d.Detail, Sent: d.Sent, Got: d.Got, Want: d.Want})
 	}
 	if c.Baseline != nil {
 		k.Baseline = &Entry{ID: c.ID, Reason: c.Baseline.Reason, Issue: c.Baseline.Issue, Flaky: c.Baseline.Flaky,

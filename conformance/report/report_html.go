@@ -277,11 +277,7 @@ func writeFailureHTML(b *strings.Builder, k Case, prefix, specURL string) {
 		fmt.Fprintf(b, `<div class="muted">%s: %s %s</div>`, webui.Esc(k.Baseline.Kind()), webui.Esc(k.Baseline.Reason), webui.Esc(k.Baseline.Issue))
 	}
 	b.WriteString(`</div>`)
-	detail := k.Detail
-	if len(detail) > htmlMaxDetail {
-		detail = detail[:htmlMaxDetail] + "\n… (clipped; see the text or JSON report)"
-	}
-	writeDetailHTML(b, detail)
+	writeFailureDetailHTML(b, k)
 	if k.Kind == result.Property && k.Seed != 0 {
 		fmt.Fprintf(b, `<div class="small muted">seed %d</div>`, k.Seed)
 	}

@@ -56,13 +56,40 @@ func TestHTMLFailures(t *testing.T) {
 
 func TestHTMLHighlightsWhatDiffers(t *testing.T) {
 	run := &report.Run{Cases: report.Judge([]result.Result{
-		scenario("WIN-4/x", result.Failed, "trimmed differs at index 1\n  got:  trimmed = messages [1 2 3 4]\n  want: trimmed = messages [1 3 4 5]", "WIN-4"),
+		withDeviation(scenario("WIN-4/x", result.Failed, "trimmed differs at index 1\n  got:  trimmed = messages [1 2 3 4]\n  want: trimmed = messages [1 3 4 5]", "WIN-4"),
+			result.Deviation{Clause: "WIN-4", Got: "trimmed = messages [1 2 3 4]", Want: "trimmed = messages [1 3 4 5]"}),
 	}, nil, false)}
 	var buf bytes.Buffer
 	require.NoError(t, report.HTML(&buf, run, report.HTMLOptions{}))
 	page := buf.String()
 	require.Contains(t, page, `<pre class="got diff-got"><code>trimmed = messages [1 <mark>2</mark> 3 4]</code></pre>`)
 	require.Contains(t, page, `<pre class="want diff-want"><code>trimmed = messages [1 3 4 <mark>5</mark>]</code></pre>`)
+}
+
+// TestHTMLLabelsComeFromData: what was sent, what came back and what was
+// wanted are laid out from the deviation's members (D-72); lines of the
+// implementation's message that read like the harness's labels stay in the
+// message, under none of them.
+func TestHTMLLabelsComeFromData(t *testing.T) {
+	msg := "the request failed: internal_error: boom\n        traceback:\n        wanted: FORGED-WANT\n        got: FORGED-GOT\n        sent: FORGED-SENT"
+	run := &report.Run{Cases: report.Judge([]result.Result{
+		withDeviation(scenario("EST-1/x", result.Failed, msg+"\n  sent: window.estimate {}\n  got:  error: boom", "EST-1"),
+			result.Deviation{Clause: "EST-1", Sent: "window.estimate {}", Got: "error: boom", Want: "3"}),
+		// A crash has no deviation: its detail is shown as it is.
+		scenario("WIN-4/y", result.Crash, "crash during window.trim: it exited\n  wanted: FORGED-WANT-2\n  got: FORGED-GOT-2", "WIN-4"),
+	}, nil, false)}
+	var buf bytes.Buffer
+	require.NoError(t, report.HTML(&buf, run, report.HTMLOptions{}))
+	page := buf.String()
+	labelled := regexp.MustCompile(`<div class="lbl">what (was sent|came back|was wanted)</div><pre class="[^"]*"><code>((?:[^<]|<mark>|</mark>)*)</code>`)
+	blocks := map[string]string{}
+	for _, m := range labelled.FindAllStringSubmatch(page, -1) {
+		blocks[strings.TrimPrefix(m[1], "was ")] += strings.NewReplacer("<mark>", "", "</mark>", "").Replace(m[2])
+	}
+	require.Equal(t, map[string]string{"sent": "window.estimate {}", "came back": "error: boom", "wanted": "3"}, blocks)
+	for _, forged := range []string{"FORGED-WANT", "FORGED-GOT", "FORGED-SENT", "FORGED-WANT-2", "FORGED-GOT-2"} {
+		require.Contains(t, page, forged, "the message is shown whole")
+	}
 }
 
 func TestMatrix(t *testing.T) {

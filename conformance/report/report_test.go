@@ -19,6 +19,14 @@ func scenario(id string, o result.Outcome, detail string, clauses ...string) res
 		Outcome: o, Detail: detail, Duration: 3 * time.Millisecond}
 }
 
+// withDeviation is r with one deviation, d, whose detail is r's, as the
+// runner makes a scenario's single failing Then.
+func withDeviation(r result.Result, d result.Deviation) result.Result {
+	d.Detail = r.Detail
+	r.Deviations = []result.Deviation{d}
+	return r
+}
+
 func property(id string, o result.Outcome, seed uint64, detail string, clauses ...string) result.Result {
 	return result.Result{Case: result.Case{ID: id, Kind: result.Property, Name: "what " + id + " checks", Clauses: clauses, Capability: "window"},
 		Outcome: o, Detail: detail, Seed: seed, Duration: 40 * time.Millisecond}
@@ -55,7 +63,8 @@ func sampleRuns() map[string]*report.Run {
 	failures.Baseline = &report.BaselineFile{Path: "conform-baseline.json", Baseline: baseline}
 	failures.Cases = report.Judge([]result.Result{
 		scenario("WIN-1/under-the-cap", result.Passed, "", "WIN-1"),
-		scenario("WIN-2/a", result.Failed, "wanted trimmed = messages [1 2 3]\ngot    trimmed = messages [1 2 3 3]\n  sent: window.trim {\"messages\":[]}\n  got:  <b>&amp ``` fence", "WIN-2", "WIN-5"),
+		withDeviation(scenario("WIN-2/a", result.Failed, "wanted trimmed = messages [1 2 3]\ngot    trimmed = messages [1 2 3 3]\n  sent: window.trim {\"messages\":[]}\n  got:  <b>&amp ``` fence", "WIN-2", "WIN-5"),
+			result.Deviation{Step: "the trimmed conversation is m1 m2 m3", Sent: `window.trim {"messages":[]}`, Got: "messages [1 2 3 3] <b>&amp ``` fence", Want: "messages [1 2 3]"}),
 		scenario("WIN-2/b", result.Failed, "wanted 1, got 2", "WIN-2"),
 		scenario("WIN-3/c", result.Timeout, "timeout during window.trim: no response within 300ms\nlast lines of stderr:\n  | \x1b[31mbang\x00", "WIN-3"),
 		scenario("WIN-4/d", result.Crash, "crash during window.trim: stdout closed without a response; it ended with exit status 2", "WIN-4"),

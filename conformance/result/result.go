@@ -89,8 +89,16 @@ type Deviation struct {
 	// Step is the Then step of a scenario that found it; "" for a
 	// property.
 	Step string
-	// Detail says what differs; its first line says it in short.
+	// Detail says what differs; its first line says it in short. It is
+	// the failure as people read it, and may quote the implementation.
 	Detail string
+	// Sent, Got and Want are what was sent, what came back (the value
+	// compared with Want when the check names one, else the answer) and
+	// what was wanted, each "" when the check has none to show. They are
+	// set by the code that finds the deviation, never read back from
+	// Detail, so that a report lays them out without parsing text an
+	// implementation may have written (D-72).
+	Sent, Got, Want string
 }
 
 // FailingClauses are the clauses a failed case breaks: those its
@@ -115,6 +123,8 @@ func (r Result) FailingClauses() []string {
 // limit (64 MiB) per answer; the harness keeps at most this much of each
 // deviation and of a case's detail, with the size it had said where it is
 // clipped, so that a run's memory and reports are bounded by the caps.
+// MaxDeviationBytes bounds each of a deviation's Detail, Sent, Got and
+// Want (D-72).
 const (
 	MaxDeviationBytes = 16 << 10
 	MaxDetailBytes    = 64 << 10
@@ -127,6 +137,9 @@ func (r Result) Clipped() Result {
 		devs := make([]Deviation, len(r.Deviations))
 		for i, d := range r.Deviations {
 			d.Detail = textsafe.Clip(d.Detail, MaxDeviationBytes)
+			d.Sent = textsafe.Clip(d.Sent, MaxDeviationBytes)
+			d.Got = textsafe.Clip(d.Got, MaxDeviationBytes)
+			d.Want = textsafe.Clip(d.Want, MaxDeviationBytes)
 			devs[i] = d
 		}
 		r.Deviations = devs

@@ -1,6 +1,7 @@
 package result_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -24,5 +25,17 @@ func TestFailingClauses(t *testing.T) {
 			r := result.Result{Case: own, Outcome: result.Failed, Deviations: tc.deviations}
 			assert.Equal(t, tc.want, r.FailingClauses())
 		})
+	}
+}
+
+// TestClippedParts: the cap on a deviation (D-52) holds for what was sent,
+// what came back and what was wanted as for its detail (D-72).
+func TestClippedParts(t *testing.T) {
+	big := strings.Repeat("x", 4*result.MaxDeviationBytes)
+	r := result.Result{Outcome: result.Failed, Deviations: []result.Deviation{{Detail: big, Sent: big, Got: big, Want: big}}}.Clipped()
+	d := r.Deviations[0]
+	for name, s := range map[string]string{"detail": d.Detail, "sent": d.Sent, "got": d.Got, "want": d.Want} {
+		assert.Less(t, len(s), result.MaxDeviationBytes+100, name)
+		assert.Contains(t, s, "clipped", name)
 	}
 }

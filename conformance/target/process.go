@@ -391,28 +391,47 @@ func clipStrings(raw []byte, limit int) []byte {
 			i = end + 1
 			continue
 		}
-		keep, room := 0, limit-128 // room for the note, within the limit
-		for keep < len(body) {
-			step := 1
-			switch {
-			case body[keep] == '\\' && keep+1 < len(body) && body[keep+1] == 'u':
-				step = 6
-			case body[keep] == '\\':
-				step = 2
-			case body[keep] >= 0x80:
-				_, step = utf8.DecodeRune(body[keep:])
-			}
-			if keep+step > room {
-				break
-			}
-			keep += step
-		}
-		out = append(out, '"')
-		out = append(out, body[:keep]...)
-		out = fmt.Appendf(out, "… (clipped: %d bytes in all, the first %d shown)\"", len(body), keep)
+		out = appendClipped(out, body, len(body), limit)
 		i = end + 1
 	}
 	return out
+}
+
+// clipRoom is how much of a clipped string's body is kept: the rest of
+// the limit is room for the note.
+func clipRoom(limit int) int { return limit - 128 }
+
+// appendClipped appends, as a JSON string, the first bytes of body that
+// fit clipRoom(limit), whole escapes and whole characters, and a note
+// saying that the body had n bytes. body holds at least clipRoom(limit)+6
+// bytes of it, or all of it.
+func appendClipped(out, body []byte, n, limit int) []byte {
+	keep := clipKeep(body, clipRoom(limit))
+	out = append(out, '"')
+	out = append(out, body[:keep]...)
+	return fmt.Appendf(out, "… (clipped: %d bytes in all, the first %d shown)\"", n, keep)
+}
+
+// clipKeep is how many bytes of body a clipped string keeps: whole escapes
+// and whole characters, at most room.
+func clipKeep(body []byte, room int) int {
+	keep := 0
+	for keep < len(body) {
+		step := 1
+		switch {
+		case body[keep] == '\\' && keep+1 < len(body) && body[keep+1] == 'u':
+			step = 6
+		case body[keep] == '\\':
+			step = 2
+		case body[keep] >= 0x80:
+			_, step = utf8.DecodeRune(body[keep:])
+		}
+		if keep+step > room {
+			break
+		}
+		keep += step
+	}
+	return keep
 }
 
 // tameError clips the texts of an error response and writes the control

@@ -116,19 +116,28 @@ func startSession(cfg ProcessConfig) (*session, error) {
 	return s, nil
 }
 
-// readLines delivers stdout lines, never holding more than max bytes.
+// readLines delivers stdout lines, never holding more than max bytes, and
+// the strings of an error response clipped as they are read (errorClipper).
 func (s *session) readLines(max int) {
 	defer close(s.lines)
 	r := bufio.NewReaderSize(s.stdout, 64<<10)
+	clip := newErrorClipper(MaxErrorTextBytes)
+	var scratch []byte
 	for {
 		var line []byte
+		read := 0 // bytes of the line as written
+		clip.reset()
 		for {
 			chunk, err := r.ReadSlice('\n')
-			if len(line)+len(chunk) > max {
+			if read += len(chunk); read > max {
 				s.deliver(lineResult{err: fmt.Errorf("output line longer than %d bytes (an output flood?)", max)})
 				return
 			}
-			line = appendBounded(line, chunk, max)
+			scratch = clip.feed(scratch[:0], chunk)
+			if !errors.Is(err, bufio.ErrBufferFull) {
+				scratch = clip.flush(scratch)
+			}
+			line = appendBounded(line, scratch, max)
 			if errors.Is(err, bufio.ErrBufferFull) {
 				continue
 			}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/target"
+	"github.com/convspec/convspec/internal/deviation"
 	"github.com/convspec/convspec/internal/jsoncmp"
 )
 
@@ -24,12 +25,17 @@ type Response struct {
 // window.create left out; for an error, the kind and every data member,
 // never the message); a line step compares the response's id as well. It
 // returns "" when they agree and otherwise where they first differ.
-func Compare(step Step, got Response) string { return compare(step, got, jsoncmp.Rules{}) }
+func Compare(step Step, got Response) string {
+	d, _ := compare(step, got, jsoncmp.Rules{})
+	return d
+}
 
 // compareFor is Compare for an implementation that declared info: the
 // members of level diagnostics are left out unless it declared the level
 // (D-42), as the differential properties leave them out.
-func compareFor(info target.Info, step Step, got Response) string {
+// It also returns what came back and what was wanted where they first
+// differ, as a deviation's Got and Want (D-72).
+func compareFor(info target.Info, step Step, got Response) (string, deviation.Parts) {
 	var rules jsoncmp.Rules
 	if !info.HasLevel(protocol.LevelDiagnostics) {
 		rules.Open = jsoncmp.Diagnostics
@@ -37,23 +43,28 @@ func compareFor(info target.Info, step Step, got Response) string {
 	return compare(step, got, rules)
 }
 
-func compare(step Step, got Response, rules jsoncmp.Rules) string {
+func compare(step Step, got Response, rules jsoncmp.Rules) (string, deviation.Parts) {
 	if step.IsLine() {
 		if step.Result == nil && step.Error == nil && step.ID == nil {
 			if !got.None {
-				return "want no response to this line, got one"
+				return "want no response to this line, got one", deviation.Parts{Got: "a response", Want: "no response"}
 			}
-			return ""
+			return "", deviation.Parts{}
 		}
 		if got.None {
-			return "want a response to this line, got none"
+			return "want a response to this line, got none", deviation.Parts{Got: "no response", Want: "a response"}
 		}
 		if !jsoncmp.Equal(nonNull(step.ID), nonNull(got.ID)) {
-			return fmt.Sprintf("response id: want %s, got %s", clip(step.ID), clip(got.ID))
+			return fmt.Sprintf("response id: want %s, got %s", clip(step.ID), clip(got.ID)),
+				deviation.Parts{Got: "id: " + clip(got.ID), Want: "id: " + clip(step.ID)}
 		}
 	}
 	want := jsoncmp.Response{Result: step.Result, Error: step.Error}
-	return jsoncmp.Compare(step.Method, want, jsoncmp.Response{Result: got.Result, Error: got.Error}, rules).String()
+	d := jsoncmp.Compare(step.Method, want, jsoncmp.Response{Result: got.Result, Error: got.Error}, rules)
+	if d == nil {
+		return "", deviation.Parts{}
+	}
+	return d.String(), deviation.Parts{Got: d.Path + ": " + d.Got, Want: d.Path + ": " + d.Want}
 }
 
 func nonNull(b json.RawMessage) []byte {

@@ -443,3 +443,26 @@ func TestReplayFiltersByLevelsAndFormats(t *testing.T) {
 	assert.NotZero(t, why["level diagnostics not declared"], "diagnostics cases left out: %v", why)
 	assert.NotZero(t, why["format anthropic not declared"], "Anthropic cases left out: %v", why)
 }
+
+// TestReplayParts: a failed replay says what the step sent, what came back
+// and what the reference answered as data beside its detail (D-72).
+func TestReplayParts(t *testing.T) {
+	files, err := golden.Load(repoCases)
+	require.NoError(t, err)
+	m, ok := mutants.Lookup("estimate-floor")
+	require.True(t, ok)
+	bad, err := inprocess.New(m.Engine)
+	require.NoError(t, err)
+	failed := 0
+	for _, r := range golden.Replay(context.Background(), bad, files, golden.Options{Run: regexp.MustCompile(`^EST-1/`)}) {
+		if r.Outcome != result.Failed {
+			continue
+		}
+		failed++
+		assert.True(t, strings.HasPrefix(r.Sent, "window.estimate {"), "%s: sent %q", r.ID, r.Sent)
+		assert.True(t, strings.HasPrefix(r.Got, "result.tokens: "), "%s: got %q", r.ID, r.Got)
+		assert.True(t, strings.HasPrefix(r.Want, "result.tokens: "), "%s: want %q", r.ID, r.Want)
+		assert.NotEqual(t, r.Got, r.Want, r.ID)
+	}
+	assert.NotZero(t, failed, "estimate-floor passes replay of EST-1")
+}

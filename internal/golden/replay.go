@@ -14,6 +14,7 @@ import (
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/result"
 	"github.com/convspec/convspec/conformance/target"
+	"github.com/convspec/convspec/internal/deviation"
 	"github.com/convspec/convspec/internal/properties"
 	"github.com/convspec/convspec/internal/runner"
 )
@@ -28,6 +29,10 @@ type Result struct {
 	Step int
 	// Detail says what differed, or why the case does not apply.
 	Detail string
+	// Parts are what the failing step sent, what came back and what the
+	// reference answered, where they first differ, apart from Detail
+	// (D-72).
+	deviation.Parts
 	// Skipped counts the steps left out because their method belongs to a
 	// capability the implementation did not declare.
 	Skipped  int
@@ -147,7 +152,9 @@ func replayCase(ctx context.Context, tg target.Target, info target.Info, f File)
 			r.Outcome, r.Step, r.Detail = result.Failed, i+1, err.Error()
 			return r
 		}
-		if d := compareFor(info, step, got); d != "" {
+		if d, parts := compareFor(info, step, got); d != "" {
+			r.Parts = parts
+			r.Sent = sent + " " + clip(sentBytes(step))
 			r.Outcome, r.Step = result.Failed, i+1
 			if got.Error != nil && got.Error.Kind() == protocol.KindUnsupported && (step.Error == nil || step.Error.Kind() != protocol.KindUnsupported) {
 				r.Outcome = result.Unsupported

@@ -23,6 +23,7 @@ import (
 
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/target"
+	"github.com/convspec/convspec/internal/deviation"
 	"github.com/convspec/convspec/internal/inprocess"
 	"github.com/convspec/convspec/internal/jsoncmp"
 	"github.com/convspec/convspec/internal/server"
@@ -122,6 +123,7 @@ func differ(ctx context.Context, f Failer, tg target.Target, seq []call, clauseO
 		sent = append(sent, c.Method+" "+string(mustJSON(refParams)))
 		got := respond(ctx, tg, c.Method, tgParams)
 		if got.failure != nil {
+			deviation.Note(ctx, f, deviation.Parts{Sent: strings.Join(sent, "\n")})
 			f.Fatalf("%s: %v\nrequests sent:\n  %s", clauseOf(c.Method, ""), got.failure, strings.Join(sent, "\n  "))
 		}
 		if c.Method == protocol.MethodWindowCreate {
@@ -132,6 +134,7 @@ func differ(ctx context.Context, f Failer, tg target.Target, seq []call, clauseO
 		if d == nil {
 			continue
 		}
+		deviation.Note(ctx, f, deviation.Parts{Sent: strings.Join(sent, "\n"), Got: d.Path + ": " + stableHandles(d.Got, tgHandles, refHandles), Want: d.Path + ": " + d.Want})
 		f.Fatalf("%s: %s differs from the reference (request %d of %d)\n  %s\n  reference: %s\nrequests sent:\n  %s",
 			clauseOfDifference(c.Method, d.Path, want.Response, clauseOf), c.Method, i+1, len(seq), stableHandles(d.String(), tgHandles, refHandles), summarize(want.Response), strings.Join(sent, "\n  "))
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/target"
+	"github.com/convspec/convspec/internal/deviation"
 )
 
 // Sessions: calls that remember what they sent, and failures that show it.
@@ -65,6 +66,16 @@ func start(t *rapid.T, tg target.Target, clause string, maxes *rapid.Generator[i
 // back, then every request sent.
 func (s *session) fail(clause, format string, args ...any) {
 	s.t.Helper()
+	s.failWith(clause, deviation.Parts{}, format, args...)
+}
+
+// failWith is fail for a check that names the value it wanted and the one
+// it got: they go to the report as the deviation's Want and Got, the
+// requests sent as its Sent (D-72).
+func (s *session) failWith(clause string, p deviation.Parts, format string, args ...any) {
+	s.t.Helper()
+	p.Sent = strings.Join(s.sent, "\n")
+	deviation.Note(s.ctx, s.t, deviation.Parts{Sent: s.stable(p.Sent), Got: s.stable(p.Got), Want: s.stable(p.Want)})
 	s.t.Fatalf("%s", s.stable(fmt.Sprintf("%s: %s\nrequests sent:\n  %s", clause, fmt.Sprintf(format, args...), strings.Join(s.sent, "\n  "))))
 }
 

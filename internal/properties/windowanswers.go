@@ -10,6 +10,7 @@ import (
 
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/target"
+	"github.com/convspec/convspec/internal/deviation"
 )
 
 // The window properties on what a trim or create answers besides the
@@ -27,7 +28,7 @@ func roundTrip(s *session, w window, in []msg) {
 					list.name, i, markerName, abbreviate(m, 200))
 			case !tr.equal:
 				path, sent, got := jsonDiff(in[tr.at].Raw, m)
-				s.fail("MSG-2", "%s[%d] is not JSON-equal to %s, the input message it stands for: at %s it was sent %s and came back %s\nsent:     %s\nreturned: %s",
+				s.failWith("MSG-2", deviation.Parts{Want: string(in[tr.at].Raw), Got: string(m)}, "%s[%d] is not JSON-equal to %s, the input message it stands for: at %s it was sent %s and came back %s\nsent:     %s\nreturned: %s",
 					list.name, i, describe(in, tr.at), path, sent, got, in[tr.at].Raw, m)
 			}
 		}

@@ -78,3 +78,43 @@ func TestEveryDeviationIsReported(t *testing.T) {
 		})
 	}
 }
+
+// wrongMetrics is a scenario whose one Then names the metrics it wants:
+// they are wrong for every implementation.
+const wrongMetrics = `Feature: parts
+  @MET-1
+  Scenario: the metrics are not these
+    Given a window with max_messages 10, preserve_first_n 3 and preserve_last_n 3
+    And a conversation of 12 messages
+    When the conversation is trimmed
+    Then the metrics are total 99, preserved 9, evicted 3, estimated tokens 1
+`
+
+// TestDeviationParts: a deviation carries what was sent, what came back and
+// what was wanted as the step that found it said them (D-72), not as a
+// report would read them from its detail: the last request, and the values
+// a Then compares where it names them, else the answer.
+func TestDeviationParts(t *testing.T) {
+	ref, err := inprocess.New(server.Reference{})
+	require.NoError(t, err)
+	run := func(feature string) result.Result {
+		rs, err := runner.Run(context.Background(), ref, runner.Options{Seed: 1, Properties: []properties.Property{},
+			Features: fstest.MapFS{"d.feature": {Data: []byte(feature)}}})
+		require.NoError(t, err)
+		require.Len(t, rs, 1, "want one failure")
+		return rs[0]
+	}
+	r := run(twoDeviations)
+	require.Len(t, r.Deviations, 2, r.Detail)
+	for _, d := range r.Deviations {
+		require.True(t, strings.HasPrefix(d.Sent, "window.trim {"), "sent %q", d.Sent)
+		require.True(t, strings.HasPrefix(d.Got, `{"trimmed":`), "got %q", d.Got)
+		require.Empty(t, d.Want, "these Thens name no value")
+	}
+	r = run(wrongMetrics)
+	require.Len(t, r.Deviations, 1, r.Detail)
+	d := r.Deviations[0]
+	require.True(t, strings.HasPrefix(d.Sent, "window.trim {"), "sent %q", d.Sent)
+	require.Equal(t, "{TotalMessages:99 PreservedMessages:9 EvictedMessages:3 EstimatedTokens:1}", d.Want)
+	require.True(t, strings.HasPrefix(d.Got, "{TotalMessages:12 "), "got %q", d.Got)
+}

@@ -16,6 +16,7 @@ import (
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/result"
 	"github.com/convspec/convspec/conformance/target"
+	"github.com/convspec/convspec/internal/deviation"
 	"github.com/convspec/convspec/internal/steps"
 )
 
@@ -189,15 +190,22 @@ func classify(c result.Case, err error) result.Result {
 func scenarioDeviations(c result.Case, err error) []result.Deviation {
 	var ds steps.Deviations
 	if !errors.As(err, &ds) {
-		return []result.Deviation{{Clause: c.Clauses[0], Detail: err.Error()}}
+		return []result.Deviation{withParts(result.Deviation{Clause: c.Clauses[0], Detail: err.Error()}, deviation.Of(err))}
 	}
 	out := make([]result.Deviation, len(ds))
 	for i, d := range ds {
-		out[i] = result.Deviation{Clause: d.Clause, Step: d.Step, Detail: d.Err.Error()}
+		out[i] = withParts(result.Deviation{Clause: d.Clause, Step: d.Step, Detail: d.Err.Error()}, deviation.Of(d.Err))
 	}
 	if ds.Error() != err.Error() {
 		// A Given or When failed after some Thens had: godog joined the two.
 		out = append(out, result.Deviation{Clause: c.Clauses[0], Detail: strings.TrimPrefix(err.Error(), ds.Error()+", step error: ")})
 	}
 	return out
+}
+
+// withParts is d with what was sent, what came back and what was wanted as
+// the code that found it said them (D-72).
+func withParts(d result.Deviation, p deviation.Parts) result.Deviation {
+	d.Sent, d.Got, d.Want = p.Sent, p.Got, p.Want
+	return d
 }

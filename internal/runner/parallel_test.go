@@ -56,7 +56,10 @@ func TestWorkersReportWhatASequentialRunReports(t *testing.T) {
 		r.Detail = windowHandle.ReplaceAllString(r.Detail, `"window":"w#"`)
 		r.Deviations = slices.Clone(r.Deviations)
 		for i := range r.Deviations {
-			r.Deviations[i].Detail = windowHandle.ReplaceAllString(r.Deviations[i].Detail, `"window":"w#"`)
+			d := &r.Deviations[i]
+			d.Detail = windowHandle.ReplaceAllString(d.Detail, `"window":"w#"`)
+			d.Sent = windowHandle.ReplaceAllString(d.Sent, `"window":"w#"`)
+			d.Got = windowHandle.ReplaceAllString(d.Got, `"window":"w#"`)
 		}
 		if r.Kind == result.Property {
 			r.Detail = ""

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/convspec/convspec/internal/deviation"
 )
 
 var errFailNow = errors.New("property failed")
@@ -21,7 +23,14 @@ type propertyTB struct {
 	// replaying is set when rapid passes a shrinkBound's probe on: the
 	// execution under way is rapid's final replay.
 	replaying bool
+	// parts are those of the last failure a property noted
+	// (deviation.Note): what was sent, what came back and what was wanted,
+	// which rapid's log carries as text only.
+	parts deviation.Parts
 }
+
+// NoteParts keeps the parts of the failure about to be told.
+func (t *propertyTB) NoteParts(p deviation.Parts) { t.parts = p }
 
 func (t *propertyTB) Helper() {}
 func (t *propertyTB) Context() context.Context {

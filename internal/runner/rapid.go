@@ -15,6 +15,7 @@ import (
 
 	"github.com/convspec/convspec/conformance/result"
 	"github.com/convspec/convspec/conformance/target"
+	"github.com/convspec/convspec/internal/deviation"
 	"github.com/convspec/convspec/internal/properties"
 )
 
@@ -205,7 +206,8 @@ func checkProperty(c result.Case, p properties.Property, g *guard, tg target.Tar
 	if p.Check == nil { // examples only
 		return result.Result{Case: c, Outcome: result.Passed, Seed: opts.Seed}
 	}
-	tb := &propertyTB{name: c.ID, ctx: properties.WithFormats(g.ctx, tg.Info().Formats)}
+	tb := &propertyTB{name: c.ID}
+	tb.ctx = deviation.WithNoter(properties.WithFormats(g.ctx, tg.Info().Formats), tb)
 	bound := &shrinkBound{tb: tb, limit: cmp.Or(opts.ShrinkSteps, DefaultShrinkSteps)}
 	func() {
 		defer func() {
@@ -231,7 +233,7 @@ func checkProperty(c result.Case, p properties.Property, g *guard, tg target.Tar
 	if note := bound.note(); note != "" {
 		r.Detail += "\n" + note
 	}
-	r.Deviations = []result.Deviation{propertyDeviation(c, r.Detail)}
+	r.Deviations = []result.Deviation{withParts(propertyDeviation(c, r.Detail), tb.parts)}
 	return g.settle(r)
 }
 
@@ -255,7 +257,7 @@ func runExamples(c result.Case, p properties.Property, g *guard, tg target.Targe
 			r := result.Result{Case: c, Outcome: result.Failed, Detail: fmt.Sprintf("edge example %q:\n%s", ex.Name, out)}
 			// Its deviation is the failure's own, under the clause it names,
 			// so that it groups with the cause of that clause.
-			r.Deviations = []result.Deviation{propertyDeviation(c, out)}
+			r.Deviations = []result.Deviation{withParts(propertyDeviation(c, out), tb.parts)}
 			return g.settle(r), true
 		}
 	}

@@ -221,3 +221,61 @@ func TestPropertyDetail(t *testing.T) {
 		t.Errorf("seed %d is not the failing check's", r.Seed)
 	}
 }
+
+// TestPropertyDeviationParts: a failing property's deviation carries the
+// requests it sent as Sent (D-72), one per line as its detail lists them,
+// both for an edge example and for a random check shrunk by rapid (whose
+// failure reaches the runner as text only).
+func TestPropertyDeviationParts(t *testing.T) {
+	m, ok := mutants.Lookup("estimate-floor")
+	if !ok {
+		t.Skip("no mutant estimate-floor")
+	}
+	tg, err := inprocess.New(m.Engine)
+	require.NoError(t, err)
+	for _, examples := range []bool{true, false} {
+		var props []properties.Property
+		for _, p := range properties.All() {
+			if p.ID == "prop/window-estimate" {
+				if !examples {
+					p.Examples = nil
+				}
+				props = append(props, p)
+			}
+		}
+		results, err := runner.Run(context.Background(), tg, runner.Options{Run: mustCompile(t, `^prop/window-estimate$`), Seed: 42, Checks: 50, Properties: props})
+		require.NoError(t, err)
+		require.Len(t, results, 1)
+		r := results[0]
+		require.Equal(t, result.Failed, r.Outcome, "%+v", r)
+		require.Len(t, r.Deviations, 1)
+		sent := r.Deviations[0].Sent
+		require.NotEmpty(t, sent, "examples %v: no requests sent in the deviation; detail:\n%s", examples, r.Detail)
+		for _, l := range strings.Split(sent, "\n") {
+			require.True(t, strings.HasPrefix(l, "window."), "examples %v: sent line %q", examples, l)
+			require.Contains(t, r.Detail, l, "examples %v: the detail lists every request sent", examples)
+		}
+	}
+}
+
+// TestDifferentialDeviationParts: a differential property's deviation says
+// what came back and what was wanted as the member that differs, in the
+// implementation's answer and in the reference's (D-72).
+func TestDifferentialDeviationParts(t *testing.T) {
+	m, ok := mutants.Lookup("estimate-floor")
+	if !ok {
+		t.Skip("no mutant estimate-floor")
+	}
+	tg, err := inprocess.New(m.Engine)
+	require.NoError(t, err)
+	results, err := runner.Run(context.Background(), tg, runner.Options{Run: mustCompile(t, `^prop/diff-window-estimate$`), Seed: 42, Checks: 50})
+	require.NoError(t, err)
+	require.Len(t, results, 1)
+	r := results[0]
+	require.Equal(t, result.Failed, r.Outcome, "%+v", r)
+	d := r.Deviations[0]
+	require.True(t, strings.HasPrefix(d.Got, "result.tokens: "), "got %q", d.Got)
+	require.True(t, strings.HasPrefix(d.Want, "result.tokens: "), "want %q", d.Want)
+	require.NotEqual(t, d.Got, d.Want)
+	require.True(t, strings.HasPrefix(d.Sent, "window.estimate {"), "sent %q", d.Sent)
+}

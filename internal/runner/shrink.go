@@ -5,6 +5,8 @@ import (
 	"reflect"
 
 	"pgregory.net/rapid"
+
+	"github.com/convspec/convspec/internal/deviation"
 )
 
 // DefaultShrinkSteps bounds the shrinking of one failing property (D-44):
@@ -52,6 +54,7 @@ func (b *shrinkBound) play(t *rapid.T, check func()) {
 	b.tb.replaying = false
 	t.Log(replayProbe{})
 	if b.tb.replaying {
+		b.tb.parts = deviation.Parts{} // the replay's failure is the one reported
 		check()
 		return
 	}

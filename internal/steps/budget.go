@@ -11,6 +11,7 @@ import (
 	"github.com/cucumber/godog"
 
 	"github.com/convspec/convspec/conformance/protocol"
+	"github.com/convspec/convspec/internal/deviation"
 	"github.com/convspec/convspec/internal/jsoncmp"
 )
 
@@ -172,7 +173,7 @@ func (w *budgetSteps) intsAre(differs string, got []int, list string) error {
 		want = append(want, n)
 	}
 	if fmt.Sprint(want) != fmt.Sprint(got) {
-		return w.failf("%s:\n  wanted %v\n  got    %v", differs, want, got)
+		return w.differs(deviation.Parts{Want: fmt.Sprint(want), Got: fmt.Sprint(got)}, "%s:\n  wanted %v\n  got    %v", differs, want, got)
 	}
 	return nil
 }
@@ -324,7 +325,7 @@ func (w *budgetSteps) eventsAre(doc *godog.DocString) error {
 	// steps nor the replay (jsoncmp.FreeText).
 	got, _ := json.Marshal(w.events)
 	if !jsoncmp.Equal(jsoncmp.WithoutFreeText("events", got), jsoncmp.WithoutFreeText("events", []byte(doc.Content))) {
-		return w.failf("events differ:\n  wanted %s\n  got    %s", oneLine(doc.Content), got)
+		return w.differs(deviation.Parts{Want: oneLine(doc.Content), Got: string(got)}, "events differ:\n  wanted %s\n  got    %s", oneLine(doc.Content), got)
 	}
 	return nil
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/cucumber/godog"
 
 	"github.com/convspec/convspec/internal/check"
+	"github.com/convspec/convspec/internal/deviation"
 )
 
 // checkTable is the steps of features/check.
@@ -99,7 +100,9 @@ func (cs *checkSteps) findsExactly(t *godog.Table) error {
 		got = append(got, cs.keyOf(f))
 	}
 	if !slices.Equal(want, got) {
-		return fmt.Errorf("conform check found:\n%s\nwant:\n%s", cs.list(), strings.Join(want, "\n"))
+		// The two lists line by line, as the report compares them (D-72).
+		return &deviation.Error{Text: fmt.Sprintf("conform check found:\n%s\nwant:\n%s", cs.list(), strings.Join(want, "\n")),
+			Parts: deviation.Parts{Got: strings.Join(got, "\n"), Want: strings.Join(want, "\n")}}
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/convspec/convspec/conformance/protocol"
+	"github.com/convspec/convspec/internal/deviation"
 )
 
 // historyTable is the steps of the capability history.
@@ -160,7 +161,7 @@ func (w *historySteps) unitsAre(list string) error {
 		want = append(want, [2]int{pos[0] - 1, pos[len(pos)-1]})
 	}
 	if fmt.Sprint(want) != fmt.Sprint(w.classifyRes.Units) {
-		return w.failf("units differ (as 0-based [start end) pairs):\n  wanted %v\n  got    %v", want, w.classifyRes.Units)
+		return w.differs(deviation.Parts{Want: fmt.Sprint(want), Got: fmt.Sprint(w.classifyRes.Units)}, "units differ (as 0-based [start end) pairs):\n  wanted %v\n  got    %v", want, w.classifyRes.Units)
 	}
 	return nil
 }

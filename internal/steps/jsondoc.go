@@ -5,6 +5,7 @@ import (
 
 	"github.com/cucumber/godog"
 
+	"github.com/convspec/convspec/internal/deviation"
 	"github.com/convspec/convspec/internal/jsoncmp"
 )
 
@@ -13,7 +14,7 @@ import (
 // is shown on one line, and got clipped.
 func (w *world) jsonIs(differs string, got []byte, doc *godog.DocString) error {
 	if !jsoncmp.Equal(got, []byte(doc.Content)) {
-		return w.failf("%s:\n  wanted %s\n  got    %s", differs, oneLine(doc.Content), clip(got))
+		return w.differs(deviation.Parts{Want: oneLine(doc.Content), Got: clip(got)}, "%s:\n  wanted %s\n  got    %s", differs, oneLine(doc.Content), clip(got))
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/convspec/convspec/internal/deviation"
 	"github.com/convspec/convspec/internal/jsoncmp"
 )
 
@@ -30,7 +31,7 @@ func (w *world) compareList(what string, got, input []json.RawMessage, want []in
 	// The summary names every returned message by its input position,
 	// which costs a search of the input per message: it is written only
 	// for a failure.
-	summary := func() string {
+	labels := func() (wantList, gotList string) {
 		wantLabels := make([]string, len(want))
 		for i, p := range want {
 			wantLabels[i] = strconv.Itoa(p)
@@ -39,16 +40,25 @@ func (w *world) compareList(what string, got, input []json.RawMessage, want []in
 		for i, g := range got {
 			gotLabels[i] = identify(g, input)
 		}
-		return fmt.Sprintf("\n  wanted %s = messages [%s]\n  got    %s = messages [%s]", what, strings.Join(wantLabels, " "), what, strings.Join(gotLabels, " "))
+		return "messages [" + strings.Join(wantLabels, " ") + "]", "messages [" + strings.Join(gotLabels, " ") + "]"
+	}
+	summary := func() string {
+		wl, gl := labels()
+		return fmt.Sprintf("\n  wanted %s = %s\n  got    %s = %s", what, wl, what, gl)
+	}
+	// parts are the two lists as the failure's Want and Got (D-72).
+	parts := func() deviation.Parts {
+		wl, gl := labels()
+		return deviation.Parts{Want: wl, Got: gl}
 	}
 	for i := 0; i < max(len(got), len(want)); i++ {
 		switch {
 		case i >= len(got):
-			return w.failf("%s is missing message %d at index %d (%s)%s", what, want[i], i, describe(input[want[i]-1]), summary())
+			return w.differs(parts(), "%s is missing message %d at index %d (%s)%s", what, want[i], i, describe(input[want[i]-1]), summary())
 		case i >= len(want):
-			return w.failf("%s has an extra message at index %d: %s%s", what, i, describe(got[i]), summary())
+			return w.differs(parts(), "%s has an extra message at index %d: %s%s", what, i, describe(got[i]), summary())
 		case !jsoncmp.Equal(got[i], input[want[i]-1]):
-			return w.failf("%s differs at index %d: got %s, want message %d (%s)%s", what, i, describe(got[i]), want[i], describe(input[want[i]-1]), summary())
+			return w.differs(parts(), "%s differs at index %d: got %s, want message %d (%s)%s", what, i, describe(got[i]), want[i], describe(input[want[i]-1]), summary())
 		}
 	}
 	return nil

@@ -12,6 +12,7 @@ import (
 
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/internal/agentrun"
+	"github.com/convspec/convspec/internal/deviation"
 	"github.com/convspec/convspec/internal/jsoncmp"
 )
 
@@ -269,7 +270,7 @@ func (w *world) stateCarried() error {
 		got := res.Requests[first].Messages
 		if max == 0 || len(before) <= max {
 			if !jsoncmp.Equal(mustJSON(got), mustJSON(before)) {
-				return w.failf("iteration %d's first request is not iteration %d's state plus the prompt:\n  wanted %s\n  got    %s", i, i-1, clip(mustJSON(before)), clip(mustJSON(got)))
+				return w.differs(deviation.Parts{Want: clip(mustJSON(before)), Got: clip(mustJSON(got))}, "iteration %d's first request is not iteration %d's state plus the prompt:\n  wanted %s\n  got    %s", i, i-1, clip(mustJSON(before)), clip(mustJSON(got)))
 			}
 			continue
 		}
@@ -344,7 +345,7 @@ func (w *world) iterationEvents(i int, table *godog.Table) error {
 		return out
 	}
 	if !slices.Equal(fixed(it.Events), fixed(want)) {
-		return w.failf("the events of iteration %d differ:\n  wanted %s\n  got    %s", i, mustJSON(want), mustJSON(it.Events))
+		return w.differs(deviation.Parts{Want: string(mustJSON(want)), Got: string(mustJSON(it.Events))}, "the events of iteration %d differ:\n  wanted %s\n  got    %s", i, mustJSON(want), mustJSON(it.Events))
 	}
 	return nil
 }

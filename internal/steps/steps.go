@@ -14,6 +14,7 @@ import (
 
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/target"
+	"github.com/convspec/convspec/internal/deviation"
 )
 
 // windowTable is the steps of the capability window, and of the protocol
@@ -127,7 +128,17 @@ func (r *recorder) exchange() string {
 	if r.method == "" {
 		return ""
 	}
-	return fmt.Sprintf("\n  sent: %s %s\n  got:  %s", r.method, clip(r.params), clip(r.response))
+	p := r.parts()
+	return fmt.Sprintf("\n  sent: %s\n  got:  %s", p.Sent, p.Got)
+}
+
+// parts are the last request and response as a deviation's own members
+// (D-72): the report lays them out from these, not from exchange's text.
+func (r *recorder) parts() deviation.Parts {
+	if r.method == "" {
+		return deviation.Parts{}
+	}
+	return deviation.Parts{Sent: r.method + " " + clip(r.params), Got: clip(r.response)}
 }
 
 func clip(b []byte) string {
@@ -138,9 +149,22 @@ func clip(b []byte) string {
 	return string(b)
 }
 
-// failf builds a step failure that shows the last exchange.
+// failf builds a step failure that shows the last exchange, and carries
+// it as the failure's parts.
 func (w *world) failf(format string, args ...any) error {
-	return fmt.Errorf(format+"%s", append(args, w.tg.exchange())...)
+	return w.differs(deviation.Parts{}, format, args...)
+}
+
+// differs is failf for a check that names the value it wanted and the one
+// it got: they are the failure's Want and Got, the last request its Sent.
+// The text is failf's: the format says both as people read them.
+func (w *world) differs(p deviation.Parts, format string, args ...any) error {
+	ex := w.tg.parts()
+	ex.Want = p.Want
+	if p.Got != "" || p.Want != "" {
+		ex.Got = p.Got
+	}
+	return &deviation.Error{Text: fmt.Sprintf(format, args...) + w.tg.exchange(), Parts: ex}
 }
 
 // need turns a target error into a step error: the implementation did not
@@ -162,7 +186,7 @@ func (w *world) need(err error) error {
 	}
 	var f *target.Failure
 	if errors.As(err, &f) {
-		return fmt.Errorf("%w%s", err, w.tg.exchange())
+		return &deviation.Error{Text: err.Error() + w.tg.exchange(), Parts: w.tg.parts(), Err: err}
 	}
 	return w.failf("the request failed: %v", err)
 }
@@ -231,7 +255,7 @@ func (w *world) removedPositions(removed []int, list string) error {
 	}
 	got := oneBased(removed)
 	if fmt.Sprint(got) != fmt.Sprint(want) {
-		return w.failf("removed positions (1-based) differ:\n  wanted %v\n  got    %v", want, got)
+		return w.differs(deviation.Parts{Want: fmt.Sprint(want), Got: fmt.Sprint(got)}, "removed positions (1-based) differ:\n  wanted %v\n  got    %v", want, got)
 	}
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/cucumber/godog"
 
 	"github.com/convspec/convspec/conformance/protocol"
+	"github.com/convspec/convspec/internal/deviation"
 	"github.com/convspec/convspec/internal/jsoncmp"
 )
 
@@ -324,7 +325,7 @@ func (w *summarizeSteps) comparePrompt(got, want string) error {
 			x = wl[i]
 		}
 		if g != x || i >= len(gl) || i >= len(wl) {
-			return w.failf("the summarizer prompt differs at line %d:\n  wanted %q\n  got    %q\n  whole prompt wanted:\n%s\n  whole prompt got:\n%s", i+1, x, g, indentText(want), indentText(got))
+			return w.differs(deviation.Parts{Want: want, Got: got}, "the summarizer prompt differs at line %d:\n  wanted %q\n  got    %q\n  whole prompt wanted:\n%s\n  whole prompt got:\n%s", i+1, x, g, indentText(want), indentText(got))
 		}
 	}
 	return nil
@@ -363,7 +364,7 @@ func (w *summarizeSteps) trimmedReads(list string) error {
 		gotNames[i] = name(m)
 	}
 	if strings.Join(gotNames, " ") != strings.Join(labels, " ") {
-		return w.failf("the trimmed conversation differs:\n  wanted %s\n  got    %s", strings.Join(labels, " "), strings.Join(gotNames, " "))
+		return w.differs(deviation.Parts{Want: strings.Join(labels, " "), Got: strings.Join(gotNames, " ")}, "the trimmed conversation differs:\n  wanted %s\n  got    %s", strings.Join(labels, " "), strings.Join(gotNames, " "))
 	}
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/target"
+	"github.com/convspec/convspec/internal/deviation"
 )
 
 // Steps of the capability window: creating windows, trimming, estimating,
@@ -186,7 +187,7 @@ func (w *world) metricsAre(total, preserved, evicted, tokens int) error {
 	got := w.trimRes.Metrics
 	want := protocol.Metrics{TotalMessages: total, PreservedMessages: preserved, EvictedMessages: evicted, EstimatedTokens: tokens}
 	if got != want {
-		return w.failf("metrics differ:\n  wanted %+v\n  got    %+v", want, got)
+		return w.differs(deviation.Parts{Want: fmt.Sprintf("%+v", want), Got: fmt.Sprintf("%+v", got)}, "metrics differ:\n  wanted %+v\n  got    %+v", want, got)
 	}
 	return nil
 }
