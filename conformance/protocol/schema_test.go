@@ -232,7 +232,7 @@ func types(node map[string]any) []string {
 }
 
 // compare walks the Go type ty against the schema node. inResult says the
-// node is read by CheckMembers, whose rule for a Go integer is "a
+// node is read by internal/membercheck, whose rule for a Go integer is "a
 // non-negative integer": the schema must say so too.
 func (c *comparer) compare(at string, node map[string]any, ty reflect.Type, inResult bool) {
 	node, ref := c.doc.resolve(node)
