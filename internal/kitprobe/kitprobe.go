@@ -57,13 +57,18 @@ func Check(t *testing.T, call Call) []string {
 		}
 		answered = append(answered, method)
 		p.refused(method)
-		params := p.valid(method)
-		raw, perr := p.send(method, params)
-		if perr != nil {
-			t.Errorf("%s: the kit refuses params the schema allows, %s: %v", method, params, perr)
-			continue
+		// The least params, then every member: an optional one read, and
+		// what it adds to the result (a summary, the calls) described.
+		for _, all := range []bool{false, true} {
+			params := p.valid(method, all)
+			raw, perr := p.send(method, params)
+			if perr != nil {
+				shown, _ := json.Marshal(params)
+				t.Errorf("%s: the kit refuses params the schema allows, %s: %v", method, shown, perr)
+				continue
+			}
+			p.result(method, raw)
 		}
-		p.result(method, raw)
 	}
 	raw, perr := p.send(protocol.MethodShutdown, nil)
 	if perr != nil || string(raw) != "null" {
@@ -156,12 +161,21 @@ func (p *prober) refused(method string) {
 	}
 }
 
-// valid is the least params the schema allows: its required members, each
-// with a valid value.
-func (p *prober) valid(method string) map[string]any {
+// valid is params the schema allows: its required members, or all its
+// members, each with a valid value.
+func (p *prober) valid(method string, all bool) map[string]any {
 	def := p.params(method)
+	names := required(def)
+	if all {
+		props, _ := def["properties"].(map[string]any)
+		names = nil
+		for name := range props {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+	}
 	params := map[string]any{}
-	for _, name := range required(def) {
+	for _, name := range names {
 		params[name] = p.value(method, name, property(def, name))
 	}
 	return params
@@ -189,6 +203,10 @@ func (p *prober) value(method, member string, node map[string]any) any {
 		return map[string]any{"format": "json", "text": "{}"}
 	case member == "model":
 		return "probe-model"
+	case member == "config":
+		return map[string]any{} // window.create's: every default
+	case member == "target_ratio":
+		return 0.8
 	}
 	return p.least(node)
 }
