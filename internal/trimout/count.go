@@ -96,23 +96,31 @@ func contentTokens(content json.RawMessage) int {
 // tokens of its text, a tool_result block its content counted as content,
 // any other the fallback.
 func blockTokens(b json.RawMessage) int {
-	var block struct {
-		Type    string          `json:"type"`
-		Text    *string         `json:"text"`
-		Content json.RawMessage `json:"content"`
-	}
-	// A block whose type or text is not a string (nor null) is not a text
-	// or tool_result block: the fallback, as for an image.
-	if json.Unmarshal(b, &block) != nil {
-		return fallback(b)
-	}
+	typ, text, content, ok := block(b)
 	switch {
-	case block.Type == "text" && block.Text != nil:
-		return tokens.Count(*block.Text)
-	case block.Type == "tool_result":
-		return contentTokens(block.Content)
+	case ok && typ == "text" && text != nil:
+		return tokens.Count(*text)
+	case ok && typ == "tool_result":
+		return contentTokens(content)
 	}
 	return fallback(b)
+}
+
+// block reads a content block by its members' exact names, as MSG-1 names
+// members (encoding/json's struct fields would take "Type" for "type"):
+// its type and content, and its text when that is a string; ok is false
+// for an element that is not an object.
+func block(raw json.RawMessage) (typ string, text *string, content json.RawMessage, ok bool) {
+	var members map[string]json.RawMessage
+	if json.Unmarshal(raw, &members) != nil || members == nil {
+		return "", nil, nil, false
+	}
+	_ = json.Unmarshal(members["type"], &typ) // a type that is not a string is none
+	var s string
+	if t := members["text"]; len(t) > 0 && t[0] == '"' && json.Unmarshal(t, &s) == nil {
+		text = &s
+	}
+	return typ, text, members["content"], true
 }
 
 // fallback is ⌈L / 4⌉ of a value's compact serialization, L its length in
@@ -142,13 +150,9 @@ func Text[M Msg](m M, payloads bool) string {
 		var blocks []json.RawMessage
 		_ = json.Unmarshal(content, &blocks)
 		for _, raw := range blocks {
-			var block struct {
-				Type string  `json:"type"`
-				Text *string `json:"text"`
-			}
-			switch {
-			case json.Unmarshal(raw, &block) == nil && block.Type == "text" && block.Text != nil:
-				b.WriteString(*block.Text)
+			switch typ, text, _, ok := block(raw); {
+			case ok && typ == "text" && text != nil:
+				b.WriteString(*text)
 			case payloads:
 				c, _ := ecmajson.Compact(raw)
 				b.WriteString(c)

@@ -13,6 +13,7 @@ import (
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/reference/budget"
 	"github.com/convspec/convspec/reference/message"
+	"github.com/convspec/convspec/reference/tokens"
 )
 
 // TestCountsAgreeWithTheReference: the judge's own TOK-2 count and chars4
@@ -80,4 +81,20 @@ func goldenMessages(t *testing.T) []json.RawMessage {
 		return err
 	}))
 	return out
+}
+
+// TestMembersByExactName: a block's members are read by their exact names
+// (MSG-1), so {"Type":"text","Text":…} is not a text block but "any other
+// block", counted by the fallback (TOK-2). The reference's count takes
+// "Type" for "type" (encoding/json's struct fields match case-blind): one
+// place the judge's reading and the reference's part.
+func TestMembersByExactName(t *testing.T) {
+	raw := json.RawMessage(`{"role":"user","content":[{"Type":"text","Text":"hello"}]}`)
+	block := `{"Type":"text","Text":"hello"}`
+	want := tokens.Count("user") + (len(block)+3)/4
+	assert.Equal(t, want, Count(protocol.TrimmerDecl{Bound: protocol.BoundTokens, Counter: protocol.CounterCl100k}, []json.RawMessage{raw}))
+	read := Read([]json.RawMessage{raw})
+	require.Len(t, read, 1)
+	assert.Equal(t, "", Text(read[0], false), "not a text block: no text")
+	assert.Equal(t, block, Text(read[0], true), "a payload, compacted")
 }
