@@ -59,9 +59,9 @@ func (m Message) Class() Class {
 	return m.class
 }
 
-// IDs are the ids a tool call declares or a tool result answers, in
+// ToolIDs are the ids a tool call declares or a tool result answers, in
 // message order.
-func (m Message) IDs() []string { return append([]string(nil), m.ids...) }
+func (m Message) ToolIDs() []string { return append([]string(nil), m.ids...) }
 
 // ErrInvalid is wrapped by every error of Parse: the value is not a
 // message (MSG-1, CLS-2).

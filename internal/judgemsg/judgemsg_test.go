@@ -36,7 +36,7 @@ func TestParse(t *testing.T) {
 		m, err := Parse(json.RawMessage(tc.raw))
 		if assert.NoError(t, err, tc.raw) {
 			assert.Equal(t, tc.class, m.Class(), tc.raw)
-			assert.Equal(t, tc.ids, m.IDs(), tc.raw)
+			assert.Equal(t, tc.ids, m.ToolIDs(), tc.raw)
 		}
 	}
 	for _, raw := range []string{
@@ -113,7 +113,7 @@ func TestAgreesWithTheReference(t *testing.T) {
 		}
 		for i := range ours {
 			assert.Equal(t, string(theirs[i].Class()), string(ours[i].Class()), "%s", list[i])
-			assert.Equal(t, theirs[i].ToolIDs(), ours[i].IDs(), "%s", list[i])
+			assert.Equal(t, theirs[i].ToolIDs(), ours[i].ToolIDs(), "%s", list[i])
 			assert.Equal(t, theirs[i].Role(), ours[i].Role())
 			assert.Equal(t, string(theirs[i].Content()), string(ours[i].Content()))
 		}
