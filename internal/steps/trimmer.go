@@ -18,6 +18,7 @@ import (
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/jsoncmp"
 	"github.com/convspec/convspec/internal/judgemsg"
+	"github.com/convspec/convspec/internal/trimdecl"
 	"github.com/convspec/convspec/internal/trimout"
 )
 
@@ -135,7 +136,7 @@ func (tw *trimWorld) declared() error {
 	if len(info.Trimmers) == 0 {
 		return fmt.Errorf("capability trimmer is declared without trimmers")
 	}
-	return protocol.CheckTrimmers(info.Capabilities, info.Trimmers)
+	return trimdecl.CheckTrimmers(info.Capabilities, info.Trimmers)
 }
 
 // each checks every trimmer's output, and reports every trimmer that
