@@ -25,8 +25,8 @@ test: lint
 ## property; and the consistency tests of the slow packages, which name the file a change
 ## forgot (a clause without a case, the kills table, the catalogues, the README's numbers,
 ## spec/traceability.md). Go's test cache reruns only the packages a change reaches.
-CHECK_SLOW_PKGS := ./internal/runner ./internal/mutants ./internal/properties ./cmd/conform
-CHECK_SLOW_RUN := ^(TestReferenceInProcess|TestEveryClauseIsChecked|TestCatalogue|TestSuiteKillsEveryMutant|TestTraceOfTheRepository|TestREADMENumbers)$$
+CHECK_SLOW_PKGS := ./internal/runner ./internal/mutants ./internal/properties ./cmd/conform ./adapters
+CHECK_SLOW_RUN := ^(TestReferenceInProcess|TestEveryClauseIsChecked|TestCatalogue|TestSuiteKillsEveryMutant|TestTraceOfTheRepository|TestREADMENumbers|TestKitsMatchTheSchema)$$
 check: lint
 	$(GO) test -short $$($(GO) list ./... | grep -v -e /examples$$ -e /adapters$$ $(patsubst ./%,-e /%$$,$(CHECK_SLOW_PKGS)))
 	$(GO) test -short -run '$(CHECK_SLOW_RUN)' $(CHECK_SLOW_PKGS)

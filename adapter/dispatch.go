@@ -80,7 +80,11 @@ func (d *dispatcher) Handle(ctx context.Context, method string, params json.RawM
 		if err := server.DecodeParams(params, &p, "config"); err != nil {
 			return nil, err
 		}
-		return resolver.Resolve(p.Config.Format, p.Config.Text)
+		r, err := resolver.Resolve(p.Config.Format, p.Config.Text)
+		// No warnings is [], as every other list the kit writes: null
+		// would break the result schema (D-63).
+		r.Warnings = nonNil(r.Warnings)
+		return r, err
 	}
 	return nil, protocol.NewError(protocol.KindMethodNotFound, "%s is not supported by %s (it declares %v)", method, d.impl.Name, d.impl.Capabilities())
 }

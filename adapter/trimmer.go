@@ -9,6 +9,7 @@ import (
 
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/internal/server"
+	"github.com/convspec/convspec/internal/trimdecl"
 	"github.com/convspec/convspec/internal/trimout"
 	"github.com/convspec/convspec/reference/budget"
 	"github.com/convspec/convspec/reference/message"
@@ -83,7 +84,7 @@ func (i Implementation) checkDeclarations() error {
 	if len(i.Trimmers) == 0 {
 		return nil
 	}
-	if err := protocol.CheckTrimmers([]string{protocol.CapTrimmer}, i.decls()); err != nil {
+	if err := trimdecl.CheckTrimmers([]string{protocol.CapTrimmer}, i.decls()); err != nil {
 		return fmt.Errorf("adapter: Implementation.Trimmers: %w", err)
 	}
 	for k, t := range i.Trimmers {

@@ -2,6 +2,10 @@
 // newline-delimited JSON-RPC 2.0 between the harness and an implementation.
 // It owns the method and capability names, the request and result shapes,
 // and the error kinds; both the harness and the reference server use it.
+// The shapes are those of spec/schema/protocol.schema.json, the one
+// description of the wire: a test walks every type here against it, both
+// ways (D-63). What checks a shape rather than being one lives in
+// internal packages (membercheck, trimdecl).
 package protocol
 
 import (

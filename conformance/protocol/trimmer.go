@@ -2,7 +2,6 @@ package protocol
 
 import (
 	"encoding/json"
-	"fmt"
 	"slices"
 	"strings"
 )
@@ -43,10 +42,6 @@ func Guarantees() []string {
 		GuaranteeLastUnit, GuaranteeBound, GuaranteeFits, GuaranteeIdempotent, GuaranteeTotal,
 		GuaranteeHead, GuaranteeStart, GuaranteeCounter, GuaranteeFallback}
 }
-
-// listedGuarantees are the guarantees a declaration lists; the others are
-// claimed by its members (D-60).
-func listedGuarantees() []string { return Guarantees()[:9] }
 
 // Bound kinds and token counters of a declaration (ANY-6).
 const (
@@ -138,54 +133,6 @@ func (d TrimmerDecl) Claims(guarantee string) bool {
 // Accepts reports whether the trimmer takes tool calls of a format.
 func (d TrimmerDecl) Accepts(format string) bool {
 	return len(d.Formats) == 0 || slices.Contains(d.Formats, format)
-}
-
-// CheckTrimmers checks the trimmer declarations of a handshake (ANY-10):
-// with capability trimmer they must be present and valid; without it they
-// are ignored (a protocol-1 handshake has none).
-func CheckTrimmers(capabilities []string, decls []TrimmerDecl) error {
-	if !slices.Contains(capabilities, CapTrimmer) {
-		return nil
-	}
-	if len(decls) == 0 {
-		return fmt.Errorf("capability %q needs a non-empty \"trimmers\" list", CapTrimmer)
-	}
-	seen := map[string]bool{}
-	for i, d := range decls {
-		at := fmt.Sprintf("trimmers[%d]", i)
-		switch {
-		case d.Name == "":
-			return fmt.Errorf("%s.name is missing", at)
-		case seen[d.Name]:
-			return fmt.Errorf("%s.name %q is declared twice", at, d.Name)
-		case d.Bound != BoundMessages && d.Bound != BoundTokens:
-			return fmt.Errorf("%s.bound must be %q or %q, got %q", at, BoundMessages, BoundTokens, d.Bound)
-		case d.Bound == BoundTokens && d.Counter == CounterNative && d.Version != 2:
-			return fmt.Errorf("%s.counter %q needs \"version\": 2", at, CounterNative)
-		case d.Bound == BoundTokens && d.Counter != CounterCl100k && d.Counter != CounterChars4 && d.Counter != CounterNative:
-			return fmt.Errorf("%s.counter must be %q, %q or %q for a token bound, got %q", at, CounterCl100k, CounterChars4, CounterNative, d.Counter)
-		case d.Bound == BoundMessages && d.Counter != "":
-			return fmt.Errorf("%s.counter must be absent for a message bound, got %q", at, d.Counter)
-		}
-		seen[d.Name] = true
-		for _, f := range d.Formats {
-			if f != FormatOpenAI && f != FormatAnthropic {
-				return fmt.Errorf("%s.formats: unknown format %q", at, f)
-			}
-		}
-		for _, g := range d.Guarantees {
-			if claimedBy, ok := memberClaims[g]; ok {
-				return fmt.Errorf("%s.guarantees: %q is not listed; it is claimed by the member %s (version 2)", at, g, claimedBy)
-			}
-			if !slices.Contains(listedGuarantees(), g) {
-				return fmt.Errorf("%s.guarantees: unknown guarantee %q", at, g)
-			}
-		}
-		if err := d.checkVersion2(at); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // TrimmerTrimParams asks a declared trimmer to trim messages to a limit.

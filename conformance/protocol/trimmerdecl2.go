@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"slices"
 )
 
 // The second trimmer declaration (SPEC §8d, ANY-10 – ANY-13, D-60): what
@@ -75,97 +74,8 @@ func (c *CountDecl) Joined() (bool, string) {
 	return true, *c.Separator
 }
 
-// memberClaims are the guarantees the second declaration's members claim.
-var memberClaims = map[string]string{
-	GuaranteeHead:     `"head"`,
-	GuaranteeStart:    `"start"`,
-	GuaranteeCounter:  `"counter": "native"`,
-	GuaranteeFallback: `"fallback"`,
-}
-
 // InDomain reports whether a limit is in the trimmer's declared domain.
 func (d TrimmerDecl) InDomain(limit int) bool { return limit >= d.LimitMin }
-
-// checkVersion2 refuses a second declaration that contradicts itself, and
-// its members in a declaration of another version, naming the member.
-func (d TrimmerDecl) checkVersion2(at string) error {
-	members := []struct {
-		name string
-		set  bool
-	}{
-		{"system", d.System != ""}, {"head", d.Head != 0}, {"markers", d.Markers != nil}, {"slack", d.Slack != ""},
-		{"results", d.Results != ""}, {"limit_min", d.LimitMin != 0}, {"start", d.Start != ""}, {"count", d.Count != nil},
-		{"refuses", d.Refuses != ""}, {"fallback", d.Fallback != ""},
-	}
-	if d.Version != 0 && d.Version != 1 && d.Version != 2 {
-		return fmt.Errorf("%s.version must be 1 or 2, got %d", at, d.Version)
-	}
-	if d.Version != 2 {
-		for _, m := range members {
-			if m.set {
-				return fmt.Errorf("%s.%s needs \"version\": 2", at, m.name)
-			}
-		}
-		return nil
-	}
-	switch {
-	case d.System != "" && !slices.Contains([]string{SystemLeading, SystemFirst, SystemFirstAnywhere, SystemAll}, d.System):
-		return fmt.Errorf("%s.system must be %q, %q, %q or %q, got %q", at, SystemLeading, SystemFirst, SystemFirstAnywhere, SystemAll, d.System)
-	case d.System != "" && !d.Claims(GuaranteeSystem):
-		return fmt.Errorf("%s.system says which system messages are kept, but the trimmer does not claim %q", at, GuaranteeSystem)
-	case d.Head < 0:
-		return fmt.Errorf("%s.head must be a count of messages, got %d", at, d.Head)
-	case d.Markers != nil && d.Markers.Prefix == "":
-		return fmt.Errorf("%s.markers.prefix is missing: a marker is recognized by the text it starts with", at)
-	case d.Markers != nil && d.Markers.Role != "" && !slices.Contains([]string{"system", "user", "assistant"}, d.Markers.Role):
-		return fmt.Errorf("%s.markers.role must be \"system\", \"user\" or \"assistant\", got %q", at, d.Markers.Role)
-	case d.Slack != "" && d.Slack != SlackUnit:
-		return fmt.Errorf("%s.slack must be %q, got %q", at, SlackUnit, d.Slack)
-	case d.Slack != "" && !d.Claims(GuaranteeBound):
-		return fmt.Errorf("%s.slack qualifies the bound, but the trimmer does not claim %q", at, GuaranteeBound)
-	case d.Results != "" && d.Results != ResultsOne:
-		return fmt.Errorf("%s.results must be %q, got %q", at, ResultsOne, d.Results)
-	case d.Results != "" && d.Bound != BoundMessages:
-		return fmt.Errorf("%s.results counts messages, but the bound is %q", at, d.Bound)
-	case d.LimitMin < 0:
-		return fmt.Errorf("%s.limit_min must be a count, got %d", at, d.LimitMin)
-	case d.Refuses != "" && d.Refuses != RefusesNothingFits:
-		return fmt.Errorf("%s.refuses must be %q, got %q", at, RefusesNothingFits, d.Refuses)
-	case d.Start != "" && d.Start != StartUser:
-		return fmt.Errorf("%s.start must be %q, got %q", at, StartUser, d.Start)
-	case d.Count != nil && d.Bound != BoundTokens:
-		return fmt.Errorf("%s.count says how tokens are counted, but the bound is %q", at, d.Bound)
-	case d.Count != nil && d.Count.Over != "" && d.Count.Over != CountOverMessage && d.Count.Over != CountOverJoined:
-		return fmt.Errorf("%s.count.over must be %q or %q, got %q", at, CountOverMessage, CountOverJoined, d.Count.Over)
-	case d.Count != nil && d.Count.Separator != nil && d.Count.Over != CountOverJoined:
-		return fmt.Errorf("%s.count.separator joins texts, but count.over is not %q", at, CountOverJoined)
-	case d.Count != nil && d.Counter == CounterNative && (d.Count.Separator != nil || d.Count.ToolPayloads != nil):
-		return fmt.Errorf("%s.count: a native counter counts what the library counts; only count.over may be declared", at)
-	}
-	return d.checkFallback(at)
-}
-
-// checkFallback refuses a fallback that another member or claim
-// contradicts (ANY-14, D-76): the lone last message may split its unit,
-// a floor with the latest prompt or the last unit already says what is
-// answered when nothing fits, and so does a declared refusal.
-func (d TrimmerDecl) checkFallback(at string) error {
-	if d.Fallback == "" {
-		return nil
-	}
-	if d.Fallback != FallbackLastMessage {
-		return fmt.Errorf("%s.fallback must be %q, got %q", at, FallbackLastMessage, d.Fallback)
-	}
-	for _, g := range []string{GuaranteeUnits, GuaranteeLastPrompt, GuaranteeLastUnit} {
-		if slices.Contains(d.Guarantees, g) {
-			return fmt.Errorf("%s.fallback keeps the last message alone when nothing fits, which contradicts the claim %q", at, g)
-		}
-	}
-	if d.Refuses != "" {
-		return fmt.Errorf("%s.fallback answers the last message when nothing fits, but refuses says the trimmer refuses then", at)
-	}
-	return nil
-}
 
 // DecodeTrimmerCount reads a trimmer.count result: an object whose member
 // "count" is an integer (ANY-13), as the result schema describes it.

@@ -49,7 +49,7 @@ func invoke(ctx context.Context, t Target, method string, params, result any) er
 		return err
 	}
 	if err := DecodeResult(method, raw, result); err != nil {
-		var me *protocol.MemberError
+		var me *MemberError
 		if errors.As(err, &me) {
 			// A deviation of the result's shape: the case fails, naming
 			// the member and the rule.

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/convspec/convspec/conformance/protocol"
+	"github.com/convspec/convspec/internal/membercheck"
 	"github.com/convspec/convspec/spec/schema"
 )
 
@@ -21,16 +21,16 @@ var ErrSchema = errors.New("result does not match protocol v1")
 // suite, not of the implementation: it never passes unchecked.
 //
 // A member of the wrong JSON type is checked first and returned as a
-// *protocol.MemberError naming the member and the rule (a deviation the
+// *MemberError naming the member and the rule (a deviation the
 // harness reports as a failure, not a broken transport).
 func DecodeResult(method string, raw json.RawMessage, v any) error {
 	// Decoded once for the member check and the JSON Schema both.
-	tree, err := protocol.DecodeValue(raw)
+	tree, err := membercheck.DecodeValue(raw)
 	if err != nil {
 		return fmt.Errorf("%w: result is not JSON: %v", ErrSchema, err)
 	}
-	if err := protocol.CheckValue(tree, v); err != nil {
-		var me *protocol.MemberError
+	if err := membercheck.CheckValue(tree, v); err != nil {
+		var me *MemberError
 		if errors.As(err, &me) && me.Got != "nothing" && me.Path != "result" {
 			return err
 		}
@@ -44,12 +44,18 @@ func DecodeResult(method string, raw json.RawMessage, v any) error {
 	// Unmarshal reads raw in place; a Decoder would first copy all of it
 	// into a buffer of its own (an eighth of the harness's allocations).
 	if err := json.Unmarshal(raw, v); err != nil {
-		// 3.0 and 3e0 are the integer 3 (CheckMembers let them through),
+		// 3.0 and 3e0 are the integer 3 (the member check let them through),
 		// which encoding/json cannot put in an int: decode them as 3.
-		if plain, ok := protocol.IntegralNumbers(raw); ok && json.Unmarshal(plain, v) == nil {
+		if plain, ok := membercheck.IntegralNumbers(raw); ok && json.Unmarshal(plain, v) == nil {
 			return nil
 		}
 		return fmt.Errorf("%w: %v", ErrSchema, err)
 	}
 	return nil
 }
+
+// MemberError is a member of a result that breaks the protocol's rule for
+// it ("config.max_messages: want a non-negative integer, got 2.5"): what
+// DecodeResult returns for a member of the wrong JSON type, which a case
+// reports as a failure, not as a broken transport.
+type MemberError = membercheck.MemberError

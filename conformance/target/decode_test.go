@@ -4,111 +4,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
 	"github.com/convspec/convspec/conformance/protocol"
-	"github.com/convspec/convspec/spec/schema"
 )
-
-// results pairs each method with the type its result decodes into.
-var results = map[string]any{
-	protocol.MethodInitialize:      protocol.InitializeResult{},
-	protocol.MethodWindowCreate:    protocol.WindowCreateResult{},
-	protocol.MethodWindowTrim:      protocol.WindowTrimResult{},
-	protocol.MethodWindowEstimate:  protocol.WindowEstimateResult{},
-	protocol.MethodWindowSummarize: protocol.WindowSummarizeResult{},
-	protocol.MethodTokensEncode:    protocol.TokensEncodeResult{},
-	protocol.MethodBudgetCount:     protocol.BudgetCountResult{},
-	protocol.MethodBudgetCheck:     protocol.BudgetCheckResult{},
-	protocol.MethodBudgetPrune:     protocol.BudgetPruneResult{},
-	protocol.MethodBudgetCompress:  protocol.BudgetCompressResult{},
-	protocol.MethodBudgetPrepare:   protocol.BudgetPrepareResult{},
-	protocol.MethodHistoryClassify: protocol.HistoryClassifyResult{},
-	protocol.MethodHistoryPrune:    protocol.HistoryPruneResult{},
-	protocol.MethodHistoryBuild:    protocol.HistoryBuildResult{},
-	protocol.MethodConfigResolve:   protocol.ConfigResolveResult{},
-	protocol.MethodLoopRun:         protocol.LoopRunResult{},
-	protocol.MethodTrimmerTrim:     protocol.TrimmerTrimResult{},
-	protocol.MethodTrimmerCount:    protocol.TrimmerCountResult{},
-}
-
-// TestEveryMethodHasAResultSchema: no method's result goes unchecked, and
-// the schema names no method the protocol does not have.
-func TestEveryMethodHasAResultSchema(t *testing.T) {
-	methods, err := schema.Methods()
-	require.NoError(t, err)
-	assert.ElementsMatch(t, protocol.Methods(), methods)
-	for _, m := range protocol.Methods() {
-		if m != protocol.MethodShutdown {
-			assert.Contains(t, results, m, "the test knows no result type of %s", m)
-		}
-	}
-}
-
-// TestResultSchemaMatchesTypes: every member the schema describes is a
-// member of the Go type the result decodes into, and every member the Go
-// type always reads (no omitempty) is described, nested shapes included; a
-// member renamed on one side only fails here instead of going unchecked.
-func TestResultSchemaMatchesTypes(t *testing.T) {
-	var doc struct {
-		Defs map[string]map[string]any `json:"$defs"`
-	}
-	require.NoError(t, json.Unmarshal(schema.Protocol, &doc))
-	for method, v := range results {
-		t.Run(method, func(t *testing.T) {
-			compareShape(t, doc.Defs, method, doc.Defs[method], reflect.TypeOf(v))
-		})
-	}
-}
-
-func compareShape(t *testing.T, defs map[string]map[string]any, at string, def map[string]any, ty reflect.Type) {
-	t.Helper()
-	if ref, ok := def["$ref"].(string); ok {
-		name := strings.TrimPrefix(ref, "#/$defs/")
-		require.Contains(t, defs, name, "%s: $ref %s", at, ref)
-		def = defs[name]
-	}
-	for ty.Kind() == reflect.Pointer {
-		ty = ty.Elem()
-	}
-	switch ty.Kind() {
-	case reflect.Slice, reflect.Array:
-		if items, ok := def["items"].(map[string]any); ok {
-			compareShape(t, defs, at+"[]", items, ty.Elem())
-		}
-		return
-	case reflect.Struct:
-	default:
-		return
-	}
-	props, _ := def["properties"].(map[string]any)
-	fields := map[string]reflect.StructField{}
-	for i := range ty.NumField() {
-		f := ty.Field(i)
-		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
-		fields[name] = f
-		if !strings.Contains(opts, "omitempty") {
-			assert.Contains(t, props, name, "%s: the schema does not describe member %q of %s", at, name, ty)
-		}
-	}
-	for name, sub := range props {
-		f, ok := fields[name]
-		if !assert.True(t, ok, "%s: the schema describes %q, which %s does not have", at, name, ty) {
-			continue
-		}
-		compareShape(t, defs, at+"."+name, sub.(map[string]any), f.Type)
-	}
-	if req, ok := def["required"].([]any); ok {
-		for _, r := range req {
-			assert.Contains(t, props, r, "%s: required %q is not described", at, r)
-		}
-	}
-}
 
 func TestDecodeResult(t *testing.T) {
 	for _, tc := range []struct {

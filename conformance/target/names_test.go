@@ -1,10 +1,15 @@
 package target
 
 import (
+	"encoding/json"
 	"errors"
+	"maps"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/convspec/convspec/spec/schema"
 )
 
 func TestDecodeResponseNamesAreExact(t *testing.T) {
@@ -36,4 +41,18 @@ func FuzzDecodeResponse(f *testing.F) {
 			t.Fatalf("%q: neither a result nor an error", line)
 		}
 	})
+}
+
+// TestResponseMembersAreTheSchemas: the exact names a response is read by
+// are those of the published Response shape (D-63).
+func TestResponseMembersAreTheSchemas(t *testing.T) {
+	var doc struct {
+		Defs struct {
+			Response struct {
+				Properties map[string]any `json:"properties"`
+			}
+		} `json:"$defs"`
+	}
+	require.NoError(t, json.Unmarshal(schema.Protocol, &doc))
+	require.ElementsMatch(t, slices.Collect(maps.Keys(doc.Defs.Response.Properties)), responseMembers)
 }

@@ -317,7 +317,7 @@ func decodeResponse(method string, line []byte, id int64) (json.RawMessage, erro
 	}
 	obj, ok := jsonscan.SplitObject(line)
 	if !ok {
-		return nil, fail("stdout line is not a JSON-RPC response (want an object, got %s): %s", protocol.JSONKind(line), abbreviate(line))
+		return nil, fail("stdout line is not a JSON-RPC response (want an object, got %s): %s", jsonscan.JSONKind(line), abbreviate(line))
 	}
 	members := make(map[string]json.RawMessage, len(obj))
 	for _, m := range obj {

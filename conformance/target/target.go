@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/convspec/convspec/conformance/protocol"
+	"github.com/convspec/convspec/internal/trimdecl"
 )
 
 // Target is an implementation under test.
@@ -132,7 +133,7 @@ func DecodeHandshake(raw json.RawMessage) (Info, error) {
 		return Info{}, &Failure{Outcome: ProtocolError, Method: protocol.MethodInitialize,
 			Detail: fmt.Sprintf("implementation speaks protocol %d, the suite speaks %d", r.Protocol, protocol.Version)}
 	}
-	if err := protocol.CheckTrimmers(r.Capabilities, r.Trimmers); err != nil {
+	if err := trimdecl.CheckTrimmers(r.Capabilities, r.Trimmers); err != nil {
 		return Info{}, &Failure{Outcome: ProtocolError, Method: protocol.MethodInitialize, Detail: err.Error()}
 	}
 	if err := checkDeclared("levels", r.Levels, protocol.Levels()); err != nil {

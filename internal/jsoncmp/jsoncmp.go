@@ -19,15 +19,15 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/convspec/convspec/conformance/protocol"
+	"github.com/convspec/convspec/internal/membercheck"
 )
 
 // Decode parses one JSON text, keeping numbers as written (json.Number) so
 // that the comparison, not the decoder, decides what equal numbers are. It
-// is the protocol's own decoding of a value (protocol.DecodeValue), which
+// is the protocol's own decoding of a value (membercheck.DecodeValue), which
 // the harness checks results with.
 func Decode(b []byte) (any, error) {
-	v, err := protocol.DecodeValue(b)
+	v, err := membercheck.DecodeValue(b)
 	if err != nil {
 		return nil, fmt.Errorf("decoding JSON: %w", err)
 	}

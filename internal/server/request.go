@@ -28,7 +28,7 @@ func decodeRequest(line []byte) (protocol.Request, error) {
 		return protocol.Request{}, json.Unmarshal(line, &v) // the syntax error, with its offset
 	}
 	if bytes.TrimLeft(line, " \t\r\n")[0] != '{' {
-		return protocol.Request{}, fmt.Errorf("want an object, got %s", protocol.JSONKind(line))
+		return protocol.Request{}, fmt.Errorf("want an object, got %s", jsonscan.JSONKind(line))
 	}
 	// Read once, as slices of the line: the params, most of a request, are
 	// decoded by the method's handler, not here.

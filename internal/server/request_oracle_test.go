@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/convspec/convspec/conformance/protocol"
+	"github.com/convspec/convspec/internal/jsonscan"
 )
 
 // The request reader as it was before it read a line with one scan: the
@@ -17,7 +18,7 @@ func decodeRequestByUnmarshal(line []byte) (protocol.Request, error) {
 	var members map[string]json.RawMessage
 	if err := json.Unmarshal(line, &members); err != nil {
 		if json.Valid(line) {
-			return protocol.Request{}, fmt.Errorf("want an object, got %s", protocol.JSONKind(line))
+			return protocol.Request{}, fmt.Errorf("want an object, got %s", jsonscan.JSONKind(line))
 		}
 		return protocol.Request{}, err
 	}

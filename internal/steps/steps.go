@@ -218,7 +218,7 @@ func (w *world) callMethod(method string, params, result any) (bool, error) {
 		return false, w.keepError(err)
 	}
 	if err := target.DecodeResult(method, raw, result); err != nil {
-		var me *protocol.MemberError
+		var me *target.MemberError
 		if errors.As(err, &me) {
 			// A member of the wrong type is the implementation's deviation:
 			// the case fails, naming the member and the rule.

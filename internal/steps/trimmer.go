@@ -17,8 +17,9 @@ import (
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/jsoncmp"
+	"github.com/convspec/convspec/internal/judgemsg"
+	"github.com/convspec/convspec/internal/trimdecl"
 	"github.com/convspec/convspec/internal/trimout"
-	"github.com/convspec/convspec/reference/message"
 )
 
 // trimmerTable is the steps of the capability trimmer.
@@ -136,7 +137,7 @@ func (tw *trimWorld) declared() error {
 	if len(info.Trimmers) == 0 {
 		return fmt.Errorf("capability trimmer is declared without trimmers")
 	}
-	return protocol.CheckTrimmers(info.Capabilities, info.Trimmers)
+	return trimdecl.CheckTrimmers(info.Capabilities, info.Trimmers)
 }
 
 // each checks every trimmer's output, and reports every trimmer that
@@ -167,8 +168,8 @@ func (tw *trimWorld) each(check func(trimRun) error) error {
 	return errors.Join(fails...)
 }
 
-// input is the conversation as the reference reads it.
-func (tw *trimWorld) input() ([]message.Message, error) { return message.FromRaw(tw.w.input) }
+// input is the conversation as the judge reads it (D-64).
+func (tw *trimWorld) input() ([]judgemsg.Message, error) { return judgemsg.FromRaw(tw.w.input) }
 
 // count is what msgs count by the trimmer's bound, natively through
 // trimmer.count for a native counter (ANY-13).
@@ -213,8 +214,8 @@ func (tw *trimWorld) subsequence(r trimRun) error {
 }
 
 func (tw *trimWorld) units(r trimRun) error {
-	msgs := trimout.Messages(r.out)
-	if _, problems := message.Structure(msgs); len(problems) > 0 {
+	msgs := trimout.Read(r.out)
+	if _, problems := judgemsg.Structure(msgs); len(problems) > 0 {
 		return fmt.Errorf("the output splits a unit: %s at output message %d (%s)", problems[0].Code, problems[0].At+1, problems[0].Reason)
 	}
 	return nil
@@ -352,7 +353,7 @@ func (tw *trimWorld) unchanged(r trimRun) error {
 }
 
 func (tw *trimWorld) idempotent(r trimRun) error {
-	if len(trimout.Messages(r.out)) < len(r.out) {
+	if len(trimout.Read(r.out)) < len(r.out) {
 		return nil // not all messages: it cannot be trimmed again; ANY-1 reports it
 	}
 	again, err := target.TrimmerTrim(context.Background(), tw.w.tg, r.decl.Name, r.out, tw.limit)
@@ -399,7 +400,7 @@ func (tw *trimWorld) everyStart() error {
 			if p < 0 || kept[p] {
 				continue
 			}
-			if in[p].Class() != message.UserPrompt {
+			if in[p].Class() != judgemsg.UserPrompt {
 				return fmt.Errorf("ANY-12: after what it always keeps, the output starts on output message %d, a %s message", k+1, in[p].Class())
 			}
 			return nil

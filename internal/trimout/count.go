@@ -5,7 +5,12 @@ import (
 	"strings"
 
 	"github.com/convspec/convspec/conformance/protocol"
-	"github.com/convspec/convspec/reference/message"
+	"github.com/convspec/convspec/internal/ecmajson"
+	"github.com/convspec/convspec/internal/judgemsg"
+	// cl100k_base is TOK-1's external standard, not an algorithm under
+	// test: the reference's tokenizer is pinned to npm tiktoken's ids by
+	// internal/tokenvectors, and is the one package of the reference the
+	// judge may use (D-64). It belongs in internal/ beside ecmajson.
 	"github.com/convspec/convspec/reference/tokens"
 )
 
@@ -18,16 +23,16 @@ import (
 func countV2(d protocol.TrimmerDecl, msgs []json.RawMessage) (n int, ok bool) {
 	switch {
 	case d.Bound == protocol.BoundMessages && d.Results == protocol.ResultsOne:
-		parsed := Messages(msgs)
-		for i, m := range parsed {
-			if i == 0 || m.Class() != message.ToolResult || parsed[i-1].Class() != message.ToolResult {
+		read := judgemsg.Read(msgs)
+		for i, m := range read {
+			if i == 0 || m.Class() != judgemsg.ToolResult || read[i-1].Class() != judgemsg.ToolResult {
 				n++
 			}
 		}
 		return n, true
 	case d.Bound == protocol.BoundTokens && d.Count != nil:
 		var texts []string
-		for _, m := range Messages(msgs) {
+		for _, m := range judgemsg.Read(msgs) {
 			texts = append(texts, Text(m, d.Count.CountsToolPayloads()))
 		}
 		if joined, sep := d.Count.Joined(); joined {
@@ -48,15 +53,96 @@ func countText(counter, text string) int {
 	if counter == protocol.CounterCl100k {
 		return tokens.Count(text)
 	}
-	return (message.Length(text) + 3) / 4
+	return (ecmajson.Length(text) + 3) / 4
+}
+
+// messageTokens is what a message counts (TOK-2): the tokens of its role
+// and of its content, plus the fallback of a non-null tool_calls member.
+func messageTokens(m judgemsg.Message) int {
+	n := tokens.Count(m.Role()) + contentTokens(m.Content())
+	var members map[string]json.RawMessage
+	if json.Unmarshal(m.Raw(), &members) == nil {
+		if calls, ok := members["tool_calls"]; ok && string(calls) != "null" {
+			n += fallback(calls)
+		}
+	}
+	return n
+}
+
+// contentTokens counts a content member (TOK-2): a string its tokens, an
+// array the sum over its blocks, null or absent 0, anything else the
+// fallback.
+func contentTokens(content json.RawMessage) int {
+	switch {
+	case len(content) == 0 || string(content) == "null":
+		return 0
+	case content[0] == '"':
+		var s string
+		_ = json.Unmarshal(content, &s)
+		return tokens.Count(s)
+	case content[0] == '[':
+		var blocks []json.RawMessage
+		_ = json.Unmarshal(content, &blocks)
+		n := 0
+		for _, b := range blocks {
+			n += blockTokens(b)
+		}
+		return n
+	}
+	return fallback(content)
+}
+
+// blockTokens counts one block of array content (TOK-2): a text block the
+// tokens of its text, a tool_result block its content counted as content,
+// any other the fallback.
+func blockTokens(b json.RawMessage) int {
+	typ, text, content, ok := block(b)
+	switch {
+	case ok && typ == "text" && text != nil:
+		return tokens.Count(*text)
+	case ok && typ == "tool_result":
+		return contentTokens(content)
+	}
+	return fallback(b)
+}
+
+// block reads a content block by its members' exact names, as MSG-1 names
+// members (encoding/json's struct fields would take "Type" for "type"):
+// its type and content, and its text when that is a string; ok is false
+// for an element that is not an object.
+func block(raw json.RawMessage) (typ string, text *string, content json.RawMessage, ok bool) {
+	var members map[string]json.RawMessage
+	if json.Unmarshal(raw, &members) != nil || members == nil {
+		return "", nil, nil, false
+	}
+	_ = json.Unmarshal(members["type"], &typ) // a type that is not a string is none
+	var s string
+	if t := members["text"]; len(t) > 0 && t[0] == '"' && json.Unmarshal(t, &s) == nil {
+		text = &s
+	}
+	return typ, text, members["content"], true
+}
+
+// fallback is ⌈L / 4⌉ of a value's compact serialization, L its length in
+// EST-2's characters (TOK-2, D-23).
+func fallback(raw json.RawMessage) int {
+	s, err := ecmajson.Compact(raw)
+	if err != nil {
+		return 0
+	}
+	return (ecmajson.Length(s) + 3) / 4
 }
 
 // Text is what a declared count reads of a message: its string content or
 // the text of its text blocks, and, with payloads, the compact JSON of its
 // tool calls and of its other blocks.
-func Text(m message.Message, payloads bool) string {
+func Text[M Msg](m M, payloads bool) string {
+	// Members by their exact names (MSG-1), as encoding/json's struct
+	// fields would not: they match "Content" too.
+	var members map[string]json.RawMessage
+	_ = json.Unmarshal(m.Raw(), &members)
+	content, calls := members["content"], members["tool_calls"]
 	var b strings.Builder
-	content := m.Content()
 	var s string
 	if json.Unmarshal(content, &s) == nil {
 		b.WriteString(s)
@@ -64,27 +150,18 @@ func Text(m message.Message, payloads bool) string {
 		var blocks []json.RawMessage
 		_ = json.Unmarshal(content, &blocks)
 		for _, raw := range blocks {
-			var block struct {
-				Type string  `json:"type"`
-				Text *string `json:"text"`
-			}
-			switch {
-			case json.Unmarshal(raw, &block) == nil && block.Type == "text" && block.Text != nil:
-				b.WriteString(*block.Text)
+			switch typ, text, _, ok := block(raw); {
+			case ok && typ == "text" && text != nil:
+				b.WriteString(*text)
 			case payloads:
-				c, _ := message.Compact(raw)
+				c, _ := ecmajson.Compact(raw)
 				b.WriteString(c)
 			}
 		}
 	}
-	if payloads {
-		var members struct {
-			ToolCalls json.RawMessage `json:"tool_calls"`
-		}
-		if json.Unmarshal(m.Raw(), &members) == nil && len(members.ToolCalls) > 0 && string(members.ToolCalls) != "null" {
-			c, _ := message.Compact(members.ToolCalls)
-			b.WriteString(c)
-		}
+	if payloads && len(calls) > 0 && string(calls) != "null" {
+		c, _ := ecmajson.Compact(calls)
+		b.WriteString(c)
 	}
 	return b.String()
 }

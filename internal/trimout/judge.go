@@ -6,7 +6,7 @@ import (
 
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/internal/jsoncmp"
-	"github.com/convspec/convspec/reference/message"
+	"github.com/convspec/convspec/internal/judgemsg"
 )
 
 // What a declaration makes of an input and an output (ANY-3, ANY-6,
@@ -20,7 +20,7 @@ func IsMarker(d protocol.TrimmerDecl, raw json.RawMessage) bool {
 	if d.Markers == nil {
 		return false
 	}
-	m, err := message.Parse(raw)
+	m, err := judgemsg.Parse(raw)
 	if err != nil || (d.Markers.Role != "" && m.Role() != d.Markers.Role) {
 		return false
 	}
@@ -45,13 +45,13 @@ func Strip(d protocol.TrimmerDecl, out []json.RawMessage) []json.RawMessage {
 // SystemKept is the positions of the system messages the trimmer keeps
 // when it claims system: the leading ones (D-35), in[0], the first one
 // anywhere, or all of them.
-func SystemKept(d protocol.TrimmerDecl, in []message.Message) []int {
+func SystemKept[M Msg](d protocol.TrimmerDecl, in []M) []int {
 	if !d.Claims(protocol.GuaranteeSystem) {
 		return nil
 	}
 	var out []int
-	for i, m := range in {
-		if m.Class() != message.System {
+	for i, m := range view(in) {
+		if m.Class() != judgemsg.System {
 			if d.System == "" || d.System == protocol.SystemLeading || d.System == protocol.SystemFirst {
 				break
 			}
@@ -67,7 +67,7 @@ func SystemKept(d protocol.TrimmerDecl, in []message.Message) []int {
 
 // Kept is what the trimmer keeps whatever the limit, in input order: its
 // kept system messages and its head (ANY-3, ANY-11).
-func Kept(d protocol.TrimmerDecl, in []message.Message) []bool {
+func Kept[M Msg](d protocol.TrimmerDecl, in []M) []bool {
 	keep := make([]bool, len(in))
 	for _, i := range SystemKept(d, in) {
 		keep[i] = true
@@ -81,7 +81,7 @@ func Kept(d protocol.TrimmerDecl, in []message.Message) []bool {
 // Effective is the input as the start rule leaves it (ANY-12): the kept
 // messages, then everything from the first user prompt after the kept
 // messages that lead; without a start rule, the whole input.
-func Effective(d protocol.TrimmerDecl, in []message.Message) []bool {
+func Effective[M Msg](d protocol.TrimmerDecl, in []M) []bool {
 	eff := Kept(d, in)
 	if d.Start == "" {
 		for i := range eff {
@@ -93,8 +93,9 @@ func Effective(d protocol.TrimmerDecl, in []message.Message) []bool {
 	for lead < len(eff) && eff[lead] {
 		lead++
 	}
-	for p := lead; p < len(in); p++ {
-		if in[p].Class() == message.UserPrompt {
+	read := view(in)
+	for p := lead; p < len(read); p++ {
+		if read[p].Class() == judgemsg.UserPrompt {
 			for i := p; i < len(in); i++ {
 				eff[i] = true
 			}
@@ -107,17 +108,17 @@ func Effective(d protocol.TrimmerDecl, in []message.Message) []bool {
 // Floor is the smallest acceptable output (ANY-6): the kept messages, the
 // latest user prompt and the last unit where claimed, of the effective
 // input, in input order.
-func Floor(d protocol.TrimmerDecl, in []message.Message) []int {
-	keep, eff := Kept(d, in), Effective(d, in)
+func Floor[M Msg](d protocol.TrimmerDecl, in []M) []int {
+	keep, eff, read := Kept(d, in), Effective(d, in), view(in)
 	if d.Claims(protocol.GuaranteeLastPrompt) {
-		for i := len(in) - 1; i >= 0; i-- {
-			if in[i].Class() == message.UserPrompt {
+		for i := len(read) - 1; i >= 0; i-- {
+			if read[i].Class() == judgemsg.UserPrompt {
 				keep[i] = true
 				break
 			}
 		}
 	}
-	if units, err := message.Units(in); err == nil && len(units) > 0 && d.Claims(protocol.GuaranteeLastUnit) {
+	if units, err := judgemsg.Units(read); err == nil && len(units) > 0 && d.Claims(protocol.GuaranteeLastUnit) {
 		for i := units[len(units)-1].Start; i < len(in); i++ {
 			keep[i] = true
 		}
@@ -138,7 +139,7 @@ func Floor(d protocol.TrimmerDecl, in []message.Message) []int {
 // the effective input holds nothing else: there is nothing to fall back
 // on. Whether it applies is the count's: when what it returns counts more
 // than the limit.
-func Fallback(d protocol.TrimmerDecl, in []message.Message) (sel []bool, ok bool) {
+func Fallback[M Msg](d protocol.TrimmerDecl, in []M) (sel []bool, ok bool) {
 	if d.Fallback != protocol.FallbackLastMessage || len(in) == 0 {
 		return nil, false
 	}
@@ -152,7 +153,7 @@ func Fallback(d protocol.TrimmerDecl, in []message.Message) (sel []bool, ok bool
 }
 
 // Pick is the raw messages of in at the positions where sel is true.
-func Pick(in []message.Message, sel []bool) []json.RawMessage {
+func Pick[M Msg](in []M, sel []bool) []json.RawMessage {
 	out := []json.RawMessage{}
 	for i, ok := range sel {
 		if ok {
@@ -183,8 +184,8 @@ func Match(in []json.RawMessage, out []json.RawMessage) []int {
 // NothingFits reports whether a trimmer declaring refuses "nothing_fits"
 // may answer with an error (ANY-9): the effective input holds no unit
 // outside the kept messages that, with them, counts at most the limit.
-func NothingFits(d protocol.TrimmerDecl, in []message.Message, limit int, count func([]json.RawMessage) int) bool {
-	units, err := message.Units(in)
+func NothingFits[M Msg](d protocol.TrimmerDecl, in []M, limit int, count func([]json.RawMessage) int) bool {
+	units, err := judgemsg.Units(view(in))
 	if err != nil {
 		return false
 	}
@@ -216,8 +217,8 @@ func NothingFits(d protocol.TrimmerDecl, in []message.Message, limit int, count 
 // WithoutStraddling is out without its oldest unit outside the floor — the
 // unit a slack of "unit" may overshoot the bound by (ANY-6) — and whether
 // there is one; out is matched to in by Match.
-func WithoutStraddling(in []message.Message, out []json.RawMessage, floor []int) ([]json.RawMessage, bool) {
-	units, err := message.Units(in)
+func WithoutStraddling[M Msg](in []M, out []json.RawMessage, floor []int) ([]json.RawMessage, bool) {
+	units, err := judgemsg.Units(view(in))
 	if err != nil {
 		return nil, false
 	}

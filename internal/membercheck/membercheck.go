@@ -1,4 +1,13 @@
-package protocol
+// Package membercheck checks each member of a result against the type the
+// protocol gives it (the Go result types of conformance/protocol, which a
+// test holds to spec/schema/protocol.schema.json, D-63). A result that is
+// valid JSON-RPC but holds a member of the wrong JSON type
+// (`"max_messages": 2.5`, `"100"`, `true`) is the implementation deviating
+// from the protocol's result shape, not a broken transport: the case fails
+// with a MemberError that names the member and the rule, in the protocol's
+// words, never Go's types. It is the harness's, not a wire type, so it is
+// not in the public protocol package.
+package membercheck
 
 import (
 	"bytes"
@@ -9,13 +18,6 @@ import (
 	"strconv"
 	"strings"
 )
-
-// Checking each member of a result against the type the protocol gives
-// it. A result that is valid JSON-RPC but holds a member of the wrong JSON
-// type (`"max_messages": 2.5`, `"100"`, `true`) is the implementation
-// deviating from the protocol's result shape, not a broken transport: the
-// case fails with a MemberError that names the member and the rule, in
-// the protocol's words, never Go's types.
 
 // MemberError is a member of a result that breaks the protocol's rule for
 // it: "config.max_messages: want a non-negative integer, got 2.5".
@@ -37,7 +39,7 @@ func (e *MemberError) Error() string {
 }
 
 // checkMembers walks x, a result decoded once by DecodeValue, against the
-// Go type t of this package's result types: every member present is
+// Go type t of one of conformance/protocol's result types: every member present is
 // checked, recursively.
 func checkMembers(x any, t reflect.Type, path string) error {
 	fail := func(rule string) error { return &MemberError{Path: path, Rule: rule, Got: abbreviateValue(x)} }
@@ -184,7 +186,7 @@ func nonNegativeInteger(raw []byte) bool {
 }
 
 // CheckMembers checks every member of raw against the type of v, a pointer
-// to one of this package's result types, and returns the first member that
+// to one of conformance/protocol's result types, and returns the first member that
 // breaks its rule as a *MemberError.
 func CheckMembers(raw json.RawMessage, v any) error {
 	x, err := DecodeValue(raw)

@@ -1,9 +1,11 @@
-package protocol
+package trimdecl
 
 import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/convspec/convspec/conformance/protocol"
 )
 
 // TestSecondDeclarationRefusesContradictions: a declaration that
@@ -33,26 +35,26 @@ func TestSecondDeclarationRefusesContradictions(t *testing.T) {
 		{`{"name":"t","bound":"messages","guarantees":["bound"],"version":2,"fallback":"last_message","refuses":"nothing_fits"}`, "fallback"},
 		{`{"name":"t","bound":"messages","guarantees":["fallback"],"version":2,"fallback":"last_message"}`, "guarantees"},
 	} {
-		var d TrimmerDecl
+		var d protocol.TrimmerDecl
 		if err := json.Unmarshal([]byte(c.decl), &d); err != nil {
 			t.Fatal(err)
 		}
-		err := CheckTrimmers([]string{CapTrimmer}, []TrimmerDecl{d})
+		err := CheckTrimmers([]string{protocol.CapTrimmer}, []protocol.TrimmerDecl{d})
 		if err == nil || !strings.Contains(err.Error(), "trimmers[0]."+c.member) {
 			t.Errorf("%s: got %v, want an error naming trimmers[0].%s", c.decl, err, c.member)
 		}
 	}
-	var ok TrimmerDecl
+	var ok protocol.TrimmerDecl
 	good := `{"name":"t","bound":"tokens","counter":"native","guarantees":["subsequence","system","bound"],"version":2,` +
 		`"system":"first","head":1,"markers":{"role":"system","prefix":"["},"slack":"unit","limit_min":1,"start":"user","count":{"over":"message"},` +
 		`"fallback":"last_message"}`
 	if err := json.Unmarshal([]byte(good), &ok); err != nil {
 		t.Fatal(err)
 	}
-	if err := CheckTrimmers([]string{CapTrimmer}, []TrimmerDecl{ok}); err != nil {
+	if err := CheckTrimmers([]string{protocol.CapTrimmer}, []protocol.TrimmerDecl{ok}); err != nil {
 		t.Fatalf("a consistent second declaration is refused: %v", err)
 	}
-	for _, g := range []string{GuaranteeTotal, GuaranteeHead, GuaranteeStart, GuaranteeCounter, GuaranteeFallback} {
+	for _, g := range []string{protocol.GuaranteeTotal, protocol.GuaranteeHead, protocol.GuaranteeStart, protocol.GuaranteeCounter, protocol.GuaranteeFallback} {
 		if !ok.Claims(g) {
 			t.Errorf("the second declaration does not claim %q through its members", g)
 		}
