@@ -306,3 +306,26 @@ func configExamples() map[string][]call {
 	ex["json 3.0"] = []call{{protocol.MethodConfigResolve, map[string]any{"config": map[string]any{"format": "json", "text": `{"execution":{"conversation":{"max_messages":3.0,"preserve_first_n":null}}}`}}}}
 	return ex
 }
+
+// loopRunExamples are the same runs as loop.run requests, for the
+// differential property.
+func loopRunExamples() map[string][]call {
+	ex := map[string][]call{}
+	for _, provider := range []string{agentrun.OpenAI, agentrun.Anthropic} {
+		for _, c := range loopEdgeCases(provider) {
+			initial, iterations, err := agentrun.Build(c.plan)
+			if err != nil {
+				panic(fmt.Sprintf("loop edge %s: %v", loopEdgeName(c), err))
+			}
+			if initial == nil {
+				initial = []json.RawMessage{}
+			}
+			p := map[string]any{"config": c.config(), "initial": initial, "iterations": iterations}
+			if len(c.summarizers) > 0 {
+				p["summarizers"] = c.summarizers
+			}
+			ex[loopEdgeName(c)] = []call{{protocol.MethodLoopRun, p}}
+		}
+	}
+	return ex
+}

@@ -28,20 +28,6 @@ import (
 	"github.com/convspec/convspec/internal/server"
 )
 
-// Failer is what a check reports to: a *rapid.T for a generated case, the
-// runner's recorder for a fixed example.
-type Failer interface {
-	Helper()
-	Fatalf(format string, args ...any)
-}
-
-// Example is a fixed case a property runs before its random checks, so
-// that a bug at a boundary never depends on the seed.
-type Example struct {
-	Name string
-	Run  func(f Failer, tg target.Target)
-}
-
 // call is one request of a differential sequence. A params member named
 // "window" whose value is a windowRef is replaced, on each side, by the
 // handle that side returned from the sequence's window.create number k.

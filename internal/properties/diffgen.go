@@ -13,14 +13,7 @@ import (
 	"strings"
 
 	"pgregory.net/rapid"
-
-	"github.com/convspec/convspec/conformance/target"
 )
-
-// providerFormats are the provider formats the generated requests may use
-// against a target: nil means both, and units that mix them. This is the
-// one place to narrow it when the handshake declares formats.
-func providerFormats(info target.Info) []string { return info.Formats }
 
 // diffConversation draws a conversation of n units or more for the
 // differential properties: the conversation generator's agent

@@ -8,7 +8,6 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/convspec/convspec/conformance/protocol"
-	"github.com/convspec/convspec/conformance/target"
 )
 
 // The provider formats a property may generate (D-42): the one place that
@@ -71,15 +70,6 @@ func drawAnthropic(t *rapid.T, label string) bool {
 	}
 	return rapid.Bool().Draw(t, label)
 }
-
-// diagnostics reports whether tg's implementation declares the
-// diagnostics level (D-42): a property of another level checks warnings
-// and exact texts only then.
-func diagnostics(tg target.Target) bool { return tg.Info().HasLevel(protocol.LevelDiagnostics) }
-
-// validation says whether tg declares the validation level (D-42):
-// whether it is sent malformed input to refuse.
-func validation(tg target.Target) bool { return tg.Info().HasLevel(protocol.LevelValidation) }
 
 // messageFormat is the provider format a message's tool members show: a
 // tool role or tool_calls for OpenAI, a tool_use or tool_result block for

@@ -2,35 +2,3 @@
 // target.Target: generated configurations and conversations are sent to the
 // implementation and what comes back is checked against the spec's clauses.
 package properties
-
-import (
-	"pgregory.net/rapid"
-
-	"github.com/convspec/convspec/conformance/target"
-)
-
-// Property is an invariant checked over generated inputs against a Target.
-type Property struct {
-	// ID is stable across releases: "prop/" followed by a kebab-case name.
-	ID string
-	// Clauses are the spec clauses the property checks, e.g. "WIN-6".
-	Clauses []string
-	// Capability must be declared by the target for the property to apply.
-	Capability string
-	// Level is the property's level (D-42); "" for that of its first
-	// clause.
-	Level string
-	// Doc says in one line what must hold.
-	Doc string
-	// Check runs one generated case. It fails through t.Fatalf with a
-	// message that names the clause and shows what was sent, what came back
-	// and what was wanted.
-	Check func(t *rapid.T, tg target.Target)
-	// Differential says that the property compares the target with the
-	// reference (or with exact token vectors) rather than checking an
-	// invariant.
-	Differential bool
-	// Examples are fixed cases run before the random checks (in a stable
-	// order), so that a bug at a boundary never depends on the seed.
-	Examples []Example
-}

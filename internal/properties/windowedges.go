@@ -135,9 +135,9 @@ func fixedHistory(formats []string, o genOpts, seed int, accept func(history) bo
 
 // findHistory is fixedHistory without the stand-in.
 func findHistory(formats []string, o genOpts, seed int, accept func(history) bool) (history, bool) {
-	gen := historyGen(o)
+	g := historyGen(o)
 	for try := range 500 {
-		h := gen.Example(seed + try*7919)
+		h := g.Example(seed + try*7919)
 		if inFormats(formats, h.msgs) && (accept == nil || accept(h)) {
 			return h, true
 		}
@@ -248,9 +248,9 @@ func identicalEdges() []Example {
 			Run: func(f Failer, tg target.Target) {
 				s := fixedSession(f, tg, "WIN-5")
 				w := s.create(fixedConfig(e.max, e.first, e.last))
-				gen := identicalConversationGen(e.n)
+				g := identicalConversationGen(e.n)
 				for try := range 200 {
-					if conv := gen.Example(k + try*7919); inFormats(tg.Info().Formats, conv.msgs) || try == 199 {
+					if conv := g.Example(k + try*7919); inFormats(tg.Info().Formats, conv.msgs) || try == 199 {
 						cutsByPosition(s, w, conv)
 						return
 					}
@@ -272,11 +272,11 @@ func estimateEdges() []Example {
 	return []Example{{Name: "the empty list, then one message of each content type and an escaped string, then pairs around multiples of 4", Run: func(f Failer, tg target.Target) {
 		s := fixedSession(f, tg, "EST-1")
 		estimate(s, nil)
-		gen := msgGen(0, msgOpts{tools: true, overflow: true})
+		g := msgGen(0, msgOpts{tools: true, overflow: true})
 		var ones []msg
 		for k, kind := range kinds {
 			for try := range 500 {
-				if m := gen.Example(k + try*7919); kind(m) && inFormats(tg.Info().Formats, []msg{m}) {
+				if m := g.Example(k + try*7919); kind(m) && inFormats(tg.Info().Formats, []msg{m}) {
 					ones = append(ones, m)
 					break
 				}
