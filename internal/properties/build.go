@@ -10,6 +10,7 @@ import (
 
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/target"
+	"github.com/convspec/convspec/internal/gen"
 )
 
 // Building: BUILD-1 – BUILD-4 computed from what the generator knows.
@@ -28,14 +29,14 @@ type buildPlan struct {
 	out      []int
 }
 
-func planBuild(h history, max int) buildPlan {
+func planBuild(h gen.History, max int) buildPlan {
 	bp := buildPlan{max: max, dropped: []int{}}
-	for _, b := range h.broken {
-		bp.dropped = append(bp.dropped, b.idx...)
+	for _, b := range h.Broken {
+		bp.dropped = append(bp.dropped, b.Idx...)
 	}
 	slices.Sort(bp.dropped)
-	bp.repaired = without(seqIdx(len(h.msgs)), bp.dropped)
-	bp.orphans = pruneRemoved(h.msgs, bp.repaired)
+	bp.repaired = without(gen.Indices(len(h.Msgs)), bp.dropped)
+	bp.orphans = pruneRemoved(h.Msgs, bp.repaired)
 	bp.pruned = without(bp.repaired, bp.orphans)
 	bp.sys, bp.rest, bp.start, bp.rule = buildWindow(h, bp.pruned, max)
 	bp.out = append(slices.Clone(bp.sys), bp.rest[bp.start:]...)
@@ -43,9 +44,9 @@ func planBuild(h history, max int) buildPlan {
 }
 
 // buildWindow applies BUILD-3 to the messages at positions list.
-func buildWindow(h history, list []int, max int) (sys, rest []int, start, rule int) {
+func buildWindow(h gen.History, list []int, max int) (sys, rest []int, start, rule int) {
 	k := 0
-	for k < len(list) && h.msgs[list[k]].Class == clsSystem {
+	for k < len(list) && h.Msgs[list[k]].Class == gen.ClassSystem {
 		k++
 	}
 	sys, rest = list[:k], list[k:]
@@ -54,25 +55,25 @@ func buildWindow(h history, list []int, max int) (sys, rest []int, start, rule i
 		return sys, rest, 0, 0
 	}
 	for j, i := range rest {
-		if h.unitStart(i) && h.msgs[i].Class == clsUserPrompt && r-j <= max {
+		if h.UnitStart(i) && h.Msgs[i].Class == gen.ClassUserPrompt && r-j <= max {
 			return sys, rest, j, 1
 		}
 	}
 	for j, i := range rest {
-		if h.unitStart(i) && r-j <= max {
+		if h.UnitStart(i) && r-j <= max {
 			return sys, rest, j, 2
 		}
 	}
 	last := 0
 	for j, i := range rest {
-		if h.unitStart(i) {
+		if h.UnitStart(i) {
 			last = j
 		}
 	}
 	return sys, rest, last, 3
 }
 
-func (bp buildPlan) explain(in []msg) string {
+func (bp buildPlan) explain(in []gen.Message) string {
 	var b strings.Builder
 	if len(bp.dropped) > 0 {
 		fmt.Fprintf(&b, "the repair drops %s (BUILD-2); ", indexList(bp.dropped))
@@ -98,7 +99,7 @@ func (bp buildPlan) explain(in []msg) string {
 // traceBuild traces build's output to input positions; it fails on a
 // message that is no input message, an altered one, or one out of order
 // (BUILD-5, MSG-2).
-func (s *session) traceBuild(in []msg, got []json.RawMessage, summary string) []int {
+func (s *session) traceBuild(in []gen.Message, got []json.RawMessage, summary string) []int {
 	s.t.Helper()
 	var list []int
 	for k, x := range traceAll(got, in) {
@@ -125,7 +126,7 @@ func drawBuild(t *rapid.T) (int, json.RawMessage) {
 // history that hs draws, with max_messages drawn by drawBuild, and its
 // Examples build each of hs's edges at the boundaries of max_messages
 // (buildEdges); check judges each build.
-func (p Property) onBuilds(clause string, hs histories, check func(s *session, h history, max int, raw json.RawMessage)) Property {
+func (p Property) onBuilds(clause string, hs histories, check func(s *session, h gen.History, max int, raw json.RawMessage)) Property {
 	p.Check = func(t *rapid.T, tg target.Target) {
 		s := newSession(t, tg, clause)
 		h := hs.draw(t)
@@ -138,11 +139,11 @@ func (p Property) onBuilds(clause string, hs histories, check func(s *session, h
 
 // built builds h with max_messages max, spelled raw, and plans what build
 // must do (BUILD-1 – BUILD-5).
-func (s *session) built(h history, max int, raw json.RawMessage) (protocol.HistoryBuildResult, buildPlan) {
-	return s.build(h.msgs, raw), planBuild(h, max)
+func (s *session) built(h gen.History, max int, raw json.RawMessage) (protocol.HistoryBuildResult, buildPlan) {
+	return s.build(h.Msgs, raw), planBuild(h, max)
 }
 
-func buildMatchesRules(s *session, h history, max int, raw json.RawMessage) {
+func buildMatchesRules(s *session, h gen.History, max int, raw json.RawMessage) {
 	res, bp := s.built(h, max, raw)
 	if len(res.Warnings) > 0 && diagnostics(s.tg) {
 		s.fail("BUILD-2", "the history is well-formed, so the repair changes nothing, but build warned %s", repairs(res.Warnings))
@@ -150,15 +151,15 @@ func buildMatchesRules(s *session, h history, max int, raw json.RawMessage) {
 	s.matchBuild(h, bp, res)
 }
 
-func buildRepairs(s *session, h history, max int, raw json.RawMessage) {
+func buildRepairs(s *session, h gen.History, max int, raw json.RawMessage) {
 	res, bp := s.built(h, max, raw)
-	in := h.msgs
+	in := h.Msgs
 	summary := fmt.Sprintf("broken structures: %s\n%s\nwanted %s\ngot    %s", brokenList(h), bp.explain(in), indexList(bp.out), traceList(res.Messages, in))
 	for k, x := range traceAll(res.Messages, in) {
-		for _, b := range h.broken {
-			if x.at >= 0 && slices.Contains(b.idx, x.at) {
+		for _, b := range h.Broken {
+			if x.at >= 0 && slices.Contains(b.Idx, x.at) {
 				s.fail("BUILD-2", "messages[%d] is %s, a message of the broken structure %s (%s): every message of a broken structure is dropped\n%s",
-					k, describe(in, x.at), indexList(b.idx), b.codes[0], summary)
+					k, describe(in, x.at), indexList(b.Idx), b.Codes[0], summary)
 			}
 		}
 	}
@@ -167,13 +168,13 @@ func buildRepairs(s *session, h history, max int, raw json.RawMessage) {
 		return
 	}
 	used := make([]bool, len(res.Warnings))
-	for _, b := range h.broken {
+	for _, b := range h.Broken {
 		found := slices.IndexFunc(res.Warnings, func(w protocol.Repair) bool {
-			return w.Code == b.codes[0] && slices.Equal(sortedInts(w.Indexes), b.idx)
+			return w.Code == b.Codes[0] && slices.Equal(sortedInts(w.Indexes), b.Idx)
 		})
 		for found >= 0 && used[found] {
 			next := slices.IndexFunc(res.Warnings[found+1:], func(w protocol.Repair) bool {
-				return w.Code == b.codes[0] && slices.Equal(sortedInts(w.Indexes), b.idx)
+				return w.Code == b.Codes[0] && slices.Equal(sortedInts(w.Indexes), b.Idx)
 			})
 			if next < 0 {
 				found = -1
@@ -183,7 +184,7 @@ func buildRepairs(s *session, h history, max int, raw json.RawMessage) {
 		}
 		if found < 0 {
 			s.fail("BUILD-2", "no warning names the broken structure %s (injected as %q): wanted one with code %q and indexes %v; got %s\n%s",
-				describeAll(in, b.idx), b.defect, b.codes[0], b.idx, repairs(res.Warnings), summary)
+				describeAll(in, b.Idx), b.Defect, b.Codes[0], b.Idx, repairs(res.Warnings), summary)
 		}
 		used[found] = true
 	}
@@ -198,14 +199,14 @@ func buildRepairs(s *session, h history, max int, raw json.RawMessage) {
 
 // matchBuild compares build's messages with the plan and explains the
 // first difference.
-func (s *session) matchBuild(h history, bp buildPlan, res protocol.HistoryBuildResult) {
+func (s *session) matchBuild(h gen.History, bp buildPlan, res protocol.HistoryBuildResult) {
 	s.t.Helper()
-	in := h.msgs
+	in := h.Msgs
 	if firstDiff(res.Messages, bp.out, in) < 0 {
 		return
 	}
 	summary := fmt.Sprintf("%s\nwanted %s\ngot    %s", bp.explain(in), indexList(bp.out), traceList(res.Messages, in))
-	if len(h.broken) > 0 {
+	if len(h.Broken) > 0 {
 		summary = "broken structures: " + brokenList(h) + "\n" + summary
 	}
 	got := s.traceBuild(in, res.Messages, summary)
@@ -249,24 +250,24 @@ func (s *session) matchBuild(h history, bp buildPlan, res protocol.HistoryBuildR
 
 // windowThenPrune is what build sends if it applies the window before
 // pruning (the order D-17 rules out).
-func windowThenPrune(h history, bp buildPlan) []int {
+func windowThenPrune(h gen.History, bp buildPlan) []int {
 	sys, rest, start, _ := buildWindow(h, bp.repaired, bp.max)
 	w := append(slices.Clone(sys), rest[start:]...)
-	return without(w, pruneRemoved(h.msgs, w))
+	return without(w, pruneRemoved(h.Msgs, w))
 }
 
-func entryIdx(list []int, k int, in []msg) string {
+func entryIdx(list []int, k int, in []gen.Message) string {
 	if k >= len(list) {
 		return "missing"
 	}
 	return describe(in, list[k])
 }
 
-func buildWellFormed(s *session, h history, max int, raw json.RawMessage) {
+func buildWellFormed(s *session, h gen.History, max int, raw json.RawMessage) {
 	res, bp := s.built(h, max, raw)
-	in := h.msgs
+	in := h.Msgs
 	summary := fmt.Sprintf("max_messages %d; got %s", max, traceList(res.Messages, in))
-	if len(h.broken) > 0 {
+	if len(h.Broken) > 0 {
 		summary += "\nbroken structures: " + brokenList(h)
 	}
 	got := s.traceBuild(in, res.Messages, summary)
@@ -274,9 +275,9 @@ func buildWellFormed(s *session, h history, max int, raw json.RawMessage) {
 	for _, i := range got {
 		kept[i] = true
 	}
-	if u, has, lacks, ok := splitUnit(h.units, func(i int) bool { return kept[i] }); ok {
+	if u, has, lacks, ok := splitUnit(h.Units, func(i int) bool { return kept[i] }); ok {
 		s.fail("UNIT-3", "the unit %s — %s and its results — is split: build sends %s but not %s\n%s",
-			indexList(rangeIdx(u[0], u[1])), describe(in, u[0]), indexList(has), indexList(lacks), summary)
+			indexList(gen.IndexRange(u[0], u[1])), describe(in, u[0]), indexList(has), indexList(lacks), summary)
 	}
 	if at, problem := toolProblem(got, in); at >= 0 {
 		s.fail("UNIT-3", "messages[%d]: %s\n%s", at, problem, summary)
@@ -284,12 +285,12 @@ func buildWellFormed(s *session, h history, max int, raw json.RawMessage) {
 	last := -1
 	for k, i := range got {
 		switch c := in[i].Class; {
-		case c == clsUserPrompt && last >= 0:
+		case c == gen.ClassUserPrompt && last >= 0:
 			s.fail("BUILD-5", "messages[%d] is %s and messages[%d] is %s: two user prompts with no assistant message between them are never sent\n%s",
 				last, describe(in, got[last]), k, describe(in, i), summary)
-		case c == clsUserPrompt:
+		case c == gen.ClassUserPrompt:
 			last = k
-		case isAssistant(c):
+		case gen.IsAssistant(c):
 			last = -1
 		}
 	}
@@ -301,9 +302,9 @@ func buildWellFormed(s *session, h history, max int, raw json.RawMessage) {
 	}
 }
 
-func buildBound(s *session, h history, max int, raw json.RawMessage) {
+func buildBound(s *session, h gen.History, max int, raw json.RawMessage) {
 	res, bp := s.built(h, max, raw)
-	in := h.msgs
+	in := h.Msgs
 	if max == 0 {
 		return // no limit
 	}
@@ -318,7 +319,7 @@ func buildBound(s *session, h history, max int, raw json.RawMessage) {
 	lastUnit := []int{}
 	for j := len(bp.rest) - 1; j >= 0; j-- {
 		lastUnit = append([]int{bp.rest[j]}, lastUnit...)
-		if h.unitStart(bp.rest[j]) {
+		if h.UnitStart(bp.rest[j]) {
 			break
 		}
 	}
@@ -332,10 +333,10 @@ func buildBound(s *session, h history, max int, raw json.RawMessage) {
 	}
 }
 
-func brokenList(h history) string {
+func brokenList(h gen.History) string {
 	var parts []string
-	for _, b := range h.broken {
-		parts = append(parts, fmt.Sprintf("%s %s (injected as %q)", b.codes[0], indexList(b.idx), b.defect))
+	for _, b := range h.Broken {
+		parts = append(parts, fmt.Sprintf("%s %s (injected as %q)", b.Codes[0], indexList(b.Idx), b.Defect))
 	}
 	return strings.Join(parts, "; ")
 }

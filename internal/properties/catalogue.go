@@ -11,6 +11,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/convspec/convspec/conformance/protocol"
+	"github.com/convspec/convspec/internal/gen"
 )
 
 // All lists every property, in a stable order.
@@ -19,43 +20,43 @@ func All() []Property {
 		// Capability window: window.go, windowanswers.go.
 		Property{ID: "prop/window-matches-plan", Clauses: []string{"WIN-1", "WIN-2", "WIN-3", "WIN-4", "WIN-5", "WIN-9"}, Capability: protocol.CapWindow,
 			Doc: "trimmed and evicted are exactly the head, kept middle and tail the clauses give, cut between units, in input order",
-		}.onTrims("WIN-5", maxGen, anyLength, matchesPlan),
+		}.onTrims("WIN-5", gen.Maxes, gen.AnyLength, matchesPlan),
 		Property{ID: "prop/window-head-and-tail-kept", Clauses: []string{"WIN-2", "WIN-9"}, Capability: protocol.CapWindow,
 			Doc: "a trim keeps the first min(h, n) and the last min(t, n − |head|) messages, grown to whole units, and evicts none of them",
-		}.onTrims("WIN-2", maxGen, overCap, headAndTail),
+		}.onTrims("WIN-2", gen.Maxes, gen.OverCap, headAndTail),
 		Property{ID: "prop/window-bound", Clauses: []string{"WIN-6"}, Capability: protocol.CapWindow,
 			Doc: "trimmed holds at most max_messages messages, or exactly the head and tail (grown to whole units) when they fill the cap",
-		}.onTrims("WIN-6", maxGen, overCap, bound),
+		}.onTrims("WIN-6", gen.Maxes, gen.OverCap, bound),
 		Property{ID: "prop/window-order-no-duplicates", Clauses: []string{"WIN-5"}, Capability: protocol.CapWindow,
 			Doc: "trimmed and evicted each hold input messages in input order, none twice",
-		}.onTrims("WIN-5", maxGen, overCap, order),
+		}.onTrims("WIN-5", gen.Maxes, gen.OverCap, order),
 		Property{ID: "prop/window-partition", Clauses: []string{"WIN-5"}, Capability: protocol.CapWindow,
 			Doc: "every input message is in exactly one of trimmed and evicted",
-		}.onTrims("WIN-5", maxGen, anyLength, partition),
+		}.onTrims("WIN-5", gen.Maxes, gen.AnyLength, partition),
 		Property{ID: "prop/window-idempotent", Clauses: []string{"WIN-7"}, Capability: protocol.CapWindow,
 			Doc: "trimming is deterministic, and trimming a trimmed conversation again changes nothing",
-		}.onTrims("WIN-7", maxGen, anyLength, idempotent),
+		}.onTrims("WIN-7", gen.Maxes, gen.AnyLength, idempotent),
 		Property{ID: "prop/window-under-cap-identity", Clauses: []string{"WIN-1", "CFG-5", "WIN-8"}, Capability: protocol.CapWindow,
 			Doc: "with n <= max_messages, or max_messages 0, the input comes back unchanged, nothing evicted, no warning",
-		}.onTrims("WIN-1", rapid.OneOf(rapid.Just(0), maxGen, maxGen), withinLimit, underCap),
+		}.onTrims("WIN-1", rapid.OneOf(rapid.Just(0), gen.Maxes, gen.Maxes), gen.WithinLimit, underCap),
 		{ID: "prop/window-cuts-by-position", Clauses: []string{"WIN-5"}, Capability: protocol.CapWindow,
 			Doc:   "identical messages are distinct messages: the window cuts by position, not by content",
 			Check: checkCutsByPosition, Examples: identicalEdges()},
 		Property{ID: "prop/window-round-trip", Clauses: []string{"MSG-2"}, Capability: protocol.CapWindow,
 			Doc: "every returned message is JSON-equal to the input message it stands for, unknown members included",
-		}.onTrims("MSG-2", maxGen, anyLength, roundTrip),
+		}.onTrims("MSG-2", gen.Maxes, gen.AnyLength, roundTrip),
 		Property{ID: "prop/window-metrics", Clauses: []string{"MET-1"}, Capability: protocol.CapWindow,
 			Doc: "metrics count the input, trimmed and evicted, and estimate the tokens of trimmed",
-		}.onTrims("MET-1", maxGen, anyLength, metrics),
+		}.onTrims("MET-1", gen.Maxes, gen.AnyLength, metrics),
 		{ID: "prop/window-estimate", Clauses: []string{"EST-1", "EST-2", "EST-3", "EST-4", "EST-5"}, Capability: protocol.CapWindow,
 			Doc:   "window.estimate is ceil(C / 4), C the UTF-16 length of string content or of the JSON.stringify form of other content",
 			Check: checkEstimate, Examples: estimateEdges()},
 		Property{ID: "prop/window-warning", Level: protocol.LevelDiagnostics, Clauses: []string{"WIN-3", "WIN-8"}, Capability: protocol.CapWindow,
 			Doc: "a trim warns preserve_exceeds_max exactly when n > max_messages > 0 and |head| + |tail| >= max_messages",
-		}.onTrims("WIN-3", maxGen, anyLength, trimWarning),
+		}.onTrims("WIN-3", gen.Maxes, gen.AnyLength, trimWarning),
 		Property{ID: "prop/window-units-whole", Clauses: []string{"UNIT-3", "WIN-9"}, Capability: protocol.CapWindow,
 			Doc: "trimmed holds every tool-call unit of the input whole or not at all, each call with all its results right after it",
-		}.onTrims("WIN-9", maxGen, anyLength, unitsWhole),
+		}.onTrims("WIN-9", gen.Maxes, gen.AnyLength, unitsWhole),
 		{ID: "prop/window-refuses-broken-tools", Clauses: []string{"UNIT-2"}, Capability: protocol.CapWindow,
 			Doc:   "window.trim refuses a conversation with one broken tool structure with invalid_message naming the code and a position",
 			Check: checkRefusesBrokenTools, Examples: brokenToolEdges()},
@@ -64,7 +65,7 @@ func All() []Property {
 			Check: checkCreateWarning, Examples: configEdges("CFG-6", createWarning)},
 		{ID: "prop/window-effective-config", Clauses: []string{"CFG-1", "CFG-2", "CFG-3"}, Capability: protocol.CapWindow,
 			Doc:   "window.create returns the config sent with every absent or null member at its default",
-			Check: checkEffectiveConfig, Examples: configEdges("CFG-1", func(s *session, c cfgCase) { s.create(c) })},
+			Check: checkEffectiveConfig, Examples: configEdges("CFG-1", func(s *session, c gen.Config) { s.create(c) })},
 		// Capability history: history.go, prune.go, build.go.
 		{ID: "prop/history-classify", Clauses: []string{"CLS-1", "UNIT-1"}, Capability: protocol.CapHistory,
 			Doc:   "history.classify gives every message its class and splits the conversation into the units it was built from",
@@ -86,7 +87,7 @@ func All() []Property {
 			Check: checkPruneIdempotent, Examples: historyEdges("PRUNE-4", brokenEdges(0, 4), pruneIdempotent)},
 		{ID: "prop/prune-pure-and-deterministic", Clauses: []string{"MSG-3"}, Capability: protocol.CapHistory,
 			Doc:   "pruning the same input twice, with another prune between, gives the same result",
-			Check: checkPrunePure, Examples: historyEdges("MSG-3", brokenEdges(0, 4), func(s *session, h history) {
+			Check: checkPrunePure, Examples: historyEdges("MSG-3", brokenEdges(0, 4), func(s *session, h gen.History) {
 				prunePure(s, h, fixedHistoryOf(s.tg, wellFormedEdges()[1], 0))
 			})},
 		Property{ID: "prop/build-well-formed", Clauses: []string{"BUILD-5", "UNIT-3", "BUILD-3"}, Capability: protocol.CapHistory,

@@ -15,6 +15,7 @@ import (
 
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/internal/agentrun"
+	"github.com/convspec/convspec/internal/gen"
 )
 
 var configClauses = clauseTable{
@@ -256,24 +257,24 @@ func diffConfigProperties() []Property {
 }
 
 func drawLoopRun(t *rapid.T, formats []string) []call {
-	c := drawLoopCase(t)
+	c := gen.DrawLoopCase(t)
 	if formats != nil {
-		c.plan.Provider = rapid.SampledFrom(formats).Draw(t, "provider")
+		c.Plan.Provider = rapid.SampledFrom(formats).Draw(t, "provider")
 	}
-	initial, iterations, err := agentrun.Build(c.plan)
+	initial, iterations, err := agentrun.Build(c.Plan)
 	if err != nil {
 		t.Fatalf("generator: %v", err)
 	}
 	if initial == nil {
 		initial = []json.RawMessage{}
 	}
-	var config any = c.config()
+	var config any = c.Config()
 	if rapid.IntRange(0, 4).Draw(t, "config file") == 0 {
 		config = configSource(t)
 	}
 	p := map[string]any{"config": config, "initial": initial, "iterations": iterations}
-	if len(c.summarizers) > 0 {
-		p["summarizers"] = c.summarizers
+	if len(c.Summarizers) > 0 {
+		p["summarizers"] = c.Summarizers
 	}
 	return []call{{protocol.MethodLoopRun, p}}
 }
@@ -312,19 +313,19 @@ func configExamples() map[string][]call {
 func loopRunExamples() map[string][]call {
 	ex := map[string][]call{}
 	for _, provider := range []string{agentrun.OpenAI, agentrun.Anthropic} {
-		for _, c := range loopEdgeCases(provider) {
-			initial, iterations, err := agentrun.Build(c.plan)
+		for _, c := range gen.LoopEdgeCases(provider) {
+			initial, iterations, err := agentrun.Build(c.Plan)
 			if err != nil {
-				panic(fmt.Sprintf("loop edge %s: %v", loopEdgeName(c), err))
+				panic(fmt.Sprintf("loop edge %s: %v", gen.LoopEdgeName(c), err))
 			}
 			if initial == nil {
 				initial = []json.RawMessage{}
 			}
-			p := map[string]any{"config": c.config(), "initial": initial, "iterations": iterations}
-			if len(c.summarizers) > 0 {
-				p["summarizers"] = c.summarizers
+			p := map[string]any{"config": c.Config(), "initial": initial, "iterations": iterations}
+			if len(c.Summarizers) > 0 {
+				p["summarizers"] = c.Summarizers
 			}
-			ex[loopEdgeName(c)] = []call{{protocol.MethodLoopRun, p}}
+			ex[gen.LoopEdgeName(c)] = []call{{protocol.MethodLoopRun, p}}
 		}
 	}
 	return ex

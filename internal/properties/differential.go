@@ -23,6 +23,7 @@ import (
 
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/target"
+	"github.com/convspec/convspec/internal/gen"
 	"github.com/convspec/convspec/internal/inprocess"
 	"github.com/convspec/convspec/internal/jsoncmp"
 	"github.com/convspec/convspec/internal/server"
@@ -40,7 +41,7 @@ type call struct {
 type windowRef int
 
 // GoString keeps rapid's logs of drawn sequences readable.
-func (c call) GoString() string { return c.Method + " " + string(mustJSON(c.Params)) }
+func (c call) GoString() string { return c.Method + " " + string(gen.MustJSON(c.Params)) }
 
 // openMembers are the members of a result the spec leaves open: left out
 // of the differential comparison (and listed in spec/golden.md).
@@ -105,7 +106,7 @@ func differ(ctx context.Context, f Failer, tg target.Target, seq []call, clauseO
 			}
 			continue
 		}
-		sent = append(sent, c.Method+" "+string(mustJSON(refParams)))
+		sent = append(sent, c.Method+" "+string(gen.MustJSON(refParams)))
 		got := respond(ctx, tg, c.Method, tgParams)
 		if got.failure != nil {
 			f.Fatalf("%s: %v\nrequests sent:\n  %s", clauseOf(c.Method, ""), got.failure, strings.Join(sent, "\n  "))
@@ -128,7 +129,7 @@ func differ(ctx context.Context, f Failer, tg target.Target, seq []call, clauseO
 // the structure's code), whatever the method's own clauses; else clauseOf's.
 func clauseOfDifference(method, path string, want jsoncmp.Response, clauseOf func(method, path string) string) string {
 	if want.Error != nil && want.Error.Kind() == protocol.KindInvalidMessage {
-		for _, code := range structureCodes {
+		for _, code := range gen.StructureCodes {
 			if strings.Contains(want.Error.Message, code) {
 				return "UNIT-2"
 			}
@@ -212,7 +213,7 @@ func diffProperty(id, capability, doc string, clauses []string, draw func(t *rap
 	for _, name := range sortedKeys(examples) {
 		seq := examples[name]
 		p.Examples = append(p.Examples, Example{Name: name, Run: func(f Failer, tg target.Target) {
-			if !sendsOnly(providerFormats(tg.Info()), seq) {
+			if !gen.SendsOnly(providerFormats(tg.Info()), seq) {
 				return // not in a format the implementation declares (D-42)
 			}
 			differ(context.Background(), f, tg, seq, clauseOf)

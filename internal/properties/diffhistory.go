@@ -9,6 +9,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/convspec/convspec/conformance/protocol"
+	"github.com/convspec/convspec/internal/gen"
 )
 
 var historyClauses = clauseTable{
@@ -25,7 +26,7 @@ const validMaxes = 10
 
 func diffHistoryProperties() []Property {
 	conversation := func(t *rapid.T, formats []string) []json.RawMessage {
-		return diffConversation(t, formats, rapid.IntRange(0, 14).Draw(t, "n"))
+		return gen.DiffConversation(t, formats, rapid.IntRange(0, 14).Draw(t, "n"))
 	}
 	return []Property{
 		diffProperty("prop/diff-history-classify", protocol.CapHistory,
@@ -41,8 +42,8 @@ func diffHistoryProperties() []Property {
 			"history.prune of any conversation, runs of prompts separated by every class, answers as the reference does",
 			[]string{"PRUNE-1", "PRUNE-2", "PRUNE-3", "PRUNE-4", "MSG-1"},
 			func(t *rapid.T, formats []string) []call {
-				h := historyGen(genOpts{n: rapid.IntRange(0, 14).Draw(t, "n"), tools: -1, runs: true, formats: formats}).Draw(t, "conversation")
-				msgs := raws(h.msgs)
+				h := gen.Histories(gen.HistoryOpts{N: rapid.IntRange(0, 14).Draw(t, "n"), Tools: -1, Runs: true, Formats: formats}).Draw(t, "conversation")
+				msgs := gen.Raws(h.Msgs)
 				if rapid.Bool().Draw(t, "with rare units") {
 					msgs = conversation(t, formats)
 				}
@@ -65,7 +66,7 @@ func diffHistoryProperties() []Property {
 				}
 				// One fault at most: which of a bad max_messages and a bad
 				// message an error names is open.
-				p["messages"] = drawConversation(t, formats, rapid.IntRange(0, 14).Draw(t, "n"), valid)
+				p["messages"] = gen.DrawConversation(t, formats, rapid.IntRange(0, 14).Draw(t, "n"), valid)
 				return []call{{protocol.MethodHistoryBuild, p}}
 			}, buildExamples(), historyClauses.of),
 	}

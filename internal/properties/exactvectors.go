@@ -15,6 +15,7 @@ import (
 
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/target"
+	"github.com/convspec/convspec/internal/gen"
 	"github.com/convspec/convspec/internal/tokenvectors"
 )
 
@@ -99,7 +100,7 @@ func checkCountVectors(f Failer, tg target.Target) {
 		msgs := make([]json.RawMessage, len(batch))
 		want := 0
 		for i, k := range batch {
-			msgs[i] = mustJSON(map[string]string{"role": "user", "content": k.Text})
+			msgs[i] = gen.MustJSON(map[string]string{"role": "user", "content": k.Text})
 			want += c.RoleUserTokens + len(k.Tokens)
 		}
 		raw, err := tg.Call(context.Background(), protocol.MethodBudgetCount, protocol.BudgetCountParams{Messages: msgs})

@@ -10,6 +10,7 @@ import (
 
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/target"
+	"github.com/convspec/convspec/internal/gen"
 )
 
 // Generators
@@ -18,21 +19,21 @@ import (
 var historyLen = rapid.OneOf(rapid.IntRange(0, 12), rapid.IntRange(0, 40), rapid.IntRange(0, 40), rapid.IntRange(40, 90))
 
 // wellFormed draws a well-formed history with orphan runs.
-func wellFormedHistory(t *rapid.T) history {
-	return historyGen(genOpts{n: historyLen.Draw(t, "n"), marked: true, tools: -1, runs: rapid.Bool().Draw(t, "orphan runs")}).Draw(t, "history")
+func wellFormedHistory(t *rapid.T) gen.History {
+	return gen.Histories(gen.HistoryOpts{N: historyLen.Draw(t, "n"), Marked: true, Tools: -1, Runs: rapid.Bool().Draw(t, "orphan runs")}).Draw(t, "history")
 }
 
 // brokenHistory draws a history with lo to hi broken tool structures whose
 // code and extent the spec fixes.
-func brokenHistory(t *rapid.T, lo, hi int) history {
-	return historyGen(genOpts{n: historyLen.Draw(t, "n"), marked: true, tools: rapid.IntRange(1, 3).Draw(t, "tool weight"),
-		runs: rapid.Bool().Draw(t, "orphan runs"), defects: [2]int{lo, hi}}).Draw(t, "history")
+func brokenHistory(t *rapid.T, lo, hi int) gen.History {
+	return gen.Histories(gen.HistoryOpts{N: historyLen.Draw(t, "n"), Marked: true, Tools: rapid.IntRange(1, 3).Draw(t, "tool weight"),
+		Runs: rapid.Bool().Draw(t, "orphan runs"), Defects: [2]int{lo, hi}}).Draw(t, "history")
 }
 
 // histories is the histories a property is checked on: drawn at random,
 // and its edge examples.
 type histories struct {
-	draw  func(*rapid.T) history
+	draw  func(*rapid.T) gen.History
 	edges []historyEdge
 }
 
@@ -44,15 +45,15 @@ func wellFormedHistories() histories {
 // brokenHistories are brokenHistory and its edges, with lo to hi broken
 // tool structures.
 func brokenHistories(lo, hi int) histories {
-	return histories{draw: func(t *rapid.T) history { return brokenHistory(t, lo, hi) }, edges: brokenEdges(lo, hi)}
+	return histories{draw: func(t *rapid.T) gen.History { return brokenHistory(t, lo, hi) }, edges: brokenEdges(lo, hi)}
 }
 
 // pruneHistory draws what prune may get: any history, tool structure broken
 // or not (prune does not look at it, UNIT-2), with orphan runs, prompts
 // separated by system messages, stray tool results between prompts.
-func pruneHistory(t *rapid.T, label string) history {
-	return historyGen(genOpts{n: historyLen.Draw(t, "n"), marked: true, tools: -1, runs: true,
-		defects: [2]int{0, 4}, ambiguous: true}).Draw(t, label)
+func pruneHistory(t *rapid.T, label string) gen.History {
+	return gen.Histories(gen.HistoryOpts{N: historyLen.Draw(t, "n"), Marked: true, Tools: -1, Runs: true,
+		Defects: [2]int{0, 4}, Ambiguous: true}).Draw(t, label)
 }
 
 // buildMax draws max_messages for build: small values, where the rules
@@ -85,10 +86,10 @@ func (s *session) invoke(method string, params, result any) {
 	}
 }
 
-func (s *session) classify(in []msg) protocol.HistoryClassifyResult {
+func (s *session) classify(in []gen.Message) protocol.HistoryClassifyResult {
 	s.t.Helper()
 	var r protocol.HistoryClassifyResult
-	s.invoke(protocol.MethodHistoryClassify, protocol.HistoryClassifyParams{Messages: raws(in)}, &r)
+	s.invoke(protocol.MethodHistoryClassify, protocol.HistoryClassifyParams{Messages: gen.Raws(in)}, &r)
 	return r
 }
 
@@ -100,10 +101,10 @@ func (s *session) prune(msgs []json.RawMessage) protocol.HistoryPruneResult {
 	return r
 }
 
-func (s *session) build(in []msg, max json.RawMessage) protocol.HistoryBuildResult {
+func (s *session) build(in []gen.Message, max json.RawMessage) protocol.HistoryBuildResult {
 	s.t.Helper()
 	var r protocol.HistoryBuildResult
-	s.invoke(protocol.MethodHistoryBuild, protocol.HistoryBuildParams{Messages: raws(in), MaxMessages: max}, &r)
+	s.invoke(protocol.MethodHistoryBuild, protocol.HistoryBuildParams{Messages: gen.Raws(in), MaxMessages: max}, &r)
 	return r
 }
 
@@ -113,8 +114,8 @@ func checkClassify(t *rapid.T, tg target.Target) {
 	classify(newSession(t, tg, "CLS-1"), wellFormedHistory(t))
 }
 
-func classify(s *session, h history) {
-	in := h.msgs
+func classify(s *session, h gen.History) {
+	in := h.Msgs
 	res := s.classify(in)
 	if len(res.Classes) != len(in) {
 		s.fail("CLS-1", "classes holds %d entries for %s; every message has one class", len(res.Classes), plural(len(in), "message"))
@@ -131,41 +132,41 @@ func classify(s *session, h history) {
 		}
 		return strings.Join(parts, " ")
 	}
-	for k := range max(len(res.Units), len(h.units)) {
+	for k := range max(len(res.Units), len(h.Units)) {
 		switch {
 		case k >= len(res.Units):
 			s.fail("UNIT-1", "units ends after %d units, but %s starts unit %d\nwanted units %s\ngot    units %s",
-				len(res.Units), describe(in, h.units[k][0]), k, show(h.units), show(res.Units))
-		case k >= len(h.units) || res.Units[k] != h.units[k]:
+				len(res.Units), describe(in, h.Units[k][0]), k, show(h.Units), show(res.Units))
+		case k >= len(h.Units) || res.Units[k] != h.Units[k]:
 			wanted := "nothing (the units end there)"
-			if k < len(h.units) {
-				u := h.units[k]
+			if k < len(h.Units) {
+				u := h.Units[k]
 				wanted = fmt.Sprintf("[%d,%d), the unit of %s", u[0], u[1], describe(in, u[0]))
 				if u[1]-u[0] > 1 {
 					wanted += fmt.Sprintf(" and its %s", plural(u[1]-u[0]-1, "result message"))
 				}
 			}
 			s.fail("UNIT-1", "units[%d] is [%d,%d), wanted %s; a tool call and the results right after it that answer its ids are one unit, every other message a unit of one\nwanted units %s\ngot    units %s",
-				k, res.Units[k][0], res.Units[k][1], wanted, show(h.units), show(res.Units))
+				k, res.Units[k][0], res.Units[k][1], wanted, show(h.Units), show(res.Units))
 		}
 	}
 }
 
 // whyClass says which row of CLS-1 gives a message its class.
-func whyClass(m msg) string {
+func whyClass(m gen.Message) string {
 	switch m.Class {
-	case clsSystem:
+	case gen.ClassSystem:
 		return fmt.Sprintf("role %q is a system message", m.Role)
-	case clsToolCall:
+	case gen.ClassToolCall:
 		return "an assistant message with a non-empty tool_calls array or a tool_use block in its content array is a tool call, text beside it or not"
-	case clsAssistantText:
+	case gen.ClassAssistantText:
 		return "an assistant message without a non-empty tool_calls array and without tool_use blocks is assistant text"
-	case clsToolResult:
+	case gen.ClassToolResult:
 		if m.Role == "tool" {
 			return "a tool message is a tool result"
 		}
 		return "a user message whose content array holds tool_result blocks is a tool result, not a user prompt, whatever text is beside them (D-20)"
-	case clsUserPrompt:
+	case gen.ClassUserPrompt:
 		return "a user message whose content is not an array holding a tool_result block is a user prompt"
 	default:
 		return fmt.Sprintf("role %q is none of system, developer, user, assistant and tool", m.Role)

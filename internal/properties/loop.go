@@ -9,23 +9,24 @@ import (
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/agentrun"
+	"github.com/convspec/convspec/internal/gen"
 	"github.com/convspec/convspec/internal/jsoncmp"
 )
 
 func checkLoop(t *rapid.T, tg target.Target) {
-	loopRun(newSession(t, tg, "LOOP-1"), drawLoopCase(t))
+	loopRun(newSession(t, tg, "LOOP-1"), gen.DrawLoopCase(t))
 }
 
 // loopRun runs c and checks every request and event of the run.
-func loopRun(s *session, c loopCase) {
-	initial, iterations, err := agentrun.Build(c.plan)
+func loopRun(s *session, c gen.LoopCase) {
+	initial, iterations, err := agentrun.Build(c.Plan)
 	if err != nil {
 		s.t.Fatalf("generator: %v", err)
 	}
 	if initial == nil {
 		initial = []json.RawMessage{}
 	}
-	params := protocol.LoopRunParams{Config: c.config(), Initial: initial, Iterations: iterations, Summarizers: c.summarizers}
+	params := protocol.LoopRunParams{Config: c.Config(), Initial: initial, Iterations: iterations, Summarizers: c.Summarizers}
 	s.record(protocol.MethodLoopRun, params)
 	raw, err := s.tg.Call(s.ctx, protocol.MethodLoopRun, params)
 	var pe *protocol.Error
@@ -64,15 +65,15 @@ func loopRun(s *session, c loopCase) {
 		s.fail("LOOP-1", "the run has %d model calls but %d requests came back", turns, len(res.Requests))
 	}
 	for i, r := range res.Requests {
-		if err := agentrun.Check(r.Messages, c.plan.Provider); err != nil {
-			s.fail("LOOP-6", "request %d (iteration %d) would be rejected by the %s API: %v\n  request: %s", i, r.Iteration, c.plan.Provider, err, compactJSON(r.Messages))
+		if err := agentrun.Check(r.Messages, c.Plan.Provider); err != nil {
+			s.fail("LOOP-6", "request %d (iteration %d) would be rejected by the %s API: %v\n  request: %s", i, r.Iteration, c.Plan.Provider, err, compactJSON(r.Messages))
 		}
 		if !jsoncmp.Equal(r.Messages[0], first[0]) {
 			s.fail("LOOP-2", "request %d does not start with the run's first message %s: %s", i, first[0], compactJSON(r.Messages))
 		}
-		if c.strict() {
-			if len(r.Messages) > c.max {
-				s.fail("LOOP-7", "request %d holds %d messages, more than max_messages %d", i, len(r.Messages), c.max)
+		if c.Strict() {
+			if len(r.Messages) > c.Max {
+				s.fail("LOOP-7", "request %d holds %d messages, more than max_messages %d", i, len(r.Messages), c.Max)
 			}
 			if !jsoncmp.Equal(r.Messages[len(r.Messages)-1], last[i]) {
 				s.fail("LOOP-1", "request %d does not end with the message appended just before the call, %s: %s", i, last[i], compactJSON(r.Messages))
@@ -86,14 +87,14 @@ func loopRun(s *session, c loopCase) {
 		if it.Metrics.MessageCount != len(it.State) {
 			s.fail("LOOP-4", "iteration %d's messageCount is %d but it hands on %d messages", i, it.Metrics.MessageCount, len(it.State))
 		}
-		if c.strict() && len(it.State) > c.max {
-			s.fail("LOOP-3", "iteration %d hands on %d messages, more than max_messages %d", i, len(it.State), c.max)
+		if c.Strict() && len(it.State) > c.Max {
+			s.fail("LOOP-3", "iteration %d hands on %d messages, more than max_messages %d", i, len(it.State), c.Max)
 		}
 		warned := len(it.Events) > 0 && it.Events[len(it.Events)-1].Code == "conversation_approaching_limit"
-		if want := c.max > 0 && 100*len(it.State) > 80*c.max; warned != want && diagnostics(s.tg) {
-			s.fail("LOOP-5", "iteration %d hands on %d messages with max_messages %d: approaching warning %v, want %v (events %s)", i, len(it.State), c.max, warned, want, compactJSON(it.Events))
+		if want := c.Max > 0 && 100*len(it.State) > 80*c.Max; warned != want && diagnostics(s.tg) {
+			s.fail("LOOP-5", "iteration %d hands on %d messages with max_messages %d: approaching warning %v, want %v (events %s)", i, len(it.State), c.Max, warned, want, compactJSON(it.Events))
 		}
 	}
 }
 
-func compactJSON(v any) string { return abbreviate(mustJSON(v), 1500) }
+func compactJSON(v any) string { return abbreviate(gen.MustJSON(v), 1500) }

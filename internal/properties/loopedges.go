@@ -5,6 +5,7 @@ import (
 
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/agentrun"
+	"github.com/convspec/convspec/internal/gen"
 )
 
 // The loop's edge examples (LOOP-1 – LOOP-7): one run of single and
@@ -17,9 +18,9 @@ import (
 func loopEdges() []Example {
 	var out []Example
 	for _, provider := range []string{agentrun.OpenAI, agentrun.Anthropic} {
-		for _, c := range loopEdgeCases(provider) {
-			out = append(out, Example{Name: loopEdgeName(c), Run: func(f Failer, tg target.Target) {
-				if !sendsOnly(providerFormats(tg.Info()), map[string]any{"format": providerMessage(provider)}) {
+		for _, c := range gen.LoopEdgeCases(provider) {
+			out = append(out, Example{Name: gen.LoopEdgeName(c), Run: func(f Failer, tg target.Target) {
+				if !gen.SendsOnly(providerFormats(tg.Info()), map[string]any{"format": providerMessage(provider)}) {
 					return // a format the implementation does not declare (D-42)
 				}
 				loopRun(fixedSession(f, tg, "LOOP-1"), c)

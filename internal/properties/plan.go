@@ -3,6 +3,7 @@ package properties
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/convspec/convspec/internal/gen"
 	"slices"
 	"strings"
 )
@@ -30,14 +31,14 @@ type plan struct {
 }
 
 // planFor plans a trim of in along the units the generator built.
-func planFor(w window, in []msg) plan { return planUnits(w, unitsOf(in), len(in)) }
+func planFor(w window, in []gen.Message) plan { return planUnits(w, unitsOf(in), len(in)) }
 
 // planCount plans a trim of n messages without tool calls.
 func planCount(w window, n int) plan { return planUnits(w, singles(n), n) }
 
 // unitsOf lists the units of a conversation from what its messages know; a
 // message without a unit is a unit of one.
-func unitsOf(in []msg) [][2]int {
+func unitsOf(in []gen.Message) [][2]int {
 	var out [][2]int
 	for i := 0; i < len(in); {
 		u := in[i].Unit
@@ -122,9 +123,9 @@ func (p plan) isBoundary(i int) bool {
 
 func (p plan) trimmed() []int {
 	if !p.trims {
-		return seqIdx(p.n)
+		return gen.Indices(p.n)
 	}
-	out := seqIdx(p.head)
+	out := gen.Indices(p.head)
 	for i := p.n - p.tail - p.keep; i < p.n; i++ {
 		out = append(out, i)
 	}
@@ -141,7 +142,7 @@ func (p plan) evicted() []int {
 	return out
 }
 
-func (p plan) tailIdx() []int { return rangeIdx(p.n-p.tail, p.n) }
+func (p plan) tailIdx() []int { return gen.IndexRange(p.n-p.tail, p.n) }
 
 // zone of input message i on a trimming path (WIN-2).
 func (p plan) zone(i int) string {
@@ -177,7 +178,7 @@ func (p plan) explain(w window) string {
 	case !p.trims:
 		return fmt.Sprintf("%s: n = %d <= max, nothing is trimmed (WIN-1)", cfg, p.n)
 	}
-	head := "the head " + indexList(seqIdx(p.head))
+	head := "the head " + indexList(gen.Indices(p.head))
 	if p.head > p.h0 {
 		head += fmt.Sprintf(" (the first %d, grown to the end of their last unit, WIN-9)", p.h0)
 	}
@@ -185,18 +186,18 @@ func (p plan) explain(w window) string {
 	if p.tail > p.t0 {
 		tail += fmt.Sprintf(" (the last min(t, n − |head|) = %d, grown back to the start of their first unit, WIN-9)", p.t0)
 	}
-	middle := rangeIdx(p.head, p.n-p.tail)
+	middle := gen.IndexRange(p.head, p.n-p.tail)
 	if p.headOnly {
 		return fmt.Sprintf("%s: n = %d > max and |head| + |tail| = %d >= max, so only %s and %s are kept and the middle %s is evicted (WIN-3)%s",
 			cfg, p.n, p.head+p.tail, head, tail, indexList(middle), p.toolUnits())
 	}
 	return fmt.Sprintf("%s: n = %d > max and |head| + |tail| = %d < max, so %s and %s are kept with the newest whole units of the middle %s that fit in k = max − |head| − |tail| = %d: %s (WIN-4)%s",
-		cfg, p.n, p.head+p.tail, head, tail, indexList(middle), p.budget, indexList(rangeIdx(p.n-p.tail-p.keep, p.n-p.tail)), p.toolUnits())
+		cfg, p.n, p.head+p.tail, head, tail, indexList(middle), p.budget, indexList(gen.IndexRange(p.n-p.tail-p.keep, p.n-p.tail)), p.toolUnits())
 }
 
 // blameTrimmed names the clause a trimmed list that first differs from the
 // plan at position i breaks, and says how.
-func blameTrimmed(p plan, w window, in []msg, got []json.RawMessage, want []int, i int) (clause, what string) {
+func blameTrimmed(p plan, w window, in []gen.Message, got []json.RawMessage, want []int, i int) (clause, what string) {
 	if p.trims && w.t == 0 && i == len(want) {
 		// What was wanted, then more: the tail taken as slice(-0).
 		return "WIN-2", fmt.Sprintf("preserve_last_n is 0, so there is no preserved tail (0 does not mean \"keep everything\"); trimmed should end after %d messages but goes on with %s",
@@ -240,7 +241,7 @@ func blameTrimmed(p plan, w window, in []msg, got []json.RawMessage, want []int,
 		if j >= p.h0 {
 			u := unitAt(p.units, p.h0-1)
 			return "WIN-9", fmt.Sprintf("%s is not in trimmed, but the preserved head, the first min(h, n) = %d messages, grows to the end of the unit %s they end in, so it is %s",
-				describe(in, j), p.h0, indexList(rangeIdx(u[0], u[1])), indexList(seqIdx(p.head)))
+				describe(in, j), p.h0, indexList(gen.IndexRange(u[0], u[1])), indexList(gen.Indices(p.head)))
 		}
 		return "WIN-2", fmt.Sprintf("%s is not in trimmed, but it is in the preserved head (the first min(h, n) = %d messages), which is always kept", describe(in, j), p.h0)
 	}
@@ -251,7 +252,7 @@ func blameTrimmed(p plan, w window, in []msg, got []json.RawMessage, want []int,
 		if j < p.n-p.t0 {
 			u := unitAt(p.units, p.n-p.t0)
 			return "WIN-9", fmt.Sprintf("%s is not in trimmed, but the preserved tail, the last min(t, n − |head|) = %d messages, grows back to the start of the unit %s they start in, so it is %s",
-				describe(in, j), p.t0, indexList(rangeIdx(u[0], u[1])), indexList(p.tailIdx()))
+				describe(in, j), p.t0, indexList(gen.IndexRange(u[0], u[1])), indexList(p.tailIdx()))
 		}
 		return "WIN-2", fmt.Sprintf("%s is not in trimmed, but it is in the preserved tail (the last min(t, n − |head|) = %d messages), which is always kept", describe(in, j), p.t0)
 	}
@@ -270,21 +271,21 @@ func blameTrimmed(p plan, w window, in []msg, got []json.RawMessage, want []int,
 			p.head+p.tail, w.max, indexList(mid))
 	case len(mid) > 0 && (mid[len(mid)-1] != hi-1 || mid[len(mid)-1]-mid[0] != len(mid)-1):
 		return "WIN-4", fmt.Sprintf("the kept part of the middle %s is its newest whole units, a suffix of it, but trimmed keeps %s of it",
-			indexList(rangeIdx(lo, hi)), indexList(mid))
+			indexList(gen.IndexRange(lo, hi)), indexList(mid))
 	case len(mid) > 0 && !p.isBoundary(mid[0]):
 		u := unitAt(p.units, mid[0])
 		return "WIN-9", fmt.Sprintf("the kept part of the middle starts at %s, inside the unit %s: cuts fall between units, so the unit is kept whole or evicted whole (k = %d, the kept middle is %s)",
-			describe(in, mid[0]), indexList(rangeIdx(u[0], u[1])), p.budget, indexList(rangeIdx(keepFrom, hi)))
+			describe(in, mid[0]), indexList(gen.IndexRange(u[0], u[1])), p.budget, indexList(gen.IndexRange(keepFrom, hi)))
 	case len(mid) != p.keep:
 		return "WIN-4", fmt.Sprintf("k = max − |head| − |tail| = %d, so the kept middle is the shortest suffix of the middle %s that starts at a unit boundary at or after %d messages before the tail: %s; trimmed keeps %s",
-			p.budget, indexList(rangeIdx(lo, hi)), p.budget, indexList(rangeIdx(keepFrom, hi)), indexList(mid))
+			p.budget, indexList(gen.IndexRange(lo, hi)), p.budget, indexList(gen.IndexRange(keepFrom, hi)), indexList(mid))
 	}
 	return "WIN-5", fmt.Sprintf("trimmed holds the right messages in the wrong order: trimmed[%d] should be %s, but %s", i, wantAt(want, i, in), gotAt(got, i, in, "trimmed"))
 }
 
 // describe names input message i with what the generator knows of it:
 // input[4] (role user, tool_result answering toolu_3, unit input[3-4]).
-func describe(in []msg, i int) string {
+func describe(in []gen.Message, i int) string {
 	m := in[i]
 	var b strings.Builder
 	fmt.Fprintf(&b, "input[%d] (role %s", i, m.Role)
@@ -292,9 +293,9 @@ func describe(in []msg, i int) string {
 		b.WriteString(", " + m.Class)
 	}
 	switch m.Class {
-	case clsToolCall:
+	case gen.ClassToolCall:
 		b.WriteString(" declaring " + strings.Join(m.IDs, " "))
-	case clsToolResult:
+	case gen.ClassToolResult:
 		b.WriteString(" answering " + strings.Join(m.IDs, " "))
 	}
 	if m.Unit[1]-m.Unit[0] > 1 {
@@ -309,14 +310,14 @@ func describe(in []msg, i int) string {
 // follows the call that declares its ids, among the results right after
 // it, and every call has all its results right after it. It returns the
 // list position of the first problem and what it is, or -1.
-func toolProblem(list []int, in []msg) (int, string) {
+func toolProblem(list []int, in []gen.Message) (int, string) {
 	declared := map[string]int{}
 	for i := 0; i < len(list); {
 		m := in[list[i]]
 		switch m.Class {
-		case clsToolResult:
+		case gen.ClassToolResult:
 			return i, fmt.Sprintf("%s does not come right after the call that declares %s (with only that call's results between)", describe(in, list[i]), strings.Join(m.IDs, " "))
-		case clsToolCall:
+		case gen.ClassToolCall:
 			pending := map[string]bool{}
 			for _, id := range m.IDs {
 				if at, ok := declared[id]; ok {
@@ -326,7 +327,7 @@ func toolProblem(list []int, in []msg) (int, string) {
 				pending[id] = true
 			}
 			j := i + 1
-			for ; j < len(list) && len(pending) > 0 && in[list[j]].Class == clsToolResult; j++ {
+			for ; j < len(list) && len(pending) > 0 && in[list[j]].Class == gen.ClassToolResult; j++ {
 				for _, id := range in[list[j]].IDs {
 					if !pending[id] {
 						return j, fmt.Sprintf("%s answers %s, which the call %s before it does not declare, or declares but had answered already", describe(in, list[j]), id, describe(in, list[i]))

@@ -20,6 +20,7 @@ import (
 
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/target"
+	"github.com/convspec/convspec/internal/gen"
 	"github.com/convspec/convspec/internal/inprocess"
 	"github.com/convspec/convspec/internal/jsoncmp"
 	"github.com/convspec/convspec/internal/server"
@@ -103,14 +104,14 @@ func messageModel(id string) bool {
 
 func TestSpecExamples(t *testing.T) {
 	// EST-3: [ {"type": "text", "text": "hi 😀"} ] is 32 characters.
-	v := jarr(jobj(mem("type", jstr("text")), mem("text", jstr("hi 😀"))))
-	if got, want := v.compact(), `[{"type":"text","text":"hi 😀"}]`; got != want || utf16Len(got) != 32 {
-		t.Errorf("compact = %s (%d characters), want %s (32)", got, utf16Len(got), want)
+	v := gen.JArray(gen.JObject(gen.JMember("type", gen.JString("text")), gen.JMember("text", gen.JString("hi 😀"))))
+	if got, want := v.Compact(), `[{"type":"text","text":"hi 😀"}]`; got != want || gen.UTF16Len(got) != 32 {
+		t.Errorf("compact = %s (%d characters), want %s (32)", got, gen.UTF16Len(got), want)
 	}
 	// EST-2: "a", "é", "你" count 1; "😀" counts 2.
 	for s, n := range map[string]int{"a": 1, "é": 1, "你": 1, "😀": 2, "e\u0301": 2, "👩‍💻": 5} {
-		if utf16Len(s) != n {
-			t.Errorf("utf16Len(%q) = %d, want %d", s, utf16Len(s), n)
+		if gen.UTF16Len(s) != n {
+			t.Errorf("utf16Len(%q) = %d, want %d", s, gen.UTF16Len(s), n)
 		}
 	}
 	// WIN-3: max 5, h 3, t 4, seven messages: all kept, nothing evicted.
@@ -137,7 +138,7 @@ func TestSpecExamples(t *testing.T) {
 // the same value, and the compact form is compact.
 func TestGeneratedMessages(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
-		m := msgGen(rapid.IntRange(-1, 5).Draw(rt, "seq"), msgOpts{tools: rapid.Bool().Draw(rt, "tools")}).Draw(rt, "message")
+		m := gen.Messages(rapid.IntRange(-1, 5).Draw(rt, "seq"), gen.MessageOpts{Tools: rapid.Bool().Draw(rt, "tools")}).Draw(rt, "message")
 		var members map[string]json.RawMessage
 		if err := json.Unmarshal(m.Raw, &members); err != nil {
 			rt.Fatalf("not a JSON object: %v: %s", err, m.Raw)
@@ -303,7 +304,7 @@ var variants = []variant{
 			f.trim = func(_ context.Context, _ *faulty, c protocol.WindowConfig, p protocol.WindowTrimParams, r *protocol.WindowTrimResult) {
 				n, h, t := len(p.Messages), c.PreserveFirstN, c.PreserveLastN
 				if zp := zones(c, p.Messages); zp.headOnly && n < h+t {
-					r.Trimmed = append(pick(p.Messages, seqIdx(min(h, n))), p.Messages[n-min(t, n):]...)
+					r.Trimmed = append(pick(p.Messages, gen.Indices(min(h, n))), p.Messages[n-min(t, n):]...)
 				}
 			}
 		},
@@ -319,8 +320,8 @@ var variants = []variant{
 					return
 				}
 				n := z.n
-				r.Trimmed = pick(p.Messages, seqIdx(z.head+z.keep), rangeIdx(n-z.tail, n))
-				r.Evicted = pick(p.Messages, rangeIdx(z.head+z.keep, n-z.tail))
+				r.Trimmed = pick(p.Messages, gen.Indices(z.head+z.keep), gen.IndexRange(n-z.tail, n))
+				r.Evicted = pick(p.Messages, gen.IndexRange(z.head+z.keep, n-z.tail))
 			}
 		},
 		caught: []expect{{"prop/window-matches-plan", []string{"WIN-4"}}},
@@ -387,8 +388,8 @@ var variants = []variant{
 				if !z.trims || c.PreserveLastN != 0 {
 					return
 				}
-				all := seqIdx(z.n) // messages.slice(-0)
-				r.Trimmed = pick(p.Messages, seqIdx(z.head), rangeIdx(z.n-z.keep, z.n), all)
+				all := gen.Indices(z.n) // messages.slice(-0)
+				r.Trimmed = pick(p.Messages, gen.Indices(z.head), gen.IndexRange(z.n-z.keep, z.n), all)
 			}
 		},
 		caught: []expect{{"prop/window-bound", []string{"WIN-6"}}, {"prop/window-matches-plan", []string{"WIN-2"}}},
@@ -480,8 +481,8 @@ var variants = []variant{
 				n := len(p.Messages)
 				h := min(c.PreserveFirstN, n)
 				t := min(c.PreserveLastN, n-h)
-				r.Trimmed = pick(p.Messages, seqIdx(h), rangeIdx(n-t, n))
-				r.Evicted = pick(p.Messages, rangeIdx(h, n-t))
+				r.Trimmed = pick(p.Messages, gen.Indices(h), gen.IndexRange(n-t, n))
+				r.Evicted = pick(p.Messages, gen.IndexRange(h, n-t))
 			}
 		},
 		caught: []expect{{"prop/window-under-cap-identity", []string{"CFG-5"}}},
@@ -898,9 +899,9 @@ func (r *recorder) Failed() bool      { return r.failed }
 // where they differ one of the two misreads the spec.
 func TestOracleAgreesWithReference(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
-		h := historyGen(genOpts{n: rapid.IntRange(1, 10).Draw(rt, "n"), marked: true, tools: -1,
-			silent: rapid.Bool().Draw(rt, "silent")}).Draw(rt, "history")
-		for i, m := range h.msgs {
+		h := gen.Histories(gen.HistoryOpts{N: rapid.IntRange(1, 10).Draw(rt, "n"), Marked: true, Tools: -1,
+			Silent: rapid.Bool().Draw(rt, "silent")}).Draw(rt, "history")
+		for i, m := range h.Msgs {
 			parsed, err := message.Parse(m.Raw)
 			if err != nil {
 				rt.Fatalf("input[%d] does not parse: %v: %s", i, err, m.Raw)
@@ -949,7 +950,7 @@ func TestFixedConversationKeepsToDeclaredFormats(t *testing.T) {
 		for seed := range 20 {
 			for _, in := range edgeConversations(formats, 12, seed) {
 				for _, m := range in {
-					seen[messageFormat(m.Raw)] = true
+					seen[gen.MessageFormat(m.Raw)] = true
 				}
 			}
 		}
@@ -969,7 +970,7 @@ func TestEveryEdgeIsReached(t *testing.T) {
 		for _, edges := range [][]historyEdge{wellFormedEdges(), brokenEdges(0, 4), brokenEdges(0, 3), brokenEdges(0, 2), brokenEdges(1, 3)} {
 			for k, e := range edges {
 				o := e.o
-				o.exact, o.marked, o.formats = true, true, formats
+				o.Exact, o.Marked, o.Formats = true, true, formats
 				_, ok := findHistory(formats, o, k, e.accept)
 				assert.True(t, ok, "formats %v: no history of the edge %q", formats, e.name)
 			}
@@ -983,7 +984,7 @@ func TestEveryEdgeIsReached(t *testing.T) {
 func TestEveryBrokenToolEdgeIsReached(t *testing.T) {
 	for _, formats := range [][]string{{protocol.FormatOpenAI}, {protocol.FormatAnthropic}, nil} {
 		var missed []string
-		for k, kind := range append(slices.Clone(sureDefects), ambiguousDefects...) {
+		for k, kind := range append(slices.Clone(gen.SureDefects), gen.AmbiguousDefects...) {
 			for _, where := range []string{"early", "late"} {
 				if _, ok := findHistory(formats, brokenToolOpts(formats), k, brokenAt(kind, where)); !ok {
 					missed = append(missed, kind+" "+where)

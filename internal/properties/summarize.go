@@ -14,6 +14,7 @@ import (
 
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/target"
+	"github.com/convspec/convspec/internal/gen"
 )
 
 // SUM-1's instruction, SUM-2's prefix, SUM-1's max_tokens and SUM-5's
@@ -118,13 +119,13 @@ func drawScript(t *rapid.T, absent bool) script {
 
 func checkSummarizePrompt(t *rapid.T, tg target.Target) {
 	s := newSession(t, tg, "SUM-9")
-	h := historyGen(genOpts{n: rapid.IntRange(1, 14).Draw(t, "n"), marked: true, tools: -1}).Draw(t, "messages")
+	h := gen.Histories(gen.HistoryOpts{N: rapid.IntRange(1, 14).Draw(t, "n"), Marked: true, Tools: -1}).Draw(t, "messages")
 	summarizePrompt(s, h, drawScript(t, false))
 }
 
 // summarizePrompt asks window.summarize for a summary of h with sc.
-func summarizePrompt(s *session, h history, sc script) {
-	msgs := raws(h.msgs)
+func summarizePrompt(s *session, h gen.History, sc script) {
+	msgs := gen.Raws(h.Msgs)
 	params := protocol.WindowSummarizeParams{Messages: msgs, Summarizer: sc.wire}
 	s.record(protocol.MethodWindowSummarize, params)
 	raw, err := s.tg.Call(s.ctx, protocol.MethodWindowSummarize, params)
@@ -135,7 +136,7 @@ func summarizePrompt(s *session, h history, sc script) {
 		}
 	}
 	var es []convEntry
-	for i, m := range h.msgs {
+	for i, m := range h.Msgs {
 		es = append(es, entryOf(m, i))
 	}
 	prompt := promptOf(es)
@@ -172,7 +173,7 @@ func summarizePrompt(s *session, h history, sc script) {
 			off := len(sumInstruction) + 2
 			for i, e := range es {
 				if at < off+len(e.rendered)+2 {
-					msg = fmt.Sprintf("messages[%d] (%s), rendered %q", i, describe(h.msgs, i), abbreviate([]byte(e.rendered), 200))
+					msg = fmt.Sprintf("messages[%d] (%s), rendered %q", i, describe(h.Msgs, i), abbreviate([]byte(e.rendered), 200))
 					break
 				}
 				off += len(e.rendered) + 2

@@ -6,6 +6,7 @@ import (
 
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/target"
+	"github.com/convspec/convspec/internal/gen"
 )
 
 // The summarization state machine's edge examples (SUM-1 – SUM-8): fixed
@@ -104,12 +105,12 @@ func summarizeMachineEdges() []Example {
 						m.trimWith(fixedScript(kind))
 						continue
 					}
-					o := genOpts{tools: 0, formats: formats}
+					o := gen.HistoryOpts{Tools: 0, Formats: formats}
 					switch st {
 					case "tool":
-						o = genOpts{tools: 1, force: "tool", formats: formats}
+						o = gen.HistoryOpts{Tools: 1, Force: "tool", Formats: formats}
 					case "silent":
-						o = genOpts{tools: 1, force: "tool", silent: true, formats: formats}
+						o = gen.HistoryOpts{Tools: 1, Force: "tool", Silent: true, Formats: formats}
 					}
 					m.appendHistory(fixedHistory(formats, m.unitOpts(o), k*100+i, nil), st == "silent")
 				}
@@ -123,11 +124,11 @@ func summarizeMachineEdges() []Example {
 // units and of tool-call units without text, with a summarizer that
 // replies, fails, replies blank and replies nothing (SUM-1, SUM-9).
 func summarizePromptEdges() []Example {
-	edges := []historyEdge{{"one message", genOpts{n: 1}, nil}, {"a mix of units", genOpts{n: 9, tools: -1}, nil}, {"tool-call units without text", genOpts{n: 6, tools: 1, force: "tool", silent: true}, nil}}
+	edges := []historyEdge{{"one message", gen.HistoryOpts{N: 1}, nil}, {"a mix of units", gen.HistoryOpts{N: 9, Tools: -1}, nil}, {"tool-call units without text", gen.HistoryOpts{N: 6, Tools: 1, Force: "tool", Silent: true}, nil}}
 	for i := range edges {
 		edges[i].name += ", with a summarizer that replies, fails, replies blank and replies nothing"
 	}
-	return historyEdges("SUM-9", edges, func(s *session, h history) {
+	return historyEdges("SUM-9", edges, func(s *session, h gen.History) {
 		for _, kind := range []string{"reply", "error", "blank", "empty"} {
 			summarizePrompt(s, h, fixedScript(kind))
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/target"
+	"github.com/convspec/convspec/internal/gen"
 )
 
 // The model of summarization: the conversation a window holds, and what
@@ -27,14 +28,14 @@ type convEntry struct {
 	unit     int // entries of one unit share it
 }
 
-func entryOf(m msg, unit int) convEntry {
+func entryOf(m gen.Message, unit int) convEntry {
 	return convEntry{raw: m.Raw, label: "m" + strconv.Itoa(m.Seq), class: m.Class, rendered: m.Rendered, texts: m.Texts, chars: m.Chars, unit: unit}
 }
 
 func summaryEntry(content string, k, unit int) convEntry {
-	raw := mustJSON(map[string]string{"role": "assistant", "content": content})
-	return convEntry{raw: raw, label: "s" + strconv.Itoa(k), class: clsAssistantText, rendered: "[assistant] " + content,
-		texts: []string{content}, chars: utf16Len(content), unit: unit}
+	raw := gen.MustJSON(map[string]string{"role": "assistant", "content": content})
+	return convEntry{raw: raw, label: "s" + strconv.Itoa(k), class: gen.ClassAssistantText, rendered: "[assistant] " + content,
+		texts: []string{content}, chars: gen.UTF16Len(content), unit: unit}
 }
 
 func entryUnits(es []convEntry) [][2]int {
@@ -90,7 +91,7 @@ func pickEntries(es []convEntry, idx []int) []convEntry {
 func meaning(es []convEntry) textKind {
 	k := blankText
 	for _, e := range es {
-		if e.class == clsToolResult {
+		if e.class == gen.ClassToolResult {
 			continue
 		}
 		for _, s := range e.texts {
@@ -145,13 +146,13 @@ func checkSummarizeMachine(t *rapid.T, tg target.Target) {
 	on := rapid.SampledFrom([]bool{true, true, true, true, true, true, false}).Draw(t, "summarize_on_trim")
 	m := newMachine(s, maxN, h, tl, on)
 	t.Repeat(map[string]func(*rapid.T){
-		"append a message": func(t *rapid.T) { m.appendUnit(t, genOpts{tools: 0}) },
+		"append a message": func(t *rapid.T) { m.appendUnit(t, gen.HistoryOpts{Tools: 0}) },
 		"append a tool call": func(t *rapid.T) {
-			m.appendUnit(t, genOpts{tools: 1, force: "tool"})
+			m.appendUnit(t, gen.HistoryOpts{Tools: 1, Force: "tool"})
 		},
 		// Tool calls without text: what SUM-6 skips.
 		"append a tool call without text": func(t *rapid.T) {
-			m.appendUnit(t, genOpts{tools: 1, force: "tool", silent: true})
+			m.appendUnit(t, gen.HistoryOpts{Tools: 1, Force: "tool", Silent: true})
 		},
 		"trim": m.trim,
 	})
@@ -160,7 +161,7 @@ func checkSummarizeMachine(t *rapid.T, tg target.Target) {
 // newMachine creates the window the machine trims with.
 func newMachine(s *session, maxN, h, tl int, on bool) *machine {
 	raw := fmt.Sprintf(`{"max_messages":%d,"preserve_first_n":%d,"preserve_last_n":%d,"summarize_on_trim":%v}`, maxN, h, tl, on)
-	cfg := cfgCase{Raw: json.RawMessage(raw), Max: &maxN, First: &h, Last: &tl, Summarize: &on,
+	cfg := gen.Config{Raw: json.RawMessage(raw), Max: &maxN, First: &h, Last: &tl, Summarize: &on,
 		Sent: map[string]string{"max_messages": strconv.Itoa(maxN), "preserve_first_n": strconv.Itoa(h), "preserve_last_n": strconv.Itoa(tl), "summarize_on_trim": strconv.FormatBool(on)}}
 	m := &machine{s: s, w: s.create(cfg), on: on}
 	m.last = protocol.MethodWindowCreate + " " + raw
@@ -171,28 +172,28 @@ func newMachine(s *session, maxN, h, tl int, on bool) *machine {
 // message, or a tool call with its results in either format, parallel
 // calls included. One unit a step lets rapid shrink a failure to the
 // steps that matter.
-func (m *machine) appendUnit(t *rapid.T, o genOpts) {
-	m.appendHistory(historyGen(m.unitOpts(o)).Draw(t, "appended"), o.silent)
+func (m *machine) appendUnit(t *rapid.T, o gen.HistoryOpts) {
+	m.appendHistory(gen.Histories(m.unitOpts(o)).Draw(t, "appended"), o.Silent)
 }
 
 // unitOpts are the options that make the machine's next unit.
-func (m *machine) unitOpts(o genOpts) genOpts {
-	o.n, o.marked, o.base, o.idBase = 1, true, m.seq, m.ids
+func (m *machine) unitOpts(o gen.HistoryOpts) gen.HistoryOpts {
+	o.N, o.Marked, o.Base, o.IdBase = 1, true, m.seq, m.ids
 	return o
 }
 
 // appendHistory continues the conversation with h, one unit.
-func (m *machine) appendHistory(h history, silent bool) {
+func (m *machine) appendHistory(h gen.History, silent bool) {
 	first := len(m.conv)
 	m.units++
-	for _, x := range h.msgs {
+	for _, x := range h.Msgs {
 		m.conv = append(m.conv, entryOf(x, m.units))
 	}
-	m.seq += len(h.msgs)
+	m.seq += len(h.Msgs)
 	m.ids += 100
-	shape := h.msgs[0].Class
-	if len(h.msgs) > 1 {
-		shape += fmt.Sprintf(" with %s", plural(len(h.msgs)-1, "result message"))
+	shape := h.Msgs[0].Class
+	if len(h.Msgs) > 1 {
+		shape += fmt.Sprintf(" with %s", plural(len(h.Msgs)-1, "result message"))
 	}
 	if silent {
 		shape += ", no text"
@@ -230,7 +231,7 @@ func (m *machine) trimWith(sc script) {
 		msgs[i] = e.raw
 	}
 	params := protocol.WindowTrimParams{Window: m.w.handle, Messages: msgs, Summarizer: sc.wire}
-	m.last = protocol.MethodWindowTrim + " " + string(mustJSON(params))
+	m.last = protocol.MethodWindowTrim + " " + string(gen.MustJSON(params))
 	res, err := target.TrimWith(m.s.ctx, m.s.tg, m.w.handle, msgs, sc.wire)
 	step := fmt.Sprintf("trim %s with %s", labels(in), sc.what)
 	m.steps = append(m.steps, step)
@@ -282,9 +283,9 @@ func (m *machine) trimWith(sc script) {
 				m.units++
 				se := summaryEntry(sumPrefix+sc.core, m.summaries+1, m.units)
 				want.path, want.clause = "summary", "SUM-2"
-				want.why = why + fmt.Sprintf("; it replies, so the summary goes right after the head %s and the middle keeps one place fewer (SUM-3)", labels(pickEntries(in, seqIdx(roomy.head))))
+				want.why = why + fmt.Sprintf("; it replies, so the summary goes right after the head %s and the middle keeps one place fewer (SUM-3)", labels(pickEntries(in, gen.Indices(roomy.head))))
 				want.summary = &se
-				want.trimmed = slices.Concat(pickEntries(in, seqIdx(roomy.head)), []convEntry{se}, pickEntries(in, rangeIdx(roomy.n-roomy.tail-roomy.keep, roomy.n)))
+				want.trimmed = slices.Concat(pickEntries(in, gen.Indices(roomy.head)), []convEntry{se}, pickEntries(in, gen.IndexRange(roomy.n-roomy.tail-roomy.keep, roomy.n)))
 				want.evicted = pickEntries(in, roomy.evicted())
 			}
 		}

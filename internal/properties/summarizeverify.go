@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/convspec/convspec/conformance/protocol"
+	"github.com/convspec/convspec/internal/gen"
 	"github.com/convspec/convspec/internal/jsoncmp"
 )
 
@@ -88,10 +89,10 @@ func (m *machine) verify(in []convEntry, sc script, want outcome, res protocol.W
 		got := m.traceEntries(res.Trimmed, in, want.summary)
 		switch {
 		case want.summary != nil && len(res.Trimmed) == len(want.trimmed)+1:
-			clause, extra = "SUM-3", fmt.Sprintf("; the summary takes a place of the cap: planned with max_messages − 1 = %d, the kept middle is %s", m.w.max-1, labels(pickEntries(in, rangeIdx(roomy.n-roomy.tail-roomy.keep, roomy.n-roomy.tail))))
+			clause, extra = "SUM-3", fmt.Sprintf("; the summary takes a place of the cap: planned with max_messages − 1 = %d, the kept middle is %s", m.w.max-1, labels(pickEntries(in, gen.IndexRange(roomy.n-roomy.tail-roomy.keep, roomy.n-roomy.tail))))
 		case want.summary != nil && summaryAt(res.Trimmed, *want.summary) >= 0 && summaryAt(res.Trimmed, *want.summary) != roomy.head:
 			extra = fmt.Sprintf("; the summary sits right after the preserved head %s, at trimmed[%d], not at trimmed[%d]",
-				labels(pickEntries(in, seqIdx(roomy.head))), roomy.head, summaryAt(res.Trimmed, *want.summary))
+				labels(pickEntries(in, gen.Indices(roomy.head))), roomy.head, summaryAt(res.Trimmed, *want.summary))
 		}
 		m.fail(clause, "trimmed[%d] is wrong: wanted trimmed %s, got %s%s\n%s", i, labels(want.trimmed), got, extra, ctx)
 	}
@@ -230,7 +231,7 @@ func (m *machine) blamePrompt(got string, want outcome, in []convEntry, roomy, p
 
 func firstText(es []convEntry) string {
 	for _, e := range es {
-		if e.class != clsToolResult && meaning([]convEntry{e}) == meaningfulText {
+		if e.class != gen.ClassToolResult && meaning([]convEntry{e}) == meaningfulText {
 			return e.label
 		}
 	}

@@ -8,13 +8,14 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/convspec/convspec/conformance/target"
+	"github.com/convspec/convspec/internal/gen"
 	"github.com/convspec/convspec/internal/jsoncmp"
 )
 
 // codePreserveExceedsMax is the warning of CFG-6 and WIN-3.
 const codePreserveExceedsMax = "preserve_exceeds_max"
 
-func matchesPlan(s *session, w window, in []msg) {
+func matchesPlan(s *session, w window, in []gen.Message) {
 	res := s.trim(w, in)
 	p := planFor(w, in)
 	wantT, wantE := p.trimmed(), p.evicted()
@@ -32,7 +33,7 @@ func matchesPlan(s *session, w window, in []msg) {
 		j, wantAt(wantE, j, in), gotAt(res.Evicted, j, in, "evicted"), summary)
 }
 
-func headAndTail(s *session, w window, in []msg) {
+func headAndTail(s *session, w window, in []gen.Message) {
 	res := s.trim(w, in)
 	p := planFor(w, in)
 	if !p.trims {
@@ -47,7 +48,7 @@ func headAndTail(s *session, w window, in []msg) {
 				clause, why = "WIN-9", fmt.Sprintf("the first min(preserve_first_n %d, n) = %d messages grown to the end of the unit they end in", w.h, p.h0)
 			}
 			s.fail(clause, "the preserved head is %s, %s; trimmed[%d] should be %s, but %s\n%s",
-				indexList(seqIdx(p.head)), why, i, describe(in, i), gotAt(got, i, in, "trimmed"), ctx)
+				indexList(gen.Indices(p.head)), why, i, describe(in, i), gotAt(got, i, in, "trimmed"), ctx)
 		}
 	}
 	for k := 1; k <= p.tail; k++ {
@@ -77,7 +78,7 @@ func headAndTail(s *session, w window, in []msg) {
 	}
 }
 
-func bound(s *session, w window, in []msg) {
+func bound(s *session, w window, in []gen.Message) {
 	res := s.trim(w, in)
 	p := planFor(w, in)
 	n, got := len(in), len(res.Trimmed)
@@ -95,7 +96,7 @@ func bound(s *session, w window, in []msg) {
 	}
 }
 
-func order(s *session, w window, in []msg) {
+func order(s *session, w window, in []gen.Message) {
 	res := s.trim(w, in)
 	for _, list := range trimLists(res) {
 		seen := map[int]int{}
@@ -123,7 +124,7 @@ func order(s *session, w window, in []msg) {
 	}
 }
 
-func partition(s *session, w window, in []msg) {
+func partition(s *session, w window, in []gen.Message) {
 	res := s.trim(w, in)
 	where := make([][]string, len(in))
 	for _, list := range trimLists(res) {
@@ -149,7 +150,7 @@ func partition(s *session, w window, in []msg) {
 	}
 }
 
-func idempotent(s *session, w window, in []msg) {
+func idempotent(s *session, w window, in []gen.Message) {
 	first := s.trim(w, in)
 	again := s.trimRaw(w, first.Trimmed)
 	if i := firstDiffRaw(again.Trimmed, first.Trimmed); i >= 0 || len(again.Evicted) > 0 {
@@ -168,13 +169,13 @@ func idempotent(s *session, w window, in []msg) {
 	}
 }
 
-func underCap(s *session, w window, in []msg) {
+func underCap(s *session, w window, in []gen.Message) {
 	res := s.trim(w, in)
 	clause, why := "WIN-1", fmt.Sprintf("n = %d <= max_messages %d", len(in), w.max)
 	if w.max == 0 {
 		clause, why = "CFG-5", "max_messages is 0, which disables trimming whatever the other members say"
 	}
-	if i := firstDiff(res.Trimmed, seqIdx(len(in)), in); i >= 0 || len(res.Evicted) > 0 {
+	if i := firstDiff(res.Trimmed, gen.Indices(len(in)), in); i >= 0 || len(res.Evicted) > 0 {
 		detail := fmt.Sprintf("evicted holds %s", traceList(res.Evicted, in))
 		if i >= 0 {
 			detail = fmt.Sprintf("trimmed[%d] should be %s, but %s", i, describe(in, i), gotAt(res.Trimmed, i, in, "trimmed"))
@@ -189,28 +190,28 @@ func underCap(s *session, w window, in []msg) {
 
 func checkCutsByPosition(t *rapid.T, tg target.Target) {
 	s := newSession(t, tg, "WIN-5")
-	cfg := configGen(maxGen).Draw(t, "config")
+	cfg := gen.Configs(gen.Maxes).Draw(t, "config")
 	w := s.create(cfg)
-	n := lengthGen(w.max, w.h, w.t, overCap).Draw(t, "n")
-	cutsByPosition(s, w, identicalConversationGen(n).Draw(t, "conversation"))
+	n := gen.Lengths(w.max, w.h, w.t, gen.OverCap).Draw(t, "n")
+	cutsByPosition(s, w, gen.IdenticalConversations(n).Draw(t, "conversation"))
 }
 
 // cutsByPosition trims conv, whose messages are copies of a few
 // templates, with w.
-func cutsByPosition(s *session, w window, conv identical) {
-	in := conv.messages()
+func cutsByPosition(s *session, w window, conv gen.Identical) {
+	in := conv.Messages()
 	res := s.trim(w, in)
 	p := planFor(w, in)
 	label := func(k int) string {
-		if conv.of(k) < 0 {
+		if conv.Of(k) < 0 {
 			return describe(in, k)
 		}
-		return fmt.Sprintf("input[%d] (copy of template %c, role %s)", k, 'A'+conv.of(k), in[k].Role)
+		return fmt.Sprintf("input[%d] (copy of template %c, role %s)", k, 'A'+conv.Of(k), in[k].Role)
 	}
 	// letter is a returned message's template, '*' for a tool unit's
 	// message and '?' for no input message.
 	letter := func(m json.RawMessage) byte {
-		for k, tm := range conv.templates {
+		for k, tm := range conv.Templates {
 			if jsoncmp.Equal(m, tm.Raw) {
 				return byte('A' + k)
 			}
@@ -245,7 +246,7 @@ func cutsByPosition(s *session, w window, conv identical) {
 	wantPattern := func(idx []int) string {
 		var b strings.Builder
 		for _, k := range idx {
-			b.WriteByte(conv.letter(k))
+			b.WriteByte(conv.Letter(k))
 		}
 		return fmt.Sprintf("%q (%d messages)", b.String(), len(idx))
 	}
@@ -260,7 +261,7 @@ func cutsByPosition(s *session, w window, conv identical) {
 				wanted = label(list.want[i])
 			}
 			s.fail("WIN-5", "the conversation is %s, identical messages that only their position tells apart (* a message of a tool-call unit); %s[%d] should be %s, but %s\n%s\nwanted trimmed %s, evicted %s\ngot    trimmed %s, evicted %s",
-				wantPattern(seqIdx(len(in))), list.name, i, wanted, templ(list.got, i), p.explain(w),
+				wantPattern(gen.Indices(len(in))), list.name, i, wanted, templ(list.got, i), p.explain(w),
 				wantPattern(p.trimmed()), wantPattern(p.evicted()), pattern(res.Trimmed), pattern(res.Evicted))
 		}
 	}

@@ -10,13 +10,14 @@ import (
 
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/target"
+	"github.com/convspec/convspec/internal/gen"
 )
 
 // The window properties on what a trim or create answers besides the
 // messages it keeps: byte-exact messages, metrics, estimates, warnings,
 // units and the effective configuration.
 
-func roundTrip(s *session, w window, in []msg) {
+func roundTrip(s *session, w window, in []gen.Message) {
 	res := s.trim(w, in)
 	for _, list := range trimLists(res) {
 		for i, m := range list.msgs {
@@ -24,7 +25,7 @@ func roundTrip(s *session, w window, in []msg) {
 			switch {
 			case tr.at < 0:
 				s.fail("MSG-2", "%s[%d] carries no %s member naming an input message, so it is not an input message returned unchanged: %s",
-					list.name, i, markerName, abbreviate(m, 200))
+					list.name, i, gen.MarkerName, abbreviate(m, 200))
 			case !tr.equal:
 				path, sent, got := jsonDiff(in[tr.at].Raw, m)
 				s.fail("MSG-2", "%s[%d] is not JSON-equal to %s, the input message it stands for: at %s it was sent %s and came back %s\nsent:     %s\nreturned: %s",
@@ -34,7 +35,7 @@ func roundTrip(s *session, w window, in []msg) {
 	}
 }
 
-func metrics(s *session, w window, in []msg) {
+func metrics(s *session, w window, in []gen.Message) {
 	res := s.trim(w, in)
 	chars, all := 0, 0
 	for _, m := range in {
@@ -75,15 +76,15 @@ func metrics(s *session, w window, in []msg) {
 func checkEstimate(t *rapid.T, tg target.Target) {
 	s := newSession(t, tg, "EST-1")
 	n := rapid.IntRange(0, 12).Draw(t, "n")
-	in := make([]msg, n)
+	in := make([]gen.Message, n)
 	for i := range in {
-		in[i] = msgGen(i, msgOpts{tools: true, overflow: true}).Draw(t, fmt.Sprintf("input[%d]", i))
+		in[i] = gen.Messages(i, gen.MessageOpts{Tools: true, Overflow: true}).Draw(t, fmt.Sprintf("input[%d]", i))
 	}
 	estimate(s, in)
 }
 
 // estimate checks window.estimate of in (EST-1 – EST-5).
-func estimate(s *session, in []msg) {
+func estimate(s *session, in []gen.Message) {
 	got := s.estimate(in)
 	chars := 0
 	for _, m := range in {
@@ -94,7 +95,7 @@ func estimate(s *session, in []msg) {
 	}
 }
 
-func trimWarning(s *session, w window, in []msg) {
+func trimWarning(s *session, w window, in []gen.Message) {
 	res := s.trim(w, in)
 	n := len(in)
 	warned := countCode(res.Warnings, codePreserveExceedsMax) > 0
@@ -116,7 +117,7 @@ func trimWarning(s *session, w window, in []msg) {
 	}
 }
 
-func unitsWhole(s *session, w window, in []msg) {
+func unitsWhole(s *session, w window, in []gen.Message) {
 	res := s.trim(w, in)
 	p := planFor(w, in)
 	tr := traceAll(res.Trimmed, in)
@@ -152,7 +153,7 @@ func unitsWhole(s *session, w window, in []msg) {
 			where = fmt.Sprintf("the preserved tail, the last min(t, n − |head|) = %d messages, starts inside it and must grow back to its start", p.t0)
 		}
 		s.fail("WIN-9", "the unit %s — %s and its results — is split: trimmed holds %s but not %s; a trim cuts between units only (%s)\n%s",
-			indexList(rangeIdx(u[0], u[1])), describe(in, u[0]), indexList(in1), indexList(out1), where, summary)
+			indexList(gen.IndexRange(u[0], u[1])), describe(in, u[0]), indexList(in1), indexList(out1), where, summary)
 	}
 	if at, problem := toolProblem(list, in); at >= 0 {
 		s.fail("UNIT-3", "trimmed[%d]: %s\n%s", at, problem, summary)
@@ -161,32 +162,32 @@ func unitsWhole(s *session, w window, in []msg) {
 
 func checkRefusesBrokenTools(t *rapid.T, tg target.Target) {
 	s := newSession(t, tg, "UNIT-2")
-	w := s.create(configGen(maxGen).Draw(t, "config"))
-	n := rapid.OneOf(rapid.IntRange(0, 12), lengthGen(w.max, w.h, w.t, anyLength)).Draw(t, "n")
-	h := historyGen(genOpts{n: n, marked: true, tools: rapid.IntRange(1, 3).Draw(t, "tool weight"), defects: [2]int{1, 1}, ambiguous: true}).Draw(t, "conversation")
+	w := s.create(gen.Configs(gen.Maxes).Draw(t, "config"))
+	n := rapid.OneOf(rapid.IntRange(0, 12), gen.Lengths(w.max, w.h, w.t, gen.AnyLength)).Draw(t, "n")
+	h := gen.Histories(gen.HistoryOpts{N: n, Marked: true, Tools: rapid.IntRange(1, 3).Draw(t, "tool weight"), Defects: [2]int{1, 1}, Ambiguous: true}).Draw(t, "conversation")
 	refusesBrokenTools(s, w, h)
 }
 
 // refusesBrokenTools trims h, which has one broken tool structure, with w.
-func refusesBrokenTools(s *session, w window, h history) {
-	b := h.broken[0]
-	what := fmt.Sprintf("the conversation has one broken tool structure (%s, injected as %q): %s", strings.Join(b.codes, " or "), b.defect, describeAll(h.msgs, b.idx))
-	msgs := raws(h.msgs)
+func refusesBrokenTools(s *session, w window, h gen.History) {
+	b := h.Broken[0]
+	what := fmt.Sprintf("the conversation has one broken tool structure (%s, injected as %q): %s", strings.Join(b.Codes, " or "), b.Defect, describeAll(h.Msgs, b.Idx))
+	msgs := gen.Raws(h.Msgs)
 	s.record(protocol.MethodWindowTrim, protocol.WindowTrimParams{Window: w.handle, Messages: msgs})
 	res, err := target.Trim(s.ctx, s.tg, w.handle, msgs)
 	if err == nil {
 		s.fail("UNIT-2", "%s; window.trim must refuse it with %s, but it trimmed: trimmed %s, evicted %s",
-			what, protocol.KindInvalidMessage, traceList(res.Trimmed, h.msgs), traceList(res.Evicted, h.msgs))
+			what, protocol.KindInvalidMessage, traceList(res.Trimmed, h.Msgs), traceList(res.Evicted, h.Msgs))
 	}
 	var pe *protocol.Error
 	if !errors.As(err, &pe) || pe.Kind() != protocol.KindInvalidMessage {
 		s.fail("UNIT-2", "%s; window.trim must refuse it with %s, but failed with: %v", what, protocol.KindInvalidMessage, err)
 	}
-	if !slices.ContainsFunc(b.codes, func(c string) bool { return strings.Contains(pe.Message, c) }) {
-		s.fail("UNIT-2", "%s; window.trim refused it, but its error message names none of %s: %q", what, strings.Join(b.codes, ", "), pe.Message)
+	if !slices.ContainsFunc(b.Codes, func(c string) bool { return strings.Contains(pe.Message, c) }) {
+		s.fail("UNIT-2", "%s; window.trim refused it, but its error message names none of %s: %q", what, strings.Join(b.Codes, ", "), pe.Message)
 	}
-	if !namesIndex(pe.Message, b.named) {
-		s.fail("UNIT-2", "%s; window.trim refused it, but its error message names no position of the structure (%s): %q", what, indexList(b.named), pe.Message)
+	if !namesIndex(pe.Message, b.Named) {
+		s.fail("UNIT-2", "%s; window.trim refused it, but its error message names no position of the structure (%s): %q", what, indexList(b.Named), pe.Message)
 	}
 }
 
@@ -201,7 +202,7 @@ func namesIndex(message string, idx []int) bool {
 	return false
 }
 
-func describeAll(in []msg, idx []int) string {
+func describeAll(in []gen.Message, idx []int) string {
 	out := make([]string, len(idx))
 	for k, i := range idx {
 		out[k] = describe(in, i)
@@ -210,10 +211,10 @@ func describeAll(in []msg, idx []int) string {
 }
 
 func checkCreateWarning(t *rapid.T, tg target.Target) {
-	createWarning(newSession(t, tg, "CFG-6"), configGen(maxGen).Draw(t, "config"))
+	createWarning(newSession(t, tg, "CFG-6"), gen.Configs(gen.Maxes).Draw(t, "config"))
 }
 
-func createWarning(s *session, c cfgCase) {
+func createWarning(s *session, c gen.Config) {
 	w := s.create(c)
 	got := countCode(w.warnings, codePreserveExceedsMax)
 	switch fills := w.max > 0 && w.h+w.t >= w.max; {
@@ -231,5 +232,5 @@ func createWarning(s *session, c cfgCase) {
 
 func checkEffectiveConfig(t *rapid.T, tg target.Target) {
 	s := newSession(t, tg, "CFG-1")
-	s.create(configGen(maxGen).Draw(t, "config")) // create checks the effective config
+	s.create(gen.Configs(gen.Maxes).Draw(t, "config")) // create checks the effective config
 }

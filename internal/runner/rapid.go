@@ -15,6 +15,7 @@ import (
 
 	"github.com/convspec/convspec/conformance/result"
 	"github.com/convspec/convspec/conformance/target"
+	"github.com/convspec/convspec/internal/gen"
 	"github.com/convspec/convspec/internal/properties"
 )
 
@@ -145,7 +146,7 @@ func runProperty(c result.Case, p properties.Property, g *guard, opts Options) (
 	if p.Check == nil { // examples only
 		return result.Result{Case: c, Outcome: result.Passed, Seed: opts.Seed}, nil
 	}
-	tb := &propertyTB{name: c.ID, ctx: properties.WithFormats(g.ctx, tg.Info().Formats)}
+	tb := &propertyTB{name: c.ID, ctx: gen.WithFormats(g.ctx, tg.Info().Formats)}
 	bound := &shrinkBound{tb: tb, limit: cmp.Or(opts.ShrinkSteps, DefaultShrinkSteps)}
 	func() {
 		defer func() {

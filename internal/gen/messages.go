@@ -1,4 +1,4 @@
-package properties
+package gen
 
 import (
 	"encoding/json"
@@ -16,8 +16,8 @@ import (
 // know each message's character count (EST-2 – EST-4) without asking any
 // implementation, the reference included.
 
-// msg is one generated message and what the properties know about it.
-type msg struct {
+// Message is one generated message and what the properties know about it.
+type Message struct {
 	Role string
 	// Seq is the value of its "x_seq" marker member, -1 when it has none.
 	Seq int
@@ -30,9 +30,9 @@ type msg struct {
 	Counted string
 	// Chars is the number of characters it contributes to an estimate.
 	Chars int
-	// withoutContent is the message with its content member removed, to
+	// WithoutContent is the message with its content member removed, to
 	// tell apart what an estimate counts.
-	withoutContent json.RawMessage
+	WithoutContent json.RawMessage
 
 	// What the generator built, so that no property has to read it back
 	// from the JSON: the class (CLS-1), the tool call ids the message
@@ -52,14 +52,14 @@ type msg struct {
 }
 
 // GoString keeps rapid's logs of drawn values readable.
-func (m msg) GoString() string { return string(m.Raw) }
+func (m Message) GoString() string { return string(m.Raw) }
 
-// markerName is the member that tells the messages of a conversation apart.
-const markerName = "x_seq"
+// MarkerName is the member that tells the messages of a conversation apart.
+const MarkerName = "x_seq"
 
 // build fixes a message's texts and counts.
-func build(role string, obj jv, content *jv, seq int, spaced bool) msg {
-	m := msg{Role: role, Seq: seq, Raw: json.RawMessage(obj.wire(spaced)), Kind: "absent"}
+func build(role string, obj jv, content *jv, seq int, spaced bool) Message {
+	m := Message{Role: role, Seq: seq, Raw: json.RawMessage(obj.wire(spaced)), Kind: "absent"}
 	if content != nil {
 		switch content.kind {
 		case jNull:
@@ -68,17 +68,17 @@ func build(role string, obj jv, content *jv, seq int, spaced bool) msg {
 			m.Kind, m.Counted = "string", content.str
 		default:
 			m.Kind = map[jkind]string{jBool: "boolean", jNum: "number", jArr: "array", jObj: "object"}[content.kind]
-			m.Counted = content.compact()
+			m.Counted = content.Compact()
 		}
 	}
-	m.Chars = utf16Len(m.Counted)
+	m.Chars = UTF16Len(m.Counted)
 	rest := jv{kind: jObj}
 	for _, mb := range obj.mems {
 		if mb.name != "content" {
 			rest.mems = append(rest.mems, mb)
 		}
 	}
-	m.withoutContent = json.RawMessage(rest.wire(spaced))
+	m.WithoutContent = json.RawMessage(rest.wire(spaced))
 	return m
 }
 
@@ -106,7 +106,7 @@ var textGen = rapid.OneOf(
 
 // drawStr draws a string value, sometimes spelled with escapes on the wire.
 func drawStr(t *rapid.T, label string) jv {
-	v := jstr(textGen.Draw(t, label))
+	v := JString(textGen.Draw(t, label))
 	v.esc = rapid.IntRange(0, 4).Draw(t, label+" escaped") == 0
 	return v
 }
@@ -150,16 +150,16 @@ func drawAny(t *rapid.T, depth int, overflow bool) jv {
 		return drawStr(t, "string")
 	case 4:
 		n := rapid.IntRange(0, 3).Draw(t, "len")
-		a := jarr()
+		a := JArray()
 		for range n {
 			a.elems = append(a.elems, drawAny(t, depth-1, overflow))
 		}
 		return a
 	default:
 		names := rapid.SliceOfNDistinct(rapid.SampledFrom(memberNames), 0, 3, rapid.ID[string]).Draw(t, "names")
-		o := jobj()
+		o := JObject()
 		for _, n := range names {
-			o.mems = append(o.mems, mem(n, drawAny(t, depth-1, overflow)))
+			o.mems = append(o.mems, JMember(n, drawAny(t, depth-1, overflow)))
 		}
 		return o
 	}
@@ -171,69 +171,69 @@ func drawID(t *rapid.T, prefix string) string {
 
 // Content blocks of Anthropic's Messages API.
 func textBlock(t *rapid.T) jv {
-	return jobj(mem("type", jstr("text")), mem("text", drawStr(t, "text")))
+	return JObject(JMember("type", JString("text")), JMember("text", drawStr(t, "text")))
 }
 
 func toolUseBlock(t *rapid.T, overflow bool) jv {
-	input := jobj(mem("city", drawStr(t, "city")))
+	input := JObject(JMember("city", drawStr(t, "city")))
 	for _, n := range rapid.SliceOfNDistinct(rapid.SampledFrom(memberNames[3:]), 0, 3, rapid.ID[string]).Draw(t, "input names") {
-		input.mems = append(input.mems, mem(n, drawAny(t, 2, overflow)))
+		input.mems = append(input.mems, JMember(n, drawAny(t, 2, overflow)))
 	}
-	return jobj(
-		mem("type", jstr("tool_use")),
-		mem("id", jstr(drawID(t, "toolu_"))),
-		mem("name", jstr(rapid.SampledFrom([]string{"get_weather", "search", "run_code"}).Draw(t, "tool"))),
-		mem("input", input),
+	return JObject(
+		JMember("type", JString("tool_use")),
+		JMember("id", JString(drawID(t, "toolu_"))),
+		JMember("name", JString(rapid.SampledFrom([]string{"get_weather", "search", "run_code"}).Draw(t, "tool"))),
+		JMember("input", input),
 	)
 }
 
 func toolResultBlock(t *rapid.T) jv {
-	b := jobj(mem("type", jstr("tool_result")), mem("tool_use_id", jstr(drawID(t, "toolu_"))))
+	b := JObject(JMember("type", JString("tool_result")), JMember("tool_use_id", JString(drawID(t, "toolu_"))))
 	if rapid.Bool().Draw(t, "result as blocks") {
-		blocks := jarr()
+		blocks := JArray()
 		for range rapid.IntRange(0, 2).Draw(t, "result blocks") {
 			blocks.elems = append(blocks.elems, textBlock(t))
 		}
-		b.mems = append(b.mems, mem("content", blocks))
+		b.mems = append(b.mems, JMember("content", blocks))
 	} else {
-		b.mems = append(b.mems, mem("content", drawStr(t, "result")))
+		b.mems = append(b.mems, JMember("content", drawStr(t, "result")))
 	}
 	if rapid.Bool().Draw(t, "is_error present") {
-		b.mems = append(b.mems, mem("is_error", jbool(rapid.Bool().Draw(t, "is_error"))))
+		b.mems = append(b.mems, JMember("is_error", jbool(rapid.Bool().Draw(t, "is_error"))))
 	}
 	return b
 }
 
 func imageBlock(t *rapid.T) jv {
 	data := rapid.StringOfN(rapid.RuneFrom([]rune("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")), 4, 24, -1).Draw(t, "image data")
-	return jobj(
-		mem("type", jstr("image")),
-		mem("source", jobj(
-			mem("type", jstr("base64")),
-			mem("media_type", jstr("image/png")),
-			mem("data", jstr("iVBORw0KGgo"+data+"==")),
+	return JObject(
+		JMember("type", JString("image")),
+		JMember("source", JObject(
+			JMember("type", JString("base64")),
+			JMember("media_type", JString("image/png")),
+			JMember("data", JString("iVBORw0KGgo"+data+"==")),
 		)),
 	)
 }
 
-// msgOpts says what a generated message may be.
-type msgOpts struct {
-	// tools allows tool calls and tool results: OpenAI tool_calls and
+// MessageOpts says what a generated message may be.
+type MessageOpts struct {
+	// Tools allows tool calls and tool results: OpenAI tool_calls and
 	// role "tool" messages, Anthropic tool_use and tool_result blocks,
 	// generated one by one rather than as a call followed by its results,
 	// so that a list of them is not well-formed: only window.estimate,
 	// which reads each message on its own, gets such lists. Conversations
 	// with tool calls come from conversationGen and historyGen (conv.go),
 	// which build whole units.
-	tools bool
-	// overflow allows numbers too large for a double (window.estimate
+	Tools bool
+	// Overflow allows numbers too large for a double (window.estimate
 	// only: MSG-2 compares numbers as doubles, which they are not).
-	overflow bool
-	// planeEdges adds, now and then, code points at the edges of the planes
+	Overflow bool
+	// PlaneEdges adds, now and then, code points at the edges of the planes
 	// (planeEdges) to a string content: U+FFFF counts one code unit and
 	// U+10000 two (EST-2). Only the differential estimate sets it, so that
 	// every other property draws as it did.
-	planeEdges bool
+	PlaneEdges bool
 }
 
 // shapes of message, as the agent loops this suite is for send them.
@@ -256,9 +256,9 @@ func shapeFormat(shape string) string {
 // msgGen generates one message with marker seq (-1: no marker).
 // stringContent draws a string content; with planeEdges, half of them end
 // in one to eight plane-edge code points.
-func (o msgOpts) stringContent(t *rapid.T) jv {
+func (o MessageOpts) stringContent(t *rapid.T) jv {
 	v := drawStr(t, "content")
-	if o.planeEdges && rapid.Bool().Draw(t, "plane edges") {
+	if o.PlaneEdges && rapid.Bool().Draw(t, "plane edges") {
 		for range rapid.IntRange(1, 8).Draw(t, "edges") {
 			v.str += string(rapid.SampledFrom(planeEdges).Draw(t, "edge"))
 		}
@@ -266,12 +266,12 @@ func (o msgOpts) stringContent(t *rapid.T) jv {
 	return v
 }
 
-func msgGen(seq int, o msgOpts) *rapid.Generator[msg] {
+func Messages(seq int, o MessageOpts) *rapid.Generator[Message] {
 	shapes := plainShapes
-	if o.tools {
+	if o.Tools {
 		shapes = append(append([]string(nil), plainShapes...), toolShapes...)
 	}
-	return rapid.Custom(func(t *rapid.T) msg {
+	return rapid.Custom(func(t *rapid.T) Message {
 		var (
 			role    string
 			content *jv
@@ -294,30 +294,30 @@ func msgGen(seq int, o msgOpts) *rapid.Generator[msg] {
 			set(textBlocks(t, 0, 3))
 		case "blocks-image":
 			role = "user"
-			set(jarr(imageBlock(t), textBlock(t)))
+			set(JArray(imageBlock(t), textBlock(t)))
 		case "assistant-null":
 			// An assistant turn with null content and no tool call (a
 			// refusal, say): content null counts 0 (EST-4).
 			role = "assistant"
 			set(jnull())
 			if rapid.Bool().Draw(t, "refusal") {
-				extra = append(extra, mem("refusal", drawStr(t, "refusal")))
+				extra = append(extra, JMember("refusal", drawStr(t, "refusal")))
 			}
 		case "blocks-tool-use":
 			role = "assistant"
-			blocks := jarr()
+			blocks := JArray()
 			if rapid.Bool().Draw(t, "leading text") {
 				blocks.elems = append(blocks.elems, textBlock(t))
 			}
 			for range rapid.IntRange(1, 2).Draw(t, "tool uses") {
-				b := toolUseBlock(t, o.overflow)
+				b := toolUseBlock(t, o.Overflow)
 				ids = append(ids, b.mems[1].val.str)
 				blocks.elems = append(blocks.elems, b)
 			}
 			set(blocks)
 		case "blocks-tool-result":
 			role = "user"
-			blocks := jarr()
+			blocks := JArray()
 			for range rapid.IntRange(1, 2).Draw(t, "tool results") {
 				b := toolResultBlock(t)
 				ids = append(ids, b.mems[1].val.str)
@@ -334,41 +334,41 @@ func msgGen(seq int, o msgOpts) *rapid.Generator[msg] {
 			default:
 				set(jnull())
 			}
-			calls := jarr()
+			calls := JArray()
 			for range rapid.IntRange(1, 2).Draw(t, "tool calls") {
 				id := drawID(t, "call_")
 				ids = append(ids, id)
 				calls.elems = append(calls.elems, functionCall(t, id))
 			}
-			extra = append(extra, mem("tool_calls", calls))
+			extra = append(extra, JMember("tool_calls", calls))
 		case "openai-tool":
 			role = "tool"
 			id := drawID(t, "call_")
 			ids = append(ids, id)
-			extra = append(extra, mem("tool_call_id", jstr(id)))
+			extra = append(extra, JMember("tool_call_id", JString(id)))
 			set(toolContent(t))
 		case "no-content":
 			role = rapid.SampledFrom([]string{"user", "assistant", "developer"}).Draw(t, "role")
-			extra = append(extra, mem("name", drawStr(t, "name")))
+			extra = append(extra, JMember("name", drawStr(t, "name")))
 		case "odd-content":
 			role = rapid.SampledFrom([]string{"user", "assistant"}).Draw(t, "role")
-			set(oddContent(t, o.overflow))
+			set(oddContent(t, o.Overflow))
 		}
 		switch {
 		case role == "system" || role == "developer":
-			class = clsSystem
+			class = ClassSystem
 		case role == "tool":
-			class = clsToolResult
+			class = ClassToolResult
 		case role == "assistant" && len(ids) > 0:
-			class = clsToolCall
+			class = ClassToolCall
 		case role == "assistant":
-			class = clsAssistantText
+			class = ClassAssistantText
 		case len(ids) > 0:
-			class = clsToolResult
+			class = ClassToolResult
 		default:
-			class = clsUserPrompt
+			class = ClassUserPrompt
 		}
-		m := finish(t, role, content, extra, seq, o.overflow)
+		m := finish(t, role, content, extra, seq, o.Overflow)
 		m.Class, m.IDs = class, ids
 		return m
 	})

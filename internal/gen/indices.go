@@ -1,4 +1,4 @@
-package properties
+package gen
 
 import (
 	"bytes"
@@ -6,7 +6,7 @@ import (
 	"fmt"
 )
 
-func raws(in []msg) []json.RawMessage {
+func Raws(in []Message) []json.RawMessage {
 	out := make([]json.RawMessage, len(in))
 	for i, m := range in {
 		out[i] = m.Raw
@@ -14,9 +14,9 @@ func raws(in []msg) []json.RawMessage {
 	return out
 }
 
-func seqIdx(n int) []int { return rangeIdx(0, n) }
+func Indices(n int) []int { return IndexRange(0, n) }
 
-func rangeIdx(from, to int) []int {
+func IndexRange(from, to int) []int {
 	out := []int{}
 	for i := from; i < to; i++ {
 		out = append(out, i)
@@ -24,8 +24,8 @@ func rangeIdx(from, to int) []int {
 	return out
 }
 
-// mustJSON encodes v compactly without HTML escaping.
-func mustJSON(v any) []byte {
+// MustJSON encodes v compactly without HTML escaping.
+func MustJSON(v any) []byte {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)

@@ -1,4 +1,4 @@
-package properties
+package gen
 
 import (
 	"fmt"
@@ -40,18 +40,18 @@ type jmember struct {
 // Number::toString writes it (EST-3).
 type numLit struct{ wire, js string }
 
-func jnull() jv                  { return jv{kind: jNull} }
-func jbool(b bool) jv            { return jv{kind: jBool, b: b} }
-func jstr(s string) jv           { return jv{kind: jStr, str: s} }
-func jint(i int) jv              { s := strconv.Itoa(i); return jv{kind: jNum, num: numLit{s, s}} }
-func jnum(n numLit) jv           { return jv{kind: jNum, num: n} }
-func jarr(elems ...jv) jv        { return jv{kind: jArr, elems: elems} }
-func jobj(mems ...jmember) jv    { return jv{kind: jObj, mems: mems} }
-func mem(n string, v jv) jmember { return jmember{n, v} }
+func jnull() jv                      { return jv{kind: jNull} }
+func jbool(b bool) jv                { return jv{kind: jBool, b: b} }
+func JString(s string) jv            { return jv{kind: jStr, str: s} }
+func jint(i int) jv                  { s := strconv.Itoa(i); return jv{kind: jNum, num: numLit{s, s}} }
+func jnum(n numLit) jv               { return jv{kind: jNum, num: n} }
+func JArray(elems ...jv) jv          { return jv{kind: jArr, elems: elems} }
+func JObject(mems ...jmember) jv     { return jv{kind: jObj, mems: mems} }
+func JMember(n string, v jv) jmember { return jmember{n, v} }
 
-// compact is JSON.stringify(JSON.parse(wire)): no white space, members in
+// Compact is JSON.stringify(JSON.parse(wire)): no white space, members in
 // order, strings escaped as ECMAScript does, numbers in Number::toString form.
-func (v jv) compact() string {
+func (v jv) Compact() string {
 	var b strings.Builder
 	v.write(&b, false, false)
 	return b.String()
@@ -168,6 +168,6 @@ func quoteEscaped(b *strings.Builder, s string) {
 	b.WriteByte('"')
 }
 
-// utf16Len is the number of UTF-16 code units of s: ECMAScript's
+// UTF16Len is the number of UTF-16 code units of s: ECMAScript's
 // String.prototype.length (EST-2).
-func utf16Len(s string) int { return len(utf16.Encode([]rune(s))) }
+func UTF16Len(s string) int { return len(utf16.Encode([]rune(s))) }
