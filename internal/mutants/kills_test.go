@@ -32,6 +32,7 @@ import (
 	"github.com/convspec/convspec/internal/runner"
 
 	"github.com/convspec/convspec/internal/mutants"
+	"github.com/convspec/convspec/internal/prop"
 	"github.com/convspec/convspec/internal/properties"
 )
 
@@ -212,7 +213,7 @@ func runRow(m mutants.Mutant, row killsRow) ([]string, error) {
 	// properties.All computes its examples' expected values, which together
 	// cost more than the row's cases.
 	feats := fstest.MapFS{}
-	var props []properties.Property
+	var props []prop.Property
 	var ids []string
 	for _, id := range append(slices.Clone(row.After), row.Kills...) {
 		ids = append(ids, regexp.QuoteMeta(id))
@@ -223,13 +224,13 @@ func runRow(m mutants.Mutant, row killsRow) ([]string, error) {
 			}
 			feats[suite[i].Source] = &fstest.MapFile{Data: data}
 		}
-		if i := slices.IndexFunc(allProperties(), func(p properties.Property) bool { return p.ID == id }); i >= 0 {
+		if i := slices.IndexFunc(allProperties(), func(p prop.Property) bool { return p.ID == id }); i >= 0 {
 			props = append(props, allProperties()[i])
 		}
 	}
 	results, err := runner.Run(context.Background(), tg, runner.Options{
 		Run: regexp.MustCompile(`^(` + strings.Join(ids, "|") + `)$`), Checks: 50, Seed: 1, NoShrink: true,
-		Features: feats, Properties: slices.Clip(append([]properties.Property{}, props...)),
+		Features: feats, Properties: slices.Clip(append([]prop.Property{}, props...)),
 	})
 	if err != nil {
 		return nil, err

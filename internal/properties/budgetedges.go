@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/convspec/convspec/internal/gen"
+	"github.com/convspec/convspec/internal/prop"
 	"strconv"
 )
 
@@ -14,9 +15,9 @@ import (
 // mixed units and one of tool-call units only, before any random case.
 
 // budgetEdges runs check on every boundary case.
-func budgetEdges(clause string, check func(s *session, c budgetCase)) []Example {
+func budgetEdges(clause string, check func(s *session, c budgetCase)) []prop.Example {
 	many := func(h gen.History) bool { return len(h.Units) > 3 }
-	var out []Example
+	var out []prop.Example
 	for _, removed := range []string{"none", "one", "all"} {
 		var edges []historyEdge
 		for _, e := range []historyEdge{{"no tool calls", gen.HistoryOpts{N: 6}, many}, {"a mix of units", gen.HistoryOpts{N: 7, Tools: -1}, many}, {"tool-call units only", gen.HistoryOpts{N: 9, Tools: 1, Force: "tool"}, many}} {
@@ -59,8 +60,8 @@ func (s *session) boundaryCase(h gen.History, removed string, percent, off int) 
 // thresholdEdges: budget.check with the count exactly at 80 % and 95 % of
 // the limit and one token of limit to either side (THR-1, THR-2), for
 // the empty conversation and a mix of units.
-func thresholdEdges() []Example {
-	var out []Example
+func thresholdEdges() []prop.Example {
+	var out []prop.Example
 	for _, at := range []int{80, 95} {
 		edges := []historyEdge{{"the empty conversation", gen.HistoryOpts{}, nil}, {"a mix of units", gen.HistoryOpts{N: 5, Tools: -1}, nil}}
 		for i := range edges {
@@ -80,7 +81,7 @@ func thresholdEdges() []Example {
 // additiveEdges: budget.count of the empty list, one message, a mix of
 // units and tool-call units only, cut at the start, the middle and the
 // end (TOK-3).
-func additiveEdges() []Example {
+func additiveEdges() []prop.Example {
 	edges := []historyEdge{{"the empty conversation", gen.HistoryOpts{}, nil}, {"one message", gen.HistoryOpts{N: 1}, nil}, {"a mix of units", gen.HistoryOpts{N: 8, Tools: -1}, nil}, {"tool-call units only", gen.HistoryOpts{N: 8, Tools: 1, Force: "tool"}, nil}}
 	for i := range edges {
 		edges[i].name += ", cut at the start, the middle and the end"

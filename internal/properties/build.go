@@ -11,6 +11,7 @@ import (
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/gen"
+	"github.com/convspec/convspec/internal/prop"
 )
 
 // Building: BUILD-1 – BUILD-4 computed from what the generator knows.
@@ -126,7 +127,7 @@ func drawBuild(t *rapid.T) (int, json.RawMessage) {
 // history that hs draws, with max_messages drawn by drawBuild, and its
 // Examples build each of hs's edges at the boundaries of max_messages
 // (buildEdges); check judges each build.
-func (p Property) onBuilds(clause string, hs histories, check func(s *session, h gen.History, max int, raw json.RawMessage)) Property {
+func onBuilds(p prop.Property, clause string, hs histories, check func(s *session, h gen.History, max int, raw json.RawMessage)) prop.Property {
 	p.Check = func(t *rapid.T, tg target.Target) {
 		s := newSession(t, tg, clause)
 		h := hs.draw(t)
@@ -145,7 +146,7 @@ func (s *session) built(h gen.History, max int, raw json.RawMessage) (protocol.H
 
 func buildMatchesRules(s *session, h gen.History, max int, raw json.RawMessage) {
 	res, bp := s.built(h, max, raw)
-	if len(res.Warnings) > 0 && diagnostics(s.tg) {
+	if len(res.Warnings) > 0 && prop.Diagnostics(s.tg) {
 		s.fail("BUILD-2", "the history is well-formed, so the repair changes nothing, but build warned %s", repairs(res.Warnings))
 	}
 	s.matchBuild(h, bp, res)
@@ -163,7 +164,7 @@ func buildRepairs(s *session, h gen.History, max int, raw json.RawMessage) {
 			}
 		}
 	}
-	if !diagnostics(s.tg) {
+	if !prop.Diagnostics(s.tg) {
 		s.matchBuild(h, bp, res) // the warnings are diagnostics (D-42)
 		return
 	}

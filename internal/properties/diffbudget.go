@@ -18,6 +18,7 @@ import (
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/internal/gen"
 	"github.com/convspec/convspec/internal/inprocess"
+	"github.com/convspec/convspec/internal/prop"
 	"github.com/convspec/convspec/internal/server"
 )
 
@@ -109,8 +110,8 @@ func drawBudgetParams(t *rapid.T, formats []string, p map[string]any) (faulty bo
 	return fault != "none"
 }
 
-func diffBudgetProperties() []Property {
-	return []Property{
+func diffBudgetProperties() []prop.Property {
+	return []prop.Property{
 		diffProperty("prop/diff-tokens-encode", protocol.CapTokens,
 			"tokens.encode of texts from every Unicode general category and many scripts, white-space runs of every kind and length, contractions in every case and digit runs answers the reference's token ids",
 			[]string{"TOK-1"},

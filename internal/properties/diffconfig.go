@@ -16,6 +16,7 @@ import (
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/internal/agentrun"
 	"github.com/convspec/convspec/internal/gen"
+	"github.com/convspec/convspec/internal/prop"
 )
 
 var configClauses = clauseTable{
@@ -241,8 +242,8 @@ func configSource(t *rapid.T) map[string]any {
 	return map[string]any{"format": rapid.SampledFrom([]string{"yaml", "yaml", "yaml", "yaml", "yaml", "yaml", "yaml", "yaml", "yaml", "YAML", "toml"}).Draw(t, "format"), "text": text}
 }
 
-func diffConfigProperties() []Property {
-	return []Property{
+func diffConfigProperties() []prop.Property {
+	return []prop.Property{
 		diffProperty("prop/diff-config-resolve", protocol.CapConfig,
 			"config.resolve of any config file (YAML and JSON; null, ~, empty, tags, aliases, merge keys, duplicates, both key forms; counts spelled every way) answers as the reference does",
 			[]string{"CONF-1", "CONF-2", "CONF-3", "CONF-4", "CONF-5", "CONF-6", "CONF-7"},

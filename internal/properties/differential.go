@@ -26,6 +26,7 @@ import (
 	"github.com/convspec/convspec/internal/gen"
 	"github.com/convspec/convspec/internal/inprocess"
 	"github.com/convspec/convspec/internal/jsoncmp"
+	"github.com/convspec/convspec/internal/prop"
 	"github.com/convspec/convspec/internal/server"
 )
 
@@ -53,7 +54,7 @@ var diagnosticsMembers = jsoncmp.Diagnostics
 
 // openFor is what the comparison leaves out for tg.
 func openFor(tg target.Target) []jsoncmp.Pattern {
-	if diagnostics(tg) {
+	if prop.Diagnostics(tg) {
 		return openMembers
 	}
 	return append(slices.Clone(openMembers), diagnosticsMembers...)
@@ -82,7 +83,7 @@ func normalize(method string, r jsoncmp.Response) jsoncmp.Response {
 
 // differ sends a sequence to tg and to the reference and fails on the first
 // response that differs. clauseOf names the clause of a differing member.
-func differ(ctx context.Context, f Failer, tg target.Target, seq []call, clauseOf func(method, path string) string) {
+func differ(ctx context.Context, f prop.Failer, tg target.Target, seq []call, clauseOf func(method, path string) string) {
 	f.Helper()
 	ref := inprocess.Oracle(server.Reference{}) // fresh: its handles start from nothing
 	var refHandles, tgHandles []string
@@ -97,7 +98,7 @@ func differ(ctx context.Context, f Failer, tg target.Target, seq []call, clauseO
 		if want.failure != nil {
 			f.Fatalf("the reference failed on %s: %v", c.Method, want.failure)
 		}
-		if want.Error != nil && protocol.IsValidationKind(want.Error.Kind()) && !validation(tg) {
+		if want.Error != nil && protocol.IsValidationKind(want.Error.Kind()) && !prop.Validation(tg) {
 			// Refusing malformed input is level validation (D-42): a
 			// target that does not declare it is never sent the request,
 			// and a window that was not created is unbound on both sides.
@@ -203,17 +204,17 @@ func bind(params map[string]any, handles []string) (map[string]any, bool) {
 // diffProperty makes a differential property of a sequence generator and
 // its fixed examples.
 // draw gets the provider formats the target accepts (providerFormats).
-func diffProperty(id, capability, doc string, clauses []string, draw func(t *rapid.T, formats []string) []call, examples map[string][]call, clauseOf func(method, path string) string) Property {
-	p := Property{ID: id, Capability: capability, Doc: doc, Clauses: clauses, Differential: true,
+func diffProperty(id, capability, doc string, clauses []string, draw func(t *rapid.T, formats []string) []call, examples map[string][]call, clauseOf func(method, path string) string) prop.Property {
+	p := prop.Property{ID: id, Capability: capability, Doc: doc, Clauses: clauses, Differential: true,
 		Check: func(t *rapid.T, tg target.Target) {
-			seq := rapid.Custom(func(t *rapid.T) []call { return draw(t, providerFormats(tg.Info())) }).Draw(t, "requests")
+			seq := rapid.Custom(func(t *rapid.T) []call { return draw(t, prop.ProviderFormats(tg.Info())) }).Draw(t, "requests")
 			differ(t.Context(), t, tg, seq, clauseOf)
 		},
 	}
 	for _, name := range sortedKeys(examples) {
 		seq := examples[name]
-		p.Examples = append(p.Examples, Example{Name: name, Run: func(f Failer, tg target.Target) {
-			if !gen.SendsOnly(providerFormats(tg.Info()), seq) {
+		p.Examples = append(p.Examples, prop.Example{Name: name, Run: func(f prop.Failer, tg target.Target) {
+			if !gen.SendsOnly(prop.ProviderFormats(tg.Info()), seq) {
 				return // not in a format the implementation declares (D-42)
 			}
 			differ(context.Background(), f, tg, seq, clauseOf)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/internal/gen"
+	"github.com/convspec/convspec/internal/prop"
 )
 
 var historyClauses = clauseTable{
@@ -24,11 +25,11 @@ var maxSpellings = []string{"0", "1", "2", "3", "5", "10", "3.0", "3e0", "30E-1"
 
 const validMaxes = 10
 
-func diffHistoryProperties() []Property {
+func diffHistoryProperties() []prop.Property {
 	conversation := func(t *rapid.T, formats []string) []json.RawMessage {
 		return gen.DiffConversation(t, formats, rapid.IntRange(0, 14).Draw(t, "n"))
 	}
-	return []Property{
+	return []prop.Property{
 		diffProperty("prop/diff-history-classify", protocol.CapHistory,
 			"history.classify of any conversation (both formats, rare shapes, malformed structures) answers as the reference does",
 			[]string{"CLS-1", "CLS-2", "UNIT-1", "UNIT-2", "MSG-1"},

@@ -10,6 +10,7 @@ import (
 
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/internal/gen"
+	"github.com/convspec/convspec/internal/prop"
 )
 
 var windowClauses = clauseTable{
@@ -30,8 +31,8 @@ var summarizeClauses = clauseTable{
 		"result.summarizer_calls[": "SUM-1"},
 }
 
-func diffWindowProperties() []Property {
-	return []Property{
+func diffWindowProperties() []prop.Property {
+	return []prop.Property{
 		diffProperty("prop/diff-window-trim", protocol.CapWindow,
 			"a window created from any configuration (members absent, null, spelled 3.0, at and around every boundary, invalid) and trimmed with growing conversations of every shape answers every request as the reference does",
 			[]string{"CFG-1", "CFG-2", "CFG-3", "CFG-4", "CFG-5", "CFG-6", "WIN-1", "WIN-2", "WIN-3", "WIN-4", "WIN-5", "WIN-6", "WIN-7", "WIN-8", "WIN-9", "EST-1", "MET-1", "MET-2", "MSG-1", "MSG-2", "UNIT-2", "UNIT-3"},

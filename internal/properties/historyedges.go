@@ -8,6 +8,7 @@ import (
 
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/gen"
+	"github.com/convspec/convspec/internal/prop"
 )
 
 // The history properties' edge examples (CLS, PRUNE, BUILD): histories
@@ -91,10 +92,10 @@ func fixedHistoryOf(tg target.Target, e historyEdge, seed int) gen.History {
 }
 
 // historyEdges runs check on each edge's history.
-func historyEdges(clause string, edges []historyEdge, check func(s *session, h gen.History)) []Example {
-	out := make([]Example, len(edges))
+func historyEdges(clause string, edges []historyEdge, check func(s *session, h gen.History)) []prop.Example {
+	out := make([]prop.Example, len(edges))
 	for k, e := range edges {
-		out[k] = Example{Name: e.name, Run: func(f Failer, tg target.Target) {
+		out[k] = prop.Example{Name: e.name, Run: func(f prop.Failer, tg target.Target) {
 			check(fixedSession(f, tg, clause), fixedHistoryOf(tg, e, k))
 		}}
 	}
@@ -104,10 +105,10 @@ func historyEdges(clause string, edges []historyEdge, check func(s *session, h g
 // buildEdges runs check on each edge's history with max_messages 0, 1, 2
 // and r − 1, r and r + 1, r the messages after the leading system ones
 // (BUILD-3).
-func buildEdges(clause string, edges []historyEdge, check func(s *session, h gen.History, max int, raw json.RawMessage)) []Example {
-	out := make([]Example, len(edges))
+func buildEdges(clause string, edges []historyEdge, check func(s *session, h gen.History, max int, raw json.RawMessage)) []prop.Example {
+	out := make([]prop.Example, len(edges))
 	for k, e := range edges {
-		out[k] = Example{Name: fmt.Sprintf("%s, max_messages 0, 1, 2 and around the messages after the system prompt", e.name), Run: func(f Failer, tg target.Target) {
+		out[k] = prop.Example{Name: fmt.Sprintf("%s, max_messages 0, 1, 2 and around the messages after the system prompt", e.name), Run: func(f prop.Failer, tg target.Target) {
 			s := fixedSession(f, tg, clause)
 			h := fixedHistoryOf(tg, e, k)
 			sys := 0

@@ -11,6 +11,7 @@ import (
 	"github.com/convspec/convspec/internal/agentrun"
 	"github.com/convspec/convspec/internal/gen"
 	"github.com/convspec/convspec/internal/jsoncmp"
+	"github.com/convspec/convspec/internal/prop"
 )
 
 func checkLoop(t *rapid.T, tg target.Target) {
@@ -91,7 +92,7 @@ func loopRun(s *session, c gen.LoopCase) {
 			s.fail("LOOP-3", "iteration %d hands on %d messages, more than max_messages %d", i, len(it.State), c.Max)
 		}
 		warned := len(it.Events) > 0 && it.Events[len(it.Events)-1].Code == "conversation_approaching_limit"
-		if want := c.Max > 0 && 100*len(it.State) > 80*c.Max; warned != want && diagnostics(s.tg) {
+		if want := c.Max > 0 && 100*len(it.State) > 80*c.Max; warned != want && prop.Diagnostics(s.tg) {
 			s.fail("LOOP-5", "iteration %d hands on %d messages with max_messages %d: approaching warning %v, want %v (events %s)", i, len(it.State), c.Max, warned, want, compactJSON(it.Events))
 		}
 	}

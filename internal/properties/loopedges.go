@@ -6,6 +6,7 @@ import (
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/agentrun"
 	"github.com/convspec/convspec/internal/gen"
+	"github.com/convspec/convspec/internal/prop"
 )
 
 // The loop's edge examples (LOOP-1 – LOOP-7): one run of single and
@@ -15,12 +16,12 @@ import (
 // replies, fails, replies blank, or is absent.
 
 // loopEdges runs loopRun on every case in every declared format.
-func loopEdges() []Example {
-	var out []Example
+func loopEdges() []prop.Example {
+	var out []prop.Example
 	for _, provider := range []string{agentrun.OpenAI, agentrun.Anthropic} {
 		for _, c := range gen.LoopEdgeCases(provider) {
-			out = append(out, Example{Name: gen.LoopEdgeName(c), Run: func(f Failer, tg target.Target) {
-				if !gen.SendsOnly(providerFormats(tg.Info()), map[string]any{"format": providerMessage(provider)}) {
+			out = append(out, prop.Example{Name: gen.LoopEdgeName(c), Run: func(f prop.Failer, tg target.Target) {
+				if !gen.SendsOnly(prop.ProviderFormats(tg.Info()), map[string]any{"format": providerMessage(provider)}) {
 					return // a format the implementation does not declare (D-42)
 				}
 				loopRun(fixedSession(f, tg, "LOOP-1"), c)

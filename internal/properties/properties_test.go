@@ -23,6 +23,7 @@ import (
 	"github.com/convspec/convspec/internal/gen"
 	"github.com/convspec/convspec/internal/inprocess"
 	"github.com/convspec/convspec/internal/jsoncmp"
+	"github.com/convspec/convspec/internal/prop"
 	"github.com/convspec/convspec/internal/server"
 	"github.com/convspec/convspec/reference/message"
 	refwindow "github.com/convspec/convspec/reference/window"
@@ -751,7 +752,7 @@ func TestEveryPropertyCatchesSomething(t *testing.T) {
 	}
 }
 
-func lookup(t *testing.T, id string) Property {
+func lookup(t *testing.T, id string) prop.Property {
 	t.Helper()
 	for _, p := range All() {
 		if p.ID == id {
@@ -759,7 +760,7 @@ func lookup(t *testing.T, id string) Property {
 		}
 	}
 	t.Fatalf("no property %s", id)
-	return Property{}
+	return prop.Property{}
 }
 
 // reportsUnder reports whether a failure message starts with one of the
@@ -822,7 +823,7 @@ func quietRapid(t *testing.T) {
 
 // runAllCaptured runs a property's examples, then its random checks, as
 // the runner does, recording instead of failing the test.
-func runAllCaptured(p Property, tg target.Target) (failed bool, out string) {
+func runAllCaptured(p prop.Property, tg target.Target) (failed bool, out string) {
 	for _, ex := range p.Examples {
 		rec := &recorder{name: p.ID + "/" + ex.Name}
 		func() {

@@ -15,6 +15,7 @@ import (
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/gen"
+	"github.com/convspec/convspec/internal/prop"
 )
 
 // Sessions: calls that remember what they sent, and failures that show it.
@@ -22,7 +23,7 @@ import (
 type session struct {
 	// t is a *rapid.T for a generated case, the runner's recorder for a
 	// fixed example.
-	t   Failer
+	t   prop.Failer
 	tg  target.Target
 	ctx context.Context
 	// clause is the clause a failed call is reported under.
@@ -49,7 +50,7 @@ func newSession(t *rapid.T, tg target.Target, clause string) *session {
 
 // fixedSession is a session for a property's fixed example: failures go to
 // the runner's recorder, and no case deadline applies beyond the calls' own.
-func fixedSession(f Failer, tg target.Target, clause string) *session {
+func fixedSession(f prop.Failer, tg target.Target, clause string) *session {
 	return &session{t: f, tg: tg, ctx: context.Background(), clause: clause}
 }
 

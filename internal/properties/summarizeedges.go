@@ -7,6 +7,7 @@ import (
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/gen"
+	"github.com/convspec/convspec/internal/prop"
 )
 
 // The summarization state machine's edge examples (SUM-1 – SUM-8): fixed
@@ -92,12 +93,12 @@ func fixedScript(kind string) script {
 }
 
 // summarizeMachineEdges runs each sequence through the machine.
-func summarizeMachineEdges() []Example {
-	var out []Example
+func summarizeMachineEdges() []prop.Example {
+	var out []prop.Example
 	for k, e := range machineEdges() {
-		out = append(out, Example{
+		out = append(out, prop.Example{
 			Name: fmt.Sprintf("%s (max_messages %d, preserve_first_n %d, preserve_last_n %d)", e.name, e.max, e.h, e.t),
-			Run: func(f Failer, tg target.Target) {
+			Run: func(f prop.Failer, tg target.Target) {
 				m := newMachine(fixedSession(f, tg, "SUM-8"), e.max, e.h, e.t, e.on)
 				formats := tg.Info().Formats
 				for i, st := range e.steps {
@@ -123,7 +124,7 @@ func summarizeMachineEdges() []Example {
 // summarizePromptEdges asks for a summary of one message, of a mix of
 // units and of tool-call units without text, with a summarizer that
 // replies, fails, replies blank and replies nothing (SUM-1, SUM-9).
-func summarizePromptEdges() []Example {
+func summarizePromptEdges() []prop.Example {
 	edges := []historyEdge{{"one message", gen.HistoryOpts{N: 1}, nil}, {"a mix of units", gen.HistoryOpts{N: 9, Tools: -1}, nil}, {"tool-call units without text", gen.HistoryOpts{N: 6, Tools: 1, Force: "tool", Silent: true}, nil}}
 	for i := range edges {
 		edges[i].name += ", with a summarizer that replies, fails, replies blank and replies nothing"

@@ -9,6 +9,7 @@ import (
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/internal/gen"
 	"github.com/convspec/convspec/internal/jsoncmp"
+	"github.com/convspec/convspec/internal/prop"
 )
 
 // Comparing a trim with the model of summarizemodel.go, and naming the
@@ -51,7 +52,7 @@ func (m *machine) verify(in []convEntry, sc script, want outcome, res protocol.W
 			m.fail("SUM-1", "the summarizer was called with max_tokens %d; every call passes %d", calls[0].MaxTokens, sumMaxTokens)
 		}
 		switch {
-		case !diagnostics(m.s.tg):
+		case !prop.Diagnostics(m.s.tg):
 			m.covers(calls[0].Prompt, want, in, roomy, ctx)
 		case calls[0].Prompt != want.prompt:
 			m.blamePrompt(calls[0].Prompt, want, in, roomy, plain, ctx)
@@ -105,7 +106,7 @@ func (m *machine) verify(in []convEntry, sc script, want outcome, res protocol.W
 	}
 
 	// The warnings (SUM-6, SUM-7): diagnostics (D-42).
-	if !diagnostics(m.s.tg) {
+	if !prop.Diagnostics(m.s.tg) {
 		m.verifyMetrics(in, want, res)
 		return
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/gen"
 	"github.com/convspec/convspec/internal/jsoncmp"
+	"github.com/convspec/convspec/internal/prop"
 	"github.com/convspec/convspec/internal/trimout"
 	"github.com/convspec/convspec/reference/message"
 )
@@ -66,8 +67,8 @@ func (g trimGuarantee) checkCase(s trimSession, c trimCase) {
 	}
 }
 
-func trimmerProperties() []Property {
-	var out []Property
+func trimmerProperties() []prop.Property {
+	var out []prop.Property
 	for _, g := range trimGuarantees {
 		capability := protocol.GuaranteeCapability(g.guarantee)
 		if g.guarantee == protocol.GuaranteeTotal {
@@ -75,7 +76,7 @@ func trimmerProperties() []Property {
 			// (ANY-9, D-60).
 			capability = protocol.CapTrimmer
 		}
-		out = append(out, Property{
+		out = append(out, prop.Property{
 			ID: "prop/" + g.id, Clauses: []string{g.clause}, Capability: capability, Doc: g.doc,
 			Check: func(t *rapid.T, tg target.Target) {
 				limits := anyLimit

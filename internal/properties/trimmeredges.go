@@ -8,6 +8,7 @@ import (
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/gen"
+	"github.com/convspec/convspec/internal/prop"
 )
 
 // The trimmer properties' edge examples: every declared trimmer that
@@ -15,7 +16,7 @@ import (
 // units and runs of orphaned prompts, at limit 0 and one below and at the
 // conversation's own count (ANY-6, ANY-9) — or, for ANY-7, at its count
 // and one above — before any random case.
-func trimmerEdges(clause, guarantee string, check func(trimSession, trimCase)) []Example {
+func trimmerEdges(clause, guarantee string, check func(trimSession, trimCase)) []prop.Example {
 	limits := func(_, total int) []int { return []int{0, 1, max(total-1, 0), total} }
 	what := "limit 0, 1, its count − 1 and its count"
 	if guarantee == protocol.GuaranteeFits {
@@ -24,7 +25,7 @@ func trimmerEdges(clause, guarantee string, check func(trimSession, trimCase)) [
 		limits = func(eff, total int) []int { return []int{eff, eff + 1, max(eff, total)} }
 		what = "limit its count, its count + 1 and the whole input's count"
 	}
-	var out []Example
+	var out []prop.Example
 	startsWithSystem := func(h gen.History) bool { return len(h.Msgs) > 1 && h.Msgs[0].Role == "system" }
 	for k, cv := range []struct {
 		name   string
@@ -38,9 +39,9 @@ func trimmerEdges(clause, guarantee string, check func(trimSession, trimCase)) [
 		{"runs of orphaned prompts", gen.HistoryOpts{N: 10, Tools: -1, Runs: true}, nil},
 		{"a system prompt, then units", gen.HistoryOpts{N: 9, Tools: 2, Runs: true}, startsWithSystem},
 	} {
-		out = append(out, Example{
+		out = append(out, prop.Example{
 			Name: fmt.Sprintf("%s, %s", cv.name, what),
-			Run: func(f Failer, tg target.Target) {
+			Run: func(f prop.Failer, tg target.Target) {
 				// Every trimmer is checked on its own and every failing one
 				// is reported: one trimmer's failure hides no other's.
 				var fails []string

@@ -10,6 +10,7 @@ import (
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/gen"
 	"github.com/convspec/convspec/internal/jsoncmp"
+	"github.com/convspec/convspec/internal/prop"
 )
 
 // codePreserveExceedsMax is the warning of CFG-6 and WIN-3.
@@ -183,7 +184,7 @@ func underCap(s *session, w window, in []gen.Message) {
 		s.fail(clause, "%s: trimmed must be the input unchanged and nothing evicted; %s\ngot trimmed %s, evicted %s",
 			why, detail, traceList(res.Trimmed, in), traceList(res.Evicted, in))
 	}
-	if len(res.Warnings) > 0 && diagnostics(s.tg) {
+	if len(res.Warnings) > 0 && prop.Diagnostics(s.tg) {
 		s.fail("WIN-8", "%s: a trim that changes nothing raises no warning at all; got %s", why, warningCodes(res.Warnings))
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/gen"
+	"github.com/convspec/convspec/internal/prop"
 	"pgregory.net/rapid"
 )
 
@@ -27,7 +28,7 @@ type windowCase func(s *session, w window, in []gen.Message)
 // from a generated configuration (max_messages drawn by maxes) and trim a
 // conversation whose length mode places around the window's boundaries;
 // its edge examples are windowEdges'; check judges each trim.
-func (p Property) onTrims(clause string, maxes *rapid.Generator[int], mode gen.LengthMode, check windowCase) Property {
+func onTrims(p prop.Property, clause string, maxes *rapid.Generator[int], mode gen.LengthMode, check windowCase) prop.Property {
 	p.Check = func(t *rapid.T, tg target.Target) {
 		s, w, in := start(t, tg, clause, maxes, mode)
 		check(s, w, in)
@@ -71,16 +72,16 @@ func windowEdgeList() []windowEdge {
 // of its own (edgeConversations, seeded by the edge's position in the
 // list), so that the edges between them meet every message shape and
 // tool-call units cut at different places.
-func windowEdges(clause string, mode gen.LengthMode, check windowCase) []Example {
-	var out []Example
+func windowEdges(clause string, mode gen.LengthMode, check windowCase) []prop.Example {
+	var out []prop.Example
 	for k, e := range windowEdgeList() {
 		trims := e.max > 0 && e.n > e.max
 		if mode == gen.OverCap && !trims || mode == gen.WithinLimit && trims {
 			continue
 		}
-		out = append(out, Example{
+		out = append(out, prop.Example{
 			Name: fmt.Sprintf("max_messages %d, preserve_first_n %d, preserve_last_n %d, %d messages", e.max, e.first, e.last, e.n),
-			Run: func(f Failer, tg target.Target) {
+			Run: func(f prop.Failer, tg target.Target) {
 				s := fixedSession(f, tg, clause)
 				w := s.create(fixedConfig(e.max, e.first, e.last))
 				for _, in := range edgeConversations(tg.Info().Formats, e.n, k) {
@@ -163,12 +164,12 @@ func inFormats(formats []string, in []gen.Message) bool {
 // the configurations that leave a member to its default (CFG-1, CFG-2:
 // absent, null) or spell a count as 3.0 and 3e0 (CFG-3), and checks each
 // with check.
-func configEdges(clause string, check func(s *session, c gen.Config)) []Example {
-	var out []Example
+func configEdges(clause string, check func(s *session, c gen.Config)) []prop.Example {
+	var out []prop.Example
 	for _, e := range windowEdgeList() {
-		out = append(out, Example{
+		out = append(out, prop.Example{
 			Name: fmt.Sprintf("max_messages %d, preserve_first_n %d, preserve_last_n %d", e.max, e.first, e.last),
-			Run: func(f Failer, tg target.Target) {
+			Run: func(f prop.Failer, tg target.Target) {
 				check(fixedSession(f, tg, clause), fixedConfig(e.max, e.first, e.last))
 			},
 		})
@@ -186,7 +187,7 @@ func configEdges(clause string, check func(s *session, c gen.Config)) []Example 
 		if c.Raw != nil {
 			name = "config " + string(c.Raw)
 		}
-		out = append(out, Example{Name: name, Run: func(f Failer, tg target.Target) { check(fixedSession(f, tg, clause), c) }})
+		out = append(out, prop.Example{Name: name, Run: func(f prop.Failer, tg target.Target) { check(fixedSession(f, tg, clause), c) }})
 	}
 	return out
 }
@@ -194,13 +195,13 @@ func configEdges(clause string, check func(s *session, c gen.Config)) []Example 
 // brokenToolEdges trims, with a window that trims and one that does not,
 // a conversation with one broken tool structure of each kind the
 // generator makes (UNIT-2), early and late in the conversation.
-func brokenToolEdges() []Example {
-	var out []Example
+func brokenToolEdges() []prop.Example {
+	var out []prop.Example
 	for k, kind := range append(slices.Clone(gen.SureDefects), gen.AmbiguousDefects...) {
 		for _, where := range []string{"early", "late"} {
-			out = append(out, Example{
+			out = append(out, prop.Example{
 				Name: fmt.Sprintf("one broken structure (%s) %s", kind, where),
-				Run: func(f Failer, tg target.Target) {
+				Run: func(f prop.Failer, tg target.Target) {
 					s := fixedSession(f, tg, "UNIT-2")
 					o := brokenToolOpts(tg.Info().Formats)
 					h := fixedHistory(o.Formats, o, k, brokenAt(kind, where))
@@ -238,15 +239,15 @@ func brokenAt(kind, where string) func(gen.History) bool {
 // identicalEdges trims, with every boundary window that trims,
 // conversations of copies of a few templates (WIN-5: the window cuts by
 // position, not by content).
-func identicalEdges() []Example {
-	var out []Example
+func identicalEdges() []prop.Example {
+	var out []prop.Example
 	for k, e := range windowEdgeList() {
 		if e.max == 0 || e.n <= e.max {
 			continue
 		}
-		out = append(out, Example{
+		out = append(out, prop.Example{
 			Name: fmt.Sprintf("copies of a few messages, max_messages %d, preserve_first_n %d, preserve_last_n %d, %d messages", e.max, e.first, e.last, e.n),
-			Run: func(f Failer, tg target.Target) {
+			Run: func(f prop.Failer, tg target.Target) {
 				s := fixedSession(f, tg, "WIN-5")
 				w := s.create(fixedConfig(e.max, e.first, e.last))
 				g := gen.IdenticalConversations(e.n)
@@ -265,12 +266,12 @@ func identicalEdges() []Example {
 // estimateEdges estimates the empty list, one message with content of
 // each JSON type, and pairs of them whose characters add up to one over
 // and to a multiple of 4 (EST-1: the division is done once, on the total).
-func estimateEdges() []Example {
+func estimateEdges() []prop.Example {
 	of := func(kind string) func(gen.Message) bool { return func(m gen.Message) bool { return m.Kind == kind } }
 	kinds := []func(gen.Message) bool{of("string"), of("array"), of("object"), of("null"), of("absent"), of("number"), of("boolean"),
 		// a string written with escapes: EST-2 counts its value, not its JSON text
 		func(m gen.Message) bool { return m.Kind == "string" && strings.Contains(string(m.Raw), `\\`) }}
-	return []Example{{Name: "the empty list, then one message of each content type and an escaped string, then pairs around multiples of 4", Run: func(f Failer, tg target.Target) {
+	return []prop.Example{{Name: "the empty list, then one message of each content type and an escaped string, then pairs around multiples of 4", Run: func(f prop.Failer, tg target.Target) {
 		s := fixedSession(f, tg, "EST-1")
 		estimate(s, nil)
 		g := gen.Messages(0, gen.MessageOpts{Tools: true, Overflow: true})

@@ -12,6 +12,7 @@ import (
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/result"
 	"github.com/convspec/convspec/features"
+	"github.com/convspec/convspec/internal/prop"
 	"github.com/convspec/convspec/internal/properties"
 	"github.com/convspec/convspec/internal/trace"
 )
@@ -177,7 +178,7 @@ func tagNames(tags []*messages.PickleTag) []string {
 	return names
 }
 
-func propertyCase(p properties.Property) result.Case {
+func propertyCase(p prop.Property) result.Case {
 	level := p.Level
 	if level == "" {
 		level = levelOf(p.Clauses)

@@ -16,7 +16,7 @@ import (
 	"github.com/convspec/convspec/conformance/result"
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/gen"
-	"github.com/convspec/convspec/internal/properties"
+	"github.com/convspec/convspec/internal/prop"
 )
 
 func runProperties(p *pool, opts Options) ([]result.Result, error) {
@@ -35,8 +35,8 @@ func runProperties(p *pool, opts Options) ([]result.Result, error) {
 		errMu    sync.Mutex
 		firstErr error
 	)
-	for i, prop := range opts.Properties {
-		c := propertyCase(prop)
+	for i, property := range opts.Properties {
+		c := propertyCase(property)
 		switch {
 		case !opts.selected(c.ID), p.ctx.Err() != nil:
 			continue
@@ -59,7 +59,7 @@ func runProperties(p *pool, opts Options) ([]result.Result, error) {
 			p.progress.start(c.ID)
 			g.begin()
 			started := time.Now()
-			r, err := runProperty(c, prop, g, opts)
+			r, err := runProperty(c, property, g, opts)
 			switch {
 			case err != nil:
 				errMu.Lock()
@@ -136,7 +136,7 @@ func prepareRapid(opts Options) error {
 
 // runProperty checks one property on one worker; the caller holds rapidMu
 // and has prepared rapid.
-func runProperty(c result.Case, p properties.Property, g *guard, opts Options) (result.Result, error) {
+func runProperty(c result.Case, p prop.Property, g *guard, opts Options) (result.Result, error) {
 	tg := g.target()
 	if !opts.NoExamples {
 		if r, failed := runExamples(c, p, g, tg); failed {
@@ -179,7 +179,7 @@ func runProperty(c result.Case, p properties.Property, g *guard, opts Options) (
 // runExamples runs a property's fixed examples, in order, before its
 // random checks; the first that fails is the property's result (no seed:
 // an example is the same in every run).
-func runExamples(c result.Case, p properties.Property, g *guard, tg target.Target) (result.Result, bool) {
+func runExamples(c result.Case, p prop.Property, g *guard, tg target.Target) (result.Result, bool) {
 	for _, ex := range p.Examples {
 		tb := &propertyTB{name: c.ID + "/" + ex.Name}
 		func() {

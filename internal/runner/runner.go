@@ -14,6 +14,7 @@ import (
 	"github.com/convspec/convspec/conformance/result"
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/features"
+	"github.com/convspec/convspec/internal/prop"
 	"github.com/convspec/convspec/internal/properties"
 )
 
@@ -50,7 +51,7 @@ type Options struct {
 	// Features defaults to the embedded features.
 	Features fs.FS
 	// Properties defaults to properties.All().
-	Properties []properties.Property
+	Properties []prop.Property
 	// NoShrink reports a failing property's first counterexample as found,
 	// without rapid's shrinking: for callers that need the verdict, not the
 	// smallest reproducing input — the faulty variants' kill test and

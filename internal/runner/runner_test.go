@@ -15,6 +15,7 @@ import (
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/inprocess"
 	"github.com/convspec/convspec/internal/mutants"
+	"github.com/convspec/convspec/internal/prop"
 	"github.com/convspec/convspec/internal/properties"
 	"github.com/convspec/convspec/internal/runner"
 	"github.com/convspec/convspec/internal/server"
@@ -193,7 +194,7 @@ func TestPropertyDetail(t *testing.T) {
 	require.NoError(t, err)
 	// The random checks' detail: without the edge examples, which catch
 	// this variant first.
-	var props []properties.Property
+	var props []prop.Property
 	for _, p := range properties.All() {
 		if p.ID == "prop/window-estimate" {
 			p.Examples = nil

@@ -1,8 +1,15 @@
-package properties
+// Package prop says what a property of convspec is: an invariant with its
+// clauses, capability and level, a Check run on generated cases and fixed
+// Examples run before them, reporting to a Failer. The per-capability
+// properties (package properties) and the differential ones (package
+// differential) are both of this type, so that the runner and the site
+// treat them alike; the level helpers say what a target declares.
+package prop
 
 import (
-	"github.com/convspec/convspec/conformance/target"
 	"pgregory.net/rapid"
+
+	"github.com/convspec/convspec/conformance/target"
 )
 
 // Failer is what a check reports to: a *rapid.T for a generated case, the
