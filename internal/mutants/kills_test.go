@@ -33,7 +33,6 @@ import (
 
 	"github.com/convspec/convspec/internal/mutants"
 	"github.com/convspec/convspec/internal/prop"
-	"github.com/convspec/convspec/internal/properties"
 )
 
 var update = flag.Bool("update", false, "search the whole suite for the cases that kill each faulty variant and rewrite "+killsFile)
@@ -210,7 +209,7 @@ func runRow(m mutants.Mutant, row killsRow) ([]string, error) {
 	}
 	// Only the feature files and properties the row needs: the runner
 	// parses every feature file it is given on every run, and
-	// properties.All computes its examples' expected values, which together
+	// runner.Properties computes its examples' expected values, which together
 	// cost more than the row's cases.
 	feats := fstest.MapFS{}
 	var props []prop.Property
@@ -252,7 +251,7 @@ func runRow(m mutants.Mutant, row killsRow) ([]string, error) {
 // suiteCases and allProperties are computed once for all the variants.
 var (
 	suiteCases    = sync.OnceValues(func() ([]result.Case, error) { return runner.Cases(runner.Options{}) })
-	allProperties = sync.OnceValue(properties.All)
+	allProperties = sync.OnceValue(runner.Properties)
 )
 
 // TestNewRowSkipsKillsOfState: a variant with state fails, in a whole run,

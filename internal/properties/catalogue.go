@@ -1,12 +1,13 @@
 package properties
 
-// The catalogue: every property, one entry each, in one table in the order
-// of the reports. It is one piece (a table); each Check is in the file of
-// its capability.
+// The catalogue: every per-capability property, one entry each, in one
+// table in the order of the reports. It is one piece (a table); each Check
+// is in the file of its capability. The differential properties follow
+// them in the reports (package differential; runner.Properties joins the
+// two).
 
 import (
 	"encoding/json"
-	"slices"
 
 	"pgregory.net/rapid"
 
@@ -15,7 +16,7 @@ import (
 	"github.com/convspec/convspec/internal/prop"
 )
 
-// All lists every property, in a stable order.
+// All lists every per-capability property, in a stable order.
 func All() []prop.Property {
 	return append([]prop.Property{
 		// Capability window: window.go, windowanswers.go.
@@ -144,5 +145,5 @@ func All() []prop.Property {
 		{ID: "prop/loop-requests-valid-and-bounded", Clauses: []string{"LOOP-6", "LOOP-7", "LOOP-1", "LOOP-2", "LOOP-3", "LOOP-5"}, Capability: protocol.CapLoop,
 			Doc:   "over random runs (both formats, parallel calls or one per message, caps, preserve settings, summaries that succeed, fail or come back empty) every request is valid for its provider, starts with the run's first message and ends with the message appended last, and stays within max_messages; every iteration's metrics count its state and warn above 80% of the cap",
 			Check: checkLoop, Examples: loopEdges()},
-	}, slices.Concat(trimmerProperties(), diffWindowProperties(), diffHistoryProperties(), diffBudgetProperties(), diffConfigProperties(), exactVectorProperties())...)
+	}, trimmerProperties()...)
 }

@@ -168,7 +168,7 @@ func TestCoreOnlyIsSentNoValidationWork(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range All() {
+	for _, p := range every() {
 		level := p.Level
 		if c, ok := spec.Lookup(p.Clauses[0]); ok && level == "" {
 			level = c.Level

@@ -43,7 +43,7 @@ func reference(t *testing.T) target.Target {
 // built-in reference.
 func TestReferenceHoldsEveryProperty(t *testing.T) {
 	tg := reference(t)
-	for _, p := range All() {
+	for _, p := range every() {
 		t.Run(p.ID, func(t *testing.T) {
 			for _, ex := range p.Examples {
 				ex.Run(t, tg)
@@ -59,7 +59,7 @@ var kebabID = regexp.MustCompile(`^prop/[a-z0-9]+(-[a-z0-9]+)*$`)
 
 func TestCatalogue(t *testing.T) {
 	seen := map[string]bool{}
-	for _, p := range All() {
+	for _, p := range every() {
 		if !kebabID.MatchString(p.ID) {
 			t.Errorf("%q: an ID is prop/ followed by a kebab-case name", p.ID)
 		}
@@ -745,7 +745,7 @@ func TestEveryPropertyCatchesSomething(t *testing.T) {
 	for _, k := range kills {
 		caught[k.property] = true
 	}
-	for _, p := range All() {
+	for _, p := range every() {
 		if !caught[p.ID] {
 			t.Errorf("%s: no faulty target shows that it can fail", p.ID)
 		}
@@ -754,7 +754,7 @@ func TestEveryPropertyCatchesSomething(t *testing.T) {
 
 func lookup(t *testing.T, id string) prop.Property {
 	t.Helper()
-	for _, p := range All() {
+	for _, p := range every() {
 		if p.ID == id {
 			return p
 		}
@@ -1000,7 +1000,7 @@ func TestEveryBrokenToolEdgeIsReached(t *testing.T) {
 // examples before its random checks, so that a bug at a boundary is found
 // at every seed.
 func TestEveryPropertyHasEdgeExamples(t *testing.T) {
-	for _, p := range All() {
+	for _, p := range every() {
 		assert.NotEmpty(t, p.Examples, "%s has no edge examples", p.ID)
 	}
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/convspec/convspec/conformance/result"
 	"github.com/convspec/convspec/features"
 	"github.com/convspec/convspec/internal/prop"
-	"github.com/convspec/convspec/internal/properties"
 	"github.com/convspec/convspec/internal/trace"
 )
 
@@ -136,7 +135,7 @@ func listCases(opts Options) ([]result.Case, error) {
 		opts.Features = features.FS
 	}
 	if opts.Properties == nil {
-		opts.Properties = properties.All()
+		opts.Properties = Properties()
 	}
 	suite := godog.TestSuite{Options: &godog.Options{FS: opts.Features, Paths: []string{"."}}}
 	feats, err := suite.RetrieveFeatures()

@@ -16,7 +16,6 @@ import (
 	"github.com/convspec/convspec/internal/inprocess"
 	"github.com/convspec/convspec/internal/mutants"
 	"github.com/convspec/convspec/internal/prop"
-	"github.com/convspec/convspec/internal/properties"
 	"github.com/convspec/convspec/internal/runner"
 	"github.com/convspec/convspec/internal/server"
 	"github.com/convspec/convspec/internal/trace"
@@ -195,7 +194,7 @@ func TestPropertyDetail(t *testing.T) {
 	// The random checks' detail: without the edge examples, which catch
 	// this variant first.
 	var props []prop.Property
-	for _, p := range properties.All() {
+	for _, p := range runner.Properties() {
 		if p.ID == "prop/window-estimate" {
 			p.Examples = nil
 			props = append(props, p)

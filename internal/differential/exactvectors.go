@@ -1,4 +1,4 @@
-package properties
+package differential
 
 // Exact token vectors: tokens.encode and budget.count checked on the
 // golden cases and a few thousand generated texts whose ids npm tiktoken

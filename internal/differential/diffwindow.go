@@ -1,4 +1,4 @@
-package properties
+package differential
 
 // Differential properties of the capabilities window and window.summarize.
 

@@ -1,4 +1,4 @@
-package properties
+package differential
 
 // Differential properties of the capabilities config and loop. Config
 // files are drawn as trees and written as YAML (block or flow style, keys

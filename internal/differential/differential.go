@@ -1,6 +1,8 @@
-package properties
-
-// Differential properties: the reference as oracle on generated inputs.
+// Package differential holds the differential properties: the reference
+// as oracle on generated inputs. It is the one part of the judge that
+// imports the reference (internal/server, internal/inprocess); every other
+// property checks an invariant or a model without it.
+//
 // Each one draws a sequence of requests (a window's create and trims, a
 // single budget.count, …), sends every request to the target and to the
 // built-in reference in process, and compares the two responses member by
@@ -10,6 +12,7 @@ package properties
 // names the clause that governs the first differing member, shows both
 // values by JSON path and every request sent; rapid shrinks it to the
 // smallest sequence first.
+package differential
 
 import (
 	"context"
@@ -29,6 +32,12 @@ import (
 	"github.com/convspec/convspec/internal/prop"
 	"github.com/convspec/convspec/internal/server"
 )
+
+// All are the properties that compare the target with
+// the reference (or with exact token vectors), capability by capability.
+func All() []prop.Property {
+	return slices.Concat(diffWindowProperties(), diffHistoryProperties(), diffBudgetProperties(), diffConfigProperties(), exactVectorProperties())
+}
 
 // call is one request of a differential sequence. A params member named
 // "window" whose value is a windowRef is replaced, on each side, by the

@@ -1,4 +1,4 @@
-package properties
+package differential
 
 // Differential properties of the capabilities budget and tokens.cl100k.
 // Limits are drawn around the thresholds of the conversation at hand: the

@@ -1,4 +1,4 @@
-package properties
+package differential
 
 // Differential properties of the capability history.
 
