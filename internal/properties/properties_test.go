@@ -116,20 +116,20 @@ func TestSpecExamples(t *testing.T) {
 		}
 	}
 	// WIN-3: max 5, h 3, t 4, seven messages: all kept, nothing evicted.
-	p := planCount(window{max: 5, h: 3, t: 4}, 7)
+	p := planCount(windowConfig{max: 5, h: 3, t: 4}, 7)
 	if !p.headOnly || fmt.Sprint(p.trimmed()) != "[0 1 2 3 4 5 6]" || len(p.evicted()) != 0 {
 		t.Errorf("WIN-3 example: %+v trimmed %v evicted %v", p, p.trimmed(), p.evicted())
 	}
 	// WIN-4: max 5, h 1, t 2, eight messages: trimmed m1 m5 m6 m7 m8.
-	p = planCount(window{max: 5, h: 1, t: 2}, 8)
+	p = planCount(windowConfig{max: 5, h: 1, t: 2}, 8)
 	if fmt.Sprint(p.trimmed()) != "[0 4 5 6 7]" || fmt.Sprint(p.evicted()) != "[1 2 3]" {
 		t.Errorf("WIN-4 example: trimmed %v evicted %v", p.trimmed(), p.evicted())
 	}
 	// WIN-2: t = 0 keeps no tail; n < h + t never overlaps.
-	if p := planCount(window{max: 3, h: 1, t: 0}, 6); fmt.Sprint(p.trimmed()) != "[0 4 5]" {
+	if p := planCount(windowConfig{max: 3, h: 1, t: 0}, 6); fmt.Sprint(p.trimmed()) != "[0 4 5]" {
 		t.Errorf("t = 0: trimmed %v", p.trimmed())
 	}
-	if p := planCount(window{max: 2, h: 3, t: 3}, 4); fmt.Sprint(p.trimmed()) != "[0 1 2 3]" {
+	if p := planCount(windowConfig{max: 2, h: 3, t: 3}, 4); fmt.Sprint(p.trimmed()) != "[0 1 2 3]" {
 		t.Errorf("overlap: trimmed %v", p.trimmed())
 	}
 }
@@ -246,7 +246,7 @@ func (f *faulty) Call(ctx context.Context, method string, params any) (json.RawM
 // zones computes, for a trim of msgs, the reference's cut points along
 // the reference's units.
 func zones(c protocol.WindowConfig, msgs []json.RawMessage) plan {
-	w := window{max: c.MaxMessages, h: c.PreserveFirstN, t: c.PreserveLastN}
+	w := windowConfig{max: c.MaxMessages, h: c.PreserveFirstN, t: c.PreserveLastN}
 	parsed, err := message.FromRaw(msgs)
 	if err != nil {
 		return planCount(w, len(msgs))

@@ -101,6 +101,9 @@ func (s *session) callFailed(method string, err error) {
 	s.fail(clause, "%s failed on a valid request: %v", method, err)
 }
 
+// config is w's effective configuration.
+func (w window) config() windowConfig { return windowConfig{max: w.max, h: w.h, t: w.t} }
+
 // window is a created window and its effective configuration.
 type window struct {
 	handle    string

@@ -223,7 +223,7 @@ func (m *machine) trimWith(sc script) {
 	in := m.conv
 	n := len(in)
 	units := entryUnits(in)
-	plain := planUnits(m.w, units, n)
+	plain := planUnits(m.w.config(), units, n)
 	plainOut := outcome{trimmed: pickEntries(in, plain.trimmed()), evicted: pickEntries(in, plain.evicted())}
 
 	msgs := make([]json.RawMessage, n)
@@ -241,7 +241,7 @@ func (m *machine) trimWith(sc script) {
 
 	// The path the clauses give.
 	var want outcome
-	roomy := planCap(m.w, units, n, m.w.max-1)
+	roomy := planCap(m.w.config(), units, n, m.w.max-1)
 	var covered []convEntry
 	switch {
 	case !m.on || sc.wire == nil:

@@ -18,14 +18,14 @@ const codePreserveExceedsMax = "preserve_exceeds_max"
 
 func matchesPlan(s *session, w window, in []gen.Message) {
 	res := s.trim(w, in)
-	p := planFor(w, in)
+	p := planFor(w.config(), in)
 	wantT, wantE := p.trimmed(), p.evicted()
 	i, j := firstDiff(res.Trimmed, wantT, in), firstDiff(res.Evicted, wantE, in)
 	if i < 0 && j < 0 {
 		return
 	}
 	summary := fmt.Sprintf("%s\nwanted trimmed %s, evicted %s\ngot    trimmed %s, evicted %s",
-		p.explain(w), indexList(wantT), indexList(wantE), traceList(res.Trimmed, in), traceList(res.Evicted, in))
+		explainPlan(p, w), indexList(wantT), indexList(wantE), traceList(res.Trimmed, in), traceList(res.Evicted, in))
 	if i >= 0 {
 		clause, what := blameTrimmed(p, w, in, res.Trimmed, wantT, i)
 		s.fail(clause, "%s\n%s", what, summary)
@@ -36,12 +36,12 @@ func matchesPlan(s *session, w window, in []gen.Message) {
 
 func headAndTail(s *session, w window, in []gen.Message) {
 	res := s.trim(w, in)
-	p := planFor(w, in)
+	p := planFor(w.config(), in)
 	if !p.trims {
 		return
 	}
 	n, got := len(in), res.Trimmed
-	ctx := fmt.Sprintf("%s\ngot trimmed %s", p.explain(w), traceList(got, in))
+	ctx := fmt.Sprintf("%s\ngot trimmed %s", explainPlan(p, w), traceList(got, in))
 	for i := range p.head {
 		if i >= len(got) || !jsoncmp.Equal(got[i], in[i].Raw) {
 			clause, why := "WIN-2", fmt.Sprintf("the first min(preserve_first_n %d, n) = %d messages", w.h, p.h0)
@@ -81,7 +81,7 @@ func headAndTail(s *session, w window, in []gen.Message) {
 
 func bound(s *session, w window, in []gen.Message) {
 	res := s.trim(w, in)
-	p := planFor(w, in)
+	p := planFor(w.config(), in)
 	n, got := len(in), len(res.Trimmed)
 	switch {
 	case w.max == 0:
@@ -89,11 +89,11 @@ func bound(s *session, w window, in []gen.Message) {
 	case p.headOnly:
 		if want := p.head + p.tail; got != want {
 			s.fail("WIN-6", "n = %d > max_messages %d and the head and tail, grown to whole units, hold |head| + |tail| = %d >= %d messages, so trimmed is exactly them (with no tool calls min(n, h + t) = %d); got %d: %s\n%s",
-				n, w.max, want, w.max, min(n, w.h+w.t), got, traceList(res.Trimmed, in), p.explain(w))
+				n, w.max, want, w.max, min(n, w.h+w.t), got, traceList(res.Trimmed, in), explainPlan(p, w))
 		}
 	case got > w.max:
 		s.fail("WIN-6", "max_messages is %d and the head and tail, grown to whole units, hold |head| + |tail| = %d < %d messages, so trimmed holds at most %d messages; got %d: %s\n%s",
-			w.max, p.head+p.tail, w.max, w.max, got, traceList(res.Trimmed, in), p.explain(w))
+			w.max, p.head+p.tail, w.max, w.max, got, traceList(res.Trimmed, in), explainPlan(p, w))
 	}
 }
 
@@ -202,7 +202,7 @@ func checkCutsByPosition(t *rapid.T, tg target.Target) {
 func cutsByPosition(s *session, w window, conv gen.Identical) {
 	in := conv.Messages()
 	res := s.trim(w, in)
-	p := planFor(w, in)
+	p := planFor(w.config(), in)
 	label := func(k int) string {
 		if conv.Of(k) < 0 {
 			return describe(in, k)
@@ -262,7 +262,7 @@ func cutsByPosition(s *session, w window, conv gen.Identical) {
 				wanted = label(list.want[i])
 			}
 			s.fail("WIN-5", "the conversation is %s, identical messages that only their position tells apart (* a message of a tool-call unit); %s[%d] should be %s, but %s\n%s\nwanted trimmed %s, evicted %s\ngot    trimmed %s, evicted %s",
-				wantPattern(gen.Indices(len(in))), list.name, i, wanted, templ(list.got, i), p.explain(w),
+				wantPattern(gen.Indices(len(in))), list.name, i, wanted, templ(list.got, i), explainPlan(p, w),
 				wantPattern(p.trimmed()), wantPattern(p.evicted()), pattern(res.Trimmed), pattern(res.Evicted))
 		}
 	}

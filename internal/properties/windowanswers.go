@@ -99,11 +99,11 @@ func trimWarning(s *session, w window, in []gen.Message) {
 	res := s.trim(w, in)
 	n := len(in)
 	warned := countCode(res.Warnings, codePreserveExceedsMax) > 0
-	p := planFor(w, in)
+	p := planFor(w.config(), in)
 	switch headOnly := p.headOnly; {
 	case headOnly && !warned:
 		s.fail("WIN-3", "n = %d > max_messages %d and the head and tail, grown to whole units, hold |head| + |tail| = %d >= %d messages (preserve_first_n + preserve_last_n = %d): the trim keeps only head and tail and its warnings must contain %q; got %s\n%s",
-			n, w.max, p.head+p.tail, w.max, w.h+w.t, codePreserveExceedsMax, warningCodes(res.Warnings), p.explain(w))
+			n, w.max, p.head+p.tail, w.max, w.h+w.t, codePreserveExceedsMax, warningCodes(res.Warnings), explainPlan(p, w))
 	case !headOnly && warned:
 		why := fmt.Sprintf("n = %d <= max_messages %d, nothing is trimmed", n, w.max)
 		switch {
@@ -119,7 +119,7 @@ func trimWarning(s *session, w window, in []gen.Message) {
 
 func unitsWhole(s *session, w window, in []gen.Message) {
 	res := s.trim(w, in)
-	p := planFor(w, in)
+	p := planFor(w.config(), in)
 	tr := traceAll(res.Trimmed, in)
 	kept := map[int]bool{}
 	var list []int
@@ -130,7 +130,7 @@ func unitsWhole(s *session, w window, in []gen.Message) {
 		kept[x.at] = true
 		list = append(list, x.at)
 	}
-	summary := fmt.Sprintf("%s\ngot trimmed %s, evicted %s", p.explain(w), traceList(res.Trimmed, in), traceList(res.Evicted, in))
+	summary := fmt.Sprintf("%s\ngot trimmed %s, evicted %s", explainPlan(p, w), traceList(res.Trimmed, in), traceList(res.Evicted, in))
 	for _, u := range p.units {
 		var in1, out1 []int
 		for i := u[0]; i < u[1]; i++ {
