@@ -20,6 +20,7 @@ import (
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/gen"
+	"github.com/convspec/convspec/internal/model"
 )
 
 // propModel is the model the properties add with a limit of their own
@@ -142,7 +143,7 @@ func pruneSubsequence(s *session, c budgetCase) {
 			s.fail("PRN-1", "messages[%d] is %s, after messages[%d] = input[%d]: pruning returns the rest in order, each once\n%s", k, describe(in, kept[k]), k-1, kept[k-1], ctx)
 		}
 	}
-	missing := without(gen.Indices(len(in)), kept)
+	missing := model.Without(gen.Indices(len(in)), kept)
 	if !slices.Equal(nonNilInts(res.Removed), missing) {
 		s.fail("PRN-1", "removed is %v, but the positions missing from the result are %v: removed lists the input positions removed, ascending\n%s", res.Removed, missing, ctx)
 	}
@@ -199,7 +200,7 @@ func pruneOldestFirst(s *session, c budgetCase) {
 	res, kept := s.budgetPrune(c, c.ratio)
 	in := c.in()
 	want := c.expectPrune(c.percent)
-	got := without(gen.Indices(len(in)), kept)
+	got := model.Without(gen.Indices(len(in)), kept)
 	if slices.Equal(got, want) {
 		return
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/gen"
+	"github.com/convspec/convspec/internal/model"
 	"github.com/convspec/convspec/internal/prop"
 )
 
@@ -36,9 +37,9 @@ func planBuild(h gen.History, max int) buildPlan {
 		bp.dropped = append(bp.dropped, b.Idx...)
 	}
 	slices.Sort(bp.dropped)
-	bp.repaired = without(gen.Indices(len(h.Msgs)), bp.dropped)
-	bp.orphans = pruneRemoved(h.Msgs, bp.repaired)
-	bp.pruned = without(bp.repaired, bp.orphans)
+	bp.repaired = model.Without(gen.Indices(len(h.Msgs)), bp.dropped)
+	bp.orphans = model.PruneRemoved(h.Msgs, bp.repaired)
+	bp.pruned = model.Without(bp.repaired, bp.orphans)
 	bp.sys, bp.rest, bp.start, bp.rule = buildWindow(h, bp.pruned, max)
 	bp.out = append(slices.Clone(bp.sys), bp.rest[bp.start:]...)
 	return bp
@@ -254,7 +255,7 @@ func (s *session) matchBuild(h gen.History, bp buildPlan, res protocol.HistoryBu
 func windowThenPrune(h gen.History, bp buildPlan) []int {
 	sys, rest, start, _ := buildWindow(h, bp.repaired, bp.max)
 	w := append(slices.Clone(sys), rest[start:]...)
-	return without(w, pruneRemoved(h.Msgs, w))
+	return model.Without(w, model.PruneRemoved(h.Msgs, w))
 }
 
 func entryIdx(list []int, k int, in []gen.Message) string {

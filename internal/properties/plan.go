@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/convspec/convspec/internal/gen"
+	"github.com/convspec/convspec/internal/model"
 	"slices"
 	"strings"
 )
@@ -12,9 +13,9 @@ import (
 // and which clause a trimmed list that departs from it breaks.
 
 // planToolUnits lists the units of more than one message.
-func planToolUnits(p plan) string {
+func planToolUnits(p model.Plan) string {
 	var us []string
-	for _, u := range p.units {
+	for _, u := range p.Units {
 		if u[1]-u[0] > 1 {
 			us = append(us, span(u[0], u[1]-1))
 		}
@@ -27,35 +28,35 @@ func planToolUnits(p plan) string {
 
 // explainPlan says in words where p cuts a trim by w and why, clause by
 // clause.
-func explainPlan(p plan, w window) string {
+func explainPlan(p model.Plan, w window) string {
 	cfg := fmt.Sprintf("max_messages %d, preserve_first_n %d, preserve_last_n %d", w.max, w.h, w.t)
 	switch {
 	case w.max == 0:
-		return fmt.Sprintf("%s: trimming is off (CFG-5), the %d messages come back unchanged", cfg, p.n)
-	case !p.trims:
-		return fmt.Sprintf("%s: n = %d <= max, nothing is trimmed (WIN-1)", cfg, p.n)
+		return fmt.Sprintf("%s: trimming is off (CFG-5), the %d messages come back unchanged", cfg, p.N)
+	case !p.Trims:
+		return fmt.Sprintf("%s: n = %d <= max, nothing is trimmed (WIN-1)", cfg, p.N)
 	}
-	head := "the head " + indexList(gen.Indices(p.head))
-	if p.head > p.h0 {
-		head += fmt.Sprintf(" (the first %d, grown to the end of their last unit, WIN-9)", p.h0)
+	head := "the head " + indexList(gen.Indices(p.Head))
+	if p.Head > p.H0 {
+		head += fmt.Sprintf(" (the first %d, grown to the end of their last unit, WIN-9)", p.H0)
 	}
-	tail := "the tail " + indexList(p.tailIdx())
-	if p.tail > p.t0 {
-		tail += fmt.Sprintf(" (the last min(t, n − |head|) = %d, grown back to the start of their first unit, WIN-9)", p.t0)
+	tail := "the tail " + indexList(p.TailIdx())
+	if p.Tail > p.T0 {
+		tail += fmt.Sprintf(" (the last min(t, n − |head|) = %d, grown back to the start of their first unit, WIN-9)", p.T0)
 	}
-	middle := gen.IndexRange(p.head, p.n-p.tail)
-	if p.headOnly {
+	middle := gen.IndexRange(p.Head, p.N-p.Tail)
+	if p.HeadOnly {
 		return fmt.Sprintf("%s: n = %d > max and |head| + |tail| = %d >= max, so only %s and %s are kept and the middle %s is evicted (WIN-3)%s",
-			cfg, p.n, p.head+p.tail, head, tail, indexList(middle), planToolUnits(p))
+			cfg, p.N, p.Head+p.Tail, head, tail, indexList(middle), planToolUnits(p))
 	}
 	return fmt.Sprintf("%s: n = %d > max and |head| + |tail| = %d < max, so %s and %s are kept with the newest whole units of the middle %s that fit in k = max − |head| − |tail| = %d: %s (WIN-4)%s",
-		cfg, p.n, p.head+p.tail, head, tail, indexList(middle), p.budget, indexList(gen.IndexRange(p.n-p.tail-p.keep, p.n-p.tail)), planToolUnits(p))
+		cfg, p.N, p.Head+p.Tail, head, tail, indexList(middle), p.Budget, indexList(gen.IndexRange(p.N-p.Tail-p.Keep, p.N-p.Tail)), planToolUnits(p))
 }
 
 // blameTrimmed names the clause a trimmed list that first differs from the
 // plan at position i breaks, and says how.
-func blameTrimmed(p plan, w window, in []gen.Message, got []json.RawMessage, want []int, i int) (clause, what string) {
-	if p.trims && w.t == 0 && i == len(want) {
+func blameTrimmed(p model.Plan, w window, in []gen.Message, got []json.RawMessage, want []int, i int) (clause, what string) {
+	if p.Trims && w.t == 0 && i == len(want) {
 		// What was wanted, then more: the tail taken as slice(-0).
 		return "WIN-2", fmt.Sprintf("preserve_last_n is 0, so there is no preserved tail (0 does not mean \"keep everything\"); trimmed should end after %d messages but goes on with %s",
 			len(want), whatIs(got[len(want)], in))
@@ -68,7 +69,7 @@ func blameTrimmed(p plan, w window, in []gen.Message, got []json.RawMessage, wan
 		}
 		if first, dup := seen[x.at]; dup {
 			clause = "WIN-5"
-			if p.trims && p.n < w.h+w.t {
+			if p.Trims && p.N < w.h+w.t {
 				clause = "WIN-2" // head and tail overlap (D-1)
 			}
 			return clause, fmt.Sprintf("%s appears twice in trimmed, at trimmed[%d] and trimmed[%d]; no message belongs to two zones and none is returned twice",
@@ -76,7 +77,7 @@ func blameTrimmed(p plan, w window, in []gen.Message, got []json.RawMessage, wan
 		}
 		seen[x.at] = k
 	}
-	if !p.trims {
+	if !p.Trims {
 		clause = "WIN-1"
 		if w.max == 0 {
 			clause = "CFG-5"
@@ -91,29 +92,29 @@ func blameTrimmed(p plan, w window, in []gen.Message, got []json.RawMessage, wan
 			return "MSG-2", fmt.Sprintf("trimmed[%d] is %s, not the message as sent", k, whatIs(got[k], in))
 		}
 	}
-	for j := 0; j < p.head; j++ {
+	for j := 0; j < p.Head; j++ {
 		if _, ok := seen[j]; ok {
 			continue
 		}
-		if j >= p.h0 {
-			u := unitAt(p.units, p.h0-1)
+		if j >= p.H0 {
+			u := model.UnitAt(p.Units, p.H0-1)
 			return "WIN-9", fmt.Sprintf("%s is not in trimmed, but the preserved head, the first min(h, n) = %d messages, grows to the end of the unit %s they end in, so it is %s",
-				describe(in, j), p.h0, indexList(gen.IndexRange(u[0], u[1])), indexList(gen.Indices(p.head)))
+				describe(in, j), p.H0, indexList(gen.IndexRange(u[0], u[1])), indexList(gen.Indices(p.Head)))
 		}
-		return "WIN-2", fmt.Sprintf("%s is not in trimmed, but it is in the preserved head (the first min(h, n) = %d messages), which is always kept", describe(in, j), p.h0)
+		return "WIN-2", fmt.Sprintf("%s is not in trimmed, but it is in the preserved head (the first min(h, n) = %d messages), which is always kept", describe(in, j), p.H0)
 	}
-	for j := p.n - p.tail; j < p.n; j++ {
+	for j := p.N - p.Tail; j < p.N; j++ {
 		if _, ok := seen[j]; ok {
 			continue
 		}
-		if j < p.n-p.t0 {
-			u := unitAt(p.units, p.n-p.t0)
+		if j < p.N-p.T0 {
+			u := model.UnitAt(p.Units, p.N-p.T0)
 			return "WIN-9", fmt.Sprintf("%s is not in trimmed, but the preserved tail, the last min(t, n − |head|) = %d messages, grows back to the start of the unit %s they start in, so it is %s",
-				describe(in, j), p.t0, indexList(gen.IndexRange(u[0], u[1])), indexList(p.tailIdx()))
+				describe(in, j), p.T0, indexList(gen.IndexRange(u[0], u[1])), indexList(p.TailIdx()))
 		}
-		return "WIN-2", fmt.Sprintf("%s is not in trimmed, but it is in the preserved tail (the last min(t, n − |head|) = %d messages), which is always kept", describe(in, j), p.t0)
+		return "WIN-2", fmt.Sprintf("%s is not in trimmed, but it is in the preserved tail (the last min(t, n − |head|) = %d messages), which is always kept", describe(in, j), p.T0)
 	}
-	lo, hi := p.head, p.n-p.tail
+	lo, hi := p.Head, p.N-p.Tail
 	var mid []int
 	for j := range seen {
 		if lo <= j && j < hi {
@@ -121,21 +122,21 @@ func blameTrimmed(p plan, w window, in []gen.Message, got []json.RawMessage, wan
 		}
 	}
 	slices.Sort(mid)
-	keepFrom := hi - p.keep
+	keepFrom := hi - p.Keep
 	switch {
-	case p.headOnly && len(mid) > 0:
+	case p.HeadOnly && len(mid) > 0:
 		return "WIN-3", fmt.Sprintf("|head| + |tail| = %d >= max_messages %d, so only the head and the tail are kept, but trimmed also holds %s of the middle",
-			p.head+p.tail, w.max, indexList(mid))
+			p.Head+p.Tail, w.max, indexList(mid))
 	case len(mid) > 0 && (mid[len(mid)-1] != hi-1 || mid[len(mid)-1]-mid[0] != len(mid)-1):
 		return "WIN-4", fmt.Sprintf("the kept part of the middle %s is its newest whole units, a suffix of it, but trimmed keeps %s of it",
 			indexList(gen.IndexRange(lo, hi)), indexList(mid))
-	case len(mid) > 0 && !p.isBoundary(mid[0]):
-		u := unitAt(p.units, mid[0])
+	case len(mid) > 0 && !p.IsBoundary(mid[0]):
+		u := model.UnitAt(p.Units, mid[0])
 		return "WIN-9", fmt.Sprintf("the kept part of the middle starts at %s, inside the unit %s: cuts fall between units, so the unit is kept whole or evicted whole (k = %d, the kept middle is %s)",
-			describe(in, mid[0]), indexList(gen.IndexRange(u[0], u[1])), p.budget, indexList(gen.IndexRange(keepFrom, hi)))
-	case len(mid) != p.keep:
+			describe(in, mid[0]), indexList(gen.IndexRange(u[0], u[1])), p.Budget, indexList(gen.IndexRange(keepFrom, hi)))
+	case len(mid) != p.Keep:
 		return "WIN-4", fmt.Sprintf("k = max − |head| − |tail| = %d, so the kept middle is the shortest suffix of the middle %s that starts at a unit boundary at or after %d messages before the tail: %s; trimmed keeps %s",
-			p.budget, indexList(gen.IndexRange(lo, hi)), p.budget, indexList(gen.IndexRange(keepFrom, hi)), indexList(mid))
+			p.Budget, indexList(gen.IndexRange(lo, hi)), p.Budget, indexList(gen.IndexRange(keepFrom, hi)), indexList(mid))
 	}
 	return "WIN-5", fmt.Sprintf("trimmed holds the right messages in the wrong order: trimmed[%d] should be %s, but %s", i, wantAt(want, i, in), gotAt(got, i, in, "trimmed"))
 }

@@ -1,7 +1,6 @@
 package properties
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -23,6 +22,7 @@ import (
 	"github.com/convspec/convspec/internal/gen"
 	"github.com/convspec/convspec/internal/inprocess"
 	"github.com/convspec/convspec/internal/jsoncmp"
+	"github.com/convspec/convspec/internal/model"
 	"github.com/convspec/convspec/internal/prop"
 	"github.com/convspec/convspec/internal/server"
 	"github.com/convspec/convspec/reference/message"
@@ -101,77 +101,6 @@ func messageModel(id string) bool {
 }
 
 // ---------------------------------------------------------------------------
-// The oracle checked against the spec's own examples
-
-func TestSpecExamples(t *testing.T) {
-	// EST-3: [ {"type": "text", "text": "hi 😀"} ] is 32 characters.
-	v := gen.JArray(gen.JObject(gen.JMember("type", gen.JString("text")), gen.JMember("text", gen.JString("hi 😀"))))
-	if got, want := v.Compact(), `[{"type":"text","text":"hi 😀"}]`; got != want || gen.UTF16Len(got) != 32 {
-		t.Errorf("compact = %s (%d characters), want %s (32)", got, gen.UTF16Len(got), want)
-	}
-	// EST-2: "a", "é", "你" count 1; "😀" counts 2.
-	for s, n := range map[string]int{"a": 1, "é": 1, "你": 1, "😀": 2, "e\u0301": 2, "👩‍💻": 5} {
-		if gen.UTF16Len(s) != n {
-			t.Errorf("utf16Len(%q) = %d, want %d", s, gen.UTF16Len(s), n)
-		}
-	}
-	// WIN-3: max 5, h 3, t 4, seven messages: all kept, nothing evicted.
-	p := planCount(windowConfig{max: 5, h: 3, t: 4}, 7)
-	if !p.headOnly || fmt.Sprint(p.trimmed()) != "[0 1 2 3 4 5 6]" || len(p.evicted()) != 0 {
-		t.Errorf("WIN-3 example: %+v trimmed %v evicted %v", p, p.trimmed(), p.evicted())
-	}
-	// WIN-4: max 5, h 1, t 2, eight messages: trimmed m1 m5 m6 m7 m8.
-	p = planCount(windowConfig{max: 5, h: 1, t: 2}, 8)
-	if fmt.Sprint(p.trimmed()) != "[0 4 5 6 7]" || fmt.Sprint(p.evicted()) != "[1 2 3]" {
-		t.Errorf("WIN-4 example: trimmed %v evicted %v", p.trimmed(), p.evicted())
-	}
-	// WIN-2: t = 0 keeps no tail; n < h + t never overlaps.
-	if p := planCount(windowConfig{max: 3, h: 1, t: 0}, 6); fmt.Sprint(p.trimmed()) != "[0 4 5]" {
-		t.Errorf("t = 0: trimmed %v", p.trimmed())
-	}
-	if p := planCount(windowConfig{max: 2, h: 3, t: 3}, 4); fmt.Sprint(p.trimmed()) != "[0 1 2 3]" {
-		t.Errorf("overlap: trimmed %v", p.trimmed())
-	}
-}
-
-// TestGeneratedMessages checks the generators against themselves: every
-// message is valid JSON with a role, its wire form and compact form are
-// the same value, and the compact form is compact.
-func TestGeneratedMessages(t *testing.T) {
-	rapid.Check(t, func(rt *rapid.T) {
-		m := gen.Messages(rapid.IntRange(-1, 5).Draw(rt, "seq"), gen.MessageOpts{Tools: rapid.Bool().Draw(rt, "tools")}).Draw(rt, "message")
-		var members map[string]json.RawMessage
-		if err := json.Unmarshal(m.Raw, &members); err != nil {
-			rt.Fatalf("not a JSON object: %v: %s", err, m.Raw)
-		}
-		var role string
-		if json.Unmarshal(members["role"], &role) != nil || role != m.Role {
-			rt.Fatalf("role %q, want %q: %s", role, m.Role, m.Raw)
-		}
-		c, ok := members["content"]
-		switch {
-		case m.Kind == "absent":
-			if ok {
-				rt.Fatalf("content present: %s", m.Raw)
-			}
-		case m.Kind == "string":
-			var s string
-			if json.Unmarshal(c, &s) != nil || s != m.Counted {
-				rt.Fatalf("string content %s decodes to %q, want %q", c, s, m.Counted)
-			}
-		case m.Kind != "null":
-			if !jsoncmp.Equal(c, []byte(m.Counted)) {
-				rt.Fatalf("compact form %s is not the content %s", m.Counted, c)
-			}
-			var b bytes.Buffer
-			if err := json.Compact(&b, []byte(m.Counted)); err != nil || b.String() != m.Counted {
-				rt.Fatalf("compact form %s is not compact JSON (%v)", m.Counted, err)
-			}
-		}
-	})
-}
-
-// ---------------------------------------------------------------------------
 // Faulty targets: each property must catch the bug it exists for
 
 // faulty is the reference with one bug, applied to what it returns.
@@ -245,18 +174,18 @@ func (f *faulty) Call(ctx context.Context, method string, params any) (json.RawM
 
 // zones computes, for a trim of msgs, the reference's cut points along
 // the reference's units.
-func zones(c protocol.WindowConfig, msgs []json.RawMessage) plan {
-	w := windowConfig{max: c.MaxMessages, h: c.PreserveFirstN, t: c.PreserveLastN}
+func zones(c protocol.WindowConfig, msgs []json.RawMessage) model.Plan {
+	w := model.Window{Max: c.MaxMessages, First: c.PreserveFirstN, Last: c.PreserveLastN}
 	parsed, err := message.FromRaw(msgs)
 	if err != nil {
-		return planCount(w, len(msgs))
+		return model.PlanCount(w, len(msgs))
 	}
 	units, _ := message.Structure(parsed)
 	us := make([][2]int, len(units))
 	for i, u := range units {
 		us[i] = [2]int{u.Start, u.End}
 	}
-	return planUnits(w, us, len(msgs))
+	return model.PlanUnits(w, us, len(msgs))
 }
 
 func pick(msgs []json.RawMessage, idx ...[]int) []json.RawMessage {
@@ -304,7 +233,7 @@ var variants = []variant{
 		build: func(f *faulty) {
 			f.trim = func(_ context.Context, _ *faulty, c protocol.WindowConfig, p protocol.WindowTrimParams, r *protocol.WindowTrimResult) {
 				n, h, t := len(p.Messages), c.PreserveFirstN, c.PreserveLastN
-				if zp := zones(c, p.Messages); zp.headOnly && n < h+t {
+				if zp := zones(c, p.Messages); zp.HeadOnly && n < h+t {
 					r.Trimmed = append(pick(p.Messages, gen.Indices(min(h, n))), p.Messages[n-min(t, n):]...)
 				}
 			}
@@ -317,12 +246,12 @@ var variants = []variant{
 		build: func(f *faulty) {
 			f.trim = func(_ context.Context, _ *faulty, c protocol.WindowConfig, p protocol.WindowTrimParams, r *protocol.WindowTrimResult) {
 				z := zones(c, p.Messages)
-				if !z.trims || z.headOnly {
+				if !z.Trims || z.HeadOnly {
 					return
 				}
-				n := z.n
-				r.Trimmed = pick(p.Messages, gen.Indices(z.head+z.keep), gen.IndexRange(n-z.tail, n))
-				r.Evicted = pick(p.Messages, gen.IndexRange(z.head+z.keep, n-z.tail))
+				n := z.N
+				r.Trimmed = pick(p.Messages, gen.Indices(z.Head+z.Keep), gen.IndexRange(n-z.Tail, n))
+				r.Evicted = pick(p.Messages, gen.IndexRange(z.Head+z.Keep, n-z.Tail))
 			}
 		},
 		caught: []expect{{"prop/window-matches-plan", []string{"WIN-4"}}},
@@ -333,12 +262,12 @@ var variants = []variant{
 		build: func(f *faulty) {
 			f.trim = func(_ context.Context, _ *faulty, c protocol.WindowConfig, p protocol.WindowTrimParams, r *protocol.WindowTrimResult) {
 				z := zones(c, p.Messages)
-				if !z.trims || z.headOnly {
+				if !z.Trims || z.HeadOnly {
 					return
 				}
 				last := r.Evicted[len(r.Evicted)-1]
 				r.Evicted = r.Evicted[:len(r.Evicted)-1]
-				r.Trimmed = append(append(append([]json.RawMessage{}, r.Trimmed[:z.head]...), last), r.Trimmed[z.head:]...)
+				r.Trimmed = append(append(append([]json.RawMessage{}, r.Trimmed[:z.Head]...), last), r.Trimmed[z.Head:]...)
 			}
 		},
 		caught: []expect{{"prop/window-bound", []string{"WIN-6"}}, {"prop/window-matches-plan", []string{"WIN-4"}}},
@@ -386,11 +315,11 @@ var variants = []variant{
 		build: func(f *faulty) {
 			f.trim = func(_ context.Context, _ *faulty, c protocol.WindowConfig, p protocol.WindowTrimParams, r *protocol.WindowTrimResult) {
 				z := zones(c, p.Messages)
-				if !z.trims || c.PreserveLastN != 0 {
+				if !z.Trims || c.PreserveLastN != 0 {
 					return
 				}
-				all := gen.Indices(z.n) // messages.slice(-0)
-				r.Trimmed = pick(p.Messages, gen.Indices(z.head), gen.IndexRange(z.n-z.keep, z.n), all)
+				all := gen.Indices(z.N) // messages.slice(-0)
+				r.Trimmed = pick(p.Messages, gen.Indices(z.Head), gen.IndexRange(z.N-z.Keep, z.N), all)
 			}
 		},
 		caught: []expect{{"prop/window-bound", []string{"WIN-6"}}, {"prop/window-matches-plan", []string{"WIN-2"}}},

@@ -9,6 +9,7 @@ import (
 
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/gen"
+	"github.com/convspec/convspec/internal/model"
 )
 
 // Pruning: PRUNE-1 – PRUNE-4 computed from the classes.
@@ -20,8 +21,8 @@ func checkPruneMatchesRules(t *rapid.T, tg target.Target) {
 func pruneMatchesRules(s *session, h gen.History) {
 	in := h.Msgs
 	res := s.prune(gen.Raws(in))
-	removed := pruneRemoved(in, gen.Indices(len(in)))
-	want := without(gen.Indices(len(in)), removed)
+	removed := model.PruneRemoved(in, gen.Indices(len(in)))
+	want := model.Without(gen.Indices(len(in)), removed)
 	summary := fmt.Sprintf("wanted %s, removed %s\ngot    %s, removed %v", indexList(want), indexList(removed), traceList(res.Messages, in), res.Removed)
 	if firstDiff(res.Messages, want, in) >= 0 {
 		clause, what := blamePrune(in, res.Messages, want, removed)
@@ -72,7 +73,7 @@ func blameOne(in []gen.Message, all []int, has map[int]bool, i int, kept bool) (
 		m := in[i]
 		switch keep := !kept; {
 		case keep && !has[i] && m.Class == gen.ClassUserPrompt:
-			prompts, _ := runOf(in, all, i)
+			prompts, _ := model.RunOf(in, all, i)
 			if len(prompts) == 1 {
 				return "PRUNE-1", fmt.Sprintf("%s was removed, but it is a run of one, which is never pruned", describe(in, i))
 			}
@@ -82,7 +83,7 @@ func blameOne(in []gen.Message, all []int, has map[int]bool, i int, kept bool) (
 		case keep && !has[i]:
 			return "PRUNE-3", fmt.Sprintf("%s was removed: pruning removes user prompts and nothing else", describe(in, i))
 		case !keep && has[i]:
-			prompts, between := runOf(in, all, i)
+			prompts, between := model.RunOf(in, all, i)
 			next := prompts[slices.Index(prompts, i)+1]
 			var mid []int
 			for _, j := range between {

@@ -15,6 +15,7 @@ import (
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/gen"
+	"github.com/convspec/convspec/internal/model"
 	"github.com/convspec/convspec/internal/prop"
 )
 
@@ -102,7 +103,7 @@ func (s *session) callFailed(method string, err error) {
 }
 
 // config is w's effective configuration.
-func (w window) config() windowConfig { return windowConfig{max: w.max, h: w.h, t: w.t} }
+func (w window) config() model.Window { return model.Window{Max: w.max, First: w.h, Last: w.t} }
 
 // window is a created window and its effective configuration.
 type window struct {

@@ -12,6 +12,7 @@ import (
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/gen"
+	"github.com/convspec/convspec/internal/model"
 )
 
 // The model of summarization: the conversation a window holds, and what
@@ -223,8 +224,8 @@ func (m *machine) trimWith(sc script) {
 	in := m.conv
 	n := len(in)
 	units := entryUnits(in)
-	plain := planUnits(m.w.config(), units, n)
-	plainOut := outcome{trimmed: pickEntries(in, plain.trimmed()), evicted: pickEntries(in, plain.evicted())}
+	plain := model.PlanUnits(m.w.config(), units, n)
+	plainOut := outcome{trimmed: pickEntries(in, plain.Trimmed()), evicted: pickEntries(in, plain.Evicted())}
 
 	msgs := make([]json.RawMessage, n)
 	for i, e := range in {
@@ -241,7 +242,7 @@ func (m *machine) trimWith(sc script) {
 
 	// The path the clauses give.
 	var want outcome
-	roomy := planCap(m.w.config(), units, n, m.w.max-1)
+	roomy := model.PlanCap(m.w.config(), units, n, m.w.max-1)
 	var covered []convEntry
 	switch {
 	case !m.on || sc.wire == nil:
@@ -255,10 +256,10 @@ func (m *machine) trimWith(sc script) {
 		want = plainOut
 		want.path, want.clause, want.why = "nothing", "SUM-5", "the trim evicts nothing, so it makes no call"
 	default:
-		covered = slices.Concat(m.pending, pickEntries(in, roomy.evicted()))
+		covered = slices.Concat(m.pending, pickEntries(in, roomy.Evicted()))
 		want.covered = covered
 		c := fmt.Sprintf("c = %d pending %s + %d evicted when planned for a summary with max_messages − 1 = %d %s",
-			len(m.pending), labels(m.pending), len(roomy.evicted()), m.w.max-1, labels(pickEntries(in, roomy.evicted())))
+			len(m.pending), labels(m.pending), len(roomy.Evicted()), m.w.max-1, labels(pickEntries(in, roomy.Evicted())))
 		switch k := meaning(covered); {
 		case len(covered) < sumEvery:
 			want = plainOut
@@ -283,10 +284,10 @@ func (m *machine) trimWith(sc script) {
 				m.units++
 				se := summaryEntry(sumPrefix+sc.core, m.summaries+1, m.units)
 				want.path, want.clause = "summary", "SUM-2"
-				want.why = why + fmt.Sprintf("; it replies, so the summary goes right after the head %s and the middle keeps one place fewer (SUM-3)", labels(pickEntries(in, gen.Indices(roomy.head))))
+				want.why = why + fmt.Sprintf("; it replies, so the summary goes right after the head %s and the middle keeps one place fewer (SUM-3)", labels(pickEntries(in, gen.Indices(roomy.Head))))
 				want.summary = &se
-				want.trimmed = slices.Concat(pickEntries(in, gen.Indices(roomy.head)), []convEntry{se}, pickEntries(in, gen.IndexRange(roomy.n-roomy.tail-roomy.keep, roomy.n)))
-				want.evicted = pickEntries(in, roomy.evicted())
+				want.trimmed = slices.Concat(pickEntries(in, gen.Indices(roomy.Head)), []convEntry{se}, pickEntries(in, gen.IndexRange(roomy.N-roomy.Tail-roomy.Keep, roomy.N)))
+				want.evicted = pickEntries(in, roomy.Evicted())
 			}
 		}
 	}

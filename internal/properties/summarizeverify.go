@@ -9,6 +9,7 @@ import (
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/internal/gen"
 	"github.com/convspec/convspec/internal/jsoncmp"
+	"github.com/convspec/convspec/internal/model"
 	"github.com/convspec/convspec/internal/prop"
 )
 
@@ -17,7 +18,7 @@ import (
 
 // verify compares a trim's result with the model's outcome and names the
 // clause of the first difference.
-func (m *machine) verify(in []convEntry, sc script, want outcome, res protocol.WindowTrimResult, plain, roomy plan) {
+func (m *machine) verify(in []convEntry, sc script, want outcome, res protocol.WindowTrimResult, plain, roomy model.Plan) {
 	m.s.t.Helper()
 	ctx := want.why
 
@@ -34,11 +35,11 @@ func (m *machine) verify(in []convEntry, sc script, want outcome, res protocol.W
 		m.fail(clause, "the summarizer was called, but %s\nits prompt: %s", ctx, abbreviate([]byte(calls[0].Prompt), 600))
 	case want.call && len(calls) == 0:
 		clause, extra := "SUM-5", ""
-		thisTrim := pickEntries(in, roomy.evicted())
+		thisTrim := pickEntries(in, roomy.Evicted())
 		alone := len(thisTrim) < sumEvery || meaning(thisTrim) == blankText
 		switch {
-		case len(m.pending)+len(plain.evicted()) < sumEvery:
-			clause, extra = "SUM-3", fmt.Sprintf("; planned with max_messages %d the trim would evict only %d, but c counts the evictions planned for a summary, with one place fewer", m.w.max, len(plain.evicted()))
+		case len(m.pending)+len(plain.Evicted()) < sumEvery:
+			clause, extra = "SUM-3", fmt.Sprintf("; planned with max_messages %d the trim would evict only %d, but c counts the evictions planned for a summary, with one place fewer", m.w.max, len(plain.Evicted()))
 		case m.carried && alone:
 			clause, extra = "SUM-7", fmt.Sprintf("; the pending list %s holds what an earlier failed call covered, which a failure must not reset", labels(m.pending))
 		case len(m.pending) > 0 && alone:
@@ -90,10 +91,10 @@ func (m *machine) verify(in []convEntry, sc script, want outcome, res protocol.W
 		got := m.traceEntries(res.Trimmed, in, want.summary)
 		switch {
 		case want.summary != nil && len(res.Trimmed) == len(want.trimmed)+1:
-			clause, extra = "SUM-3", fmt.Sprintf("; the summary takes a place of the cap: planned with max_messages − 1 = %d, the kept middle is %s", m.w.max-1, labels(pickEntries(in, gen.IndexRange(roomy.n-roomy.tail-roomy.keep, roomy.n-roomy.tail))))
-		case want.summary != nil && summaryAt(res.Trimmed, *want.summary) >= 0 && summaryAt(res.Trimmed, *want.summary) != roomy.head:
+			clause, extra = "SUM-3", fmt.Sprintf("; the summary takes a place of the cap: planned with max_messages − 1 = %d, the kept middle is %s", m.w.max-1, labels(pickEntries(in, gen.IndexRange(roomy.N-roomy.Tail-roomy.Keep, roomy.N-roomy.Tail))))
+		case want.summary != nil && summaryAt(res.Trimmed, *want.summary) >= 0 && summaryAt(res.Trimmed, *want.summary) != roomy.Head:
 			extra = fmt.Sprintf("; the summary sits right after the preserved head %s, at trimmed[%d], not at trimmed[%d]",
-				labels(pickEntries(in, gen.Indices(roomy.head))), roomy.head, summaryAt(res.Trimmed, *want.summary))
+				labels(pickEntries(in, gen.Indices(roomy.Head))), roomy.Head, summaryAt(res.Trimmed, *want.summary))
 		}
 		m.fail(clause, "trimmed[%d] is wrong: wanted trimmed %s, got %s%s\n%s", i, labels(want.trimmed), got, extra, ctx)
 	}
@@ -131,7 +132,7 @@ func (m *machine) verify(in []convEntry, sc script, want outcome, res protocol.W
 	}
 	if len(accept) > 0 && !found {
 		clause := want.clause
-		if want.path == "no-text" && len(m.pending)+len(plain.evicted()) < sumEvery {
+		if want.path == "no-text" && len(m.pending)+len(plain.Evicted()) < sumEvery {
 			clause = "SUM-3" // c counted with max_messages, not max_messages − 1
 		}
 		m.fail(clause, "the trim must warn %q: %s; got %s", accept[0], ctx, warningCodes(res.Warnings))
@@ -158,9 +159,9 @@ func (m *machine) verifyMetrics(in []convEntry, want outcome, res protocol.Windo
 // diagnostics, SUM-4 core): every text of every message evicted since the
 // last summary, held back by the rate limit or by a failed call included,
 // is in it.
-func (m *machine) covers(prompt string, want outcome, in []convEntry, roomy plan, ctx string) {
+func (m *machine) covers(prompt string, want outcome, in []convEntry, roomy model.Plan, ctx string) {
 	m.s.t.Helper()
-	thisTrim := pickEntries(in, roomy.evicted())
+	thisTrim := pickEntries(in, roomy.Evicted())
 	for _, e := range want.covered {
 		for _, text := range e.texts {
 			if classifyText(text) == blankText || strings.Contains(prompt, text) {
@@ -181,14 +182,14 @@ func (m *machine) covers(prompt string, want outcome, in []convEntry, roomy plan
 
 // blamePrompt explains a wrong prompt: which messages it covers, or where
 // its text first differs from SUM-1's.
-func (m *machine) blamePrompt(got string, want outcome, in []convEntry, roomy, plain plan, ctx string) {
+func (m *machine) blamePrompt(got string, want outcome, in []convEntry, roomy, plain model.Plan, ctx string) {
 	m.s.t.Helper()
 	head := sumInstruction + "\n\n"
 	if !strings.HasPrefix(got, head) {
 		m.fail("SUM-1", "the prompt does not start with the instruction and a blank line: %s", abbreviate([]byte(got), 300))
 	}
 	body, wantBody := strings.TrimPrefix(got, head), strings.TrimPrefix(want.prompt, head)
-	thisTrim := pickEntries(in, roomy.evicted())
+	thisTrim := pickEntries(in, roomy.Evicted())
 	switch {
 	case len(m.pending) > 0 && got == promptOf(thisTrim) && m.carried:
 		m.fail("SUM-7", "the prompt covers only this trim's evicted messages %s, but the pending list %s holds what a failed call covered: a failure keeps every covered message for the next summary (SUM-4)\n%s",
@@ -196,9 +197,9 @@ func (m *machine) blamePrompt(got string, want outcome, in []convEntry, roomy, p
 	case len(m.pending) > 0 && got == promptOf(thisTrim):
 		m.fail("SUM-4", "the prompt covers only this trim's evicted messages %s, but a summary covers everything evicted since the last one: pending %s first\n%s",
 			labels(thisTrim), labels(m.pending), ctx)
-	case len(plain.evicted()) != len(roomy.evicted()) && got == promptOf(slices.Concat(m.pending, pickEntries(in, plain.evicted()))):
+	case len(plain.Evicted()) != len(roomy.Evicted()) && got == promptOf(slices.Concat(m.pending, pickEntries(in, plain.Evicted()))):
 		m.fail("SUM-3", "the prompt covers %s, what plain windowing evicts; a summarizing trim plans with max_messages − 1 = %d and so covers %s\n%s",
-			labels(slices.Concat(m.pending, pickEntries(in, plain.evicted()))), m.w.max-1, labels(want.covered), ctx)
+			labels(slices.Concat(m.pending, pickEntries(in, plain.Evicted()))), m.w.max-1, labels(want.covered), ctx)
 	case strings.HasSuffix(body, "\n\n"+wantBody):
 		extra := strings.TrimSuffix(body, "\n\n"+wantBody)
 		why := ""

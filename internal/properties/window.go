@@ -10,6 +10,7 @@ import (
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/gen"
 	"github.com/convspec/convspec/internal/jsoncmp"
+	"github.com/convspec/convspec/internal/model"
 	"github.com/convspec/convspec/internal/prop"
 )
 
@@ -18,8 +19,8 @@ const codePreserveExceedsMax = "preserve_exceeds_max"
 
 func matchesPlan(s *session, w window, in []gen.Message) {
 	res := s.trim(w, in)
-	p := planFor(w.config(), in)
-	wantT, wantE := p.trimmed(), p.evicted()
+	p := model.PlanFor(w.config(), in)
+	wantT, wantE := p.Trimmed(), p.Evicted()
 	i, j := firstDiff(res.Trimmed, wantT, in), firstDiff(res.Evicted, wantE, in)
 	if i < 0 && j < 0 {
 		return
@@ -36,64 +37,64 @@ func matchesPlan(s *session, w window, in []gen.Message) {
 
 func headAndTail(s *session, w window, in []gen.Message) {
 	res := s.trim(w, in)
-	p := planFor(w.config(), in)
-	if !p.trims {
+	p := model.PlanFor(w.config(), in)
+	if !p.Trims {
 		return
 	}
 	n, got := len(in), res.Trimmed
 	ctx := fmt.Sprintf("%s\ngot trimmed %s", explainPlan(p, w), traceList(got, in))
-	for i := range p.head {
+	for i := range p.Head {
 		if i >= len(got) || !jsoncmp.Equal(got[i], in[i].Raw) {
-			clause, why := "WIN-2", fmt.Sprintf("the first min(preserve_first_n %d, n) = %d messages", w.h, p.h0)
-			if i >= p.h0 {
-				clause, why = "WIN-9", fmt.Sprintf("the first min(preserve_first_n %d, n) = %d messages grown to the end of the unit they end in", w.h, p.h0)
+			clause, why := "WIN-2", fmt.Sprintf("the first min(preserve_first_n %d, n) = %d messages", w.h, p.H0)
+			if i >= p.H0 {
+				clause, why = "WIN-9", fmt.Sprintf("the first min(preserve_first_n %d, n) = %d messages grown to the end of the unit they end in", w.h, p.H0)
 			}
 			s.fail(clause, "the preserved head is %s, %s; trimmed[%d] should be %s, but %s\n%s",
-				indexList(gen.Indices(p.head)), why, i, describe(in, i), gotAt(got, i, in, "trimmed"), ctx)
+				indexList(gen.Indices(p.Head)), why, i, describe(in, i), gotAt(got, i, in, "trimmed"), ctx)
 		}
 	}
-	for k := 1; k <= p.tail; k++ {
+	for k := 1; k <= p.Tail; k++ {
 		at, pos := n-k, len(got)-k
 		if pos < 0 || !jsoncmp.Equal(got[pos], in[at].Raw) {
 			what := "trimmed is too short to hold it"
 			if pos >= 0 {
 				what = gotAt(got, pos, in, "trimmed")
 			}
-			clause, why := "WIN-2", fmt.Sprintf("the last min(preserve_last_n %d, n − |head|) = %d messages", w.t, p.t0)
-			if k > p.t0 {
-				clause, why = "WIN-9", fmt.Sprintf("the last min(preserve_last_n %d, n − |head|) = %d messages grown back to the start of the unit they start in", w.t, p.t0)
+			clause, why := "WIN-2", fmt.Sprintf("the last min(preserve_last_n %d, n − |head|) = %d messages", w.t, p.T0)
+			if k > p.T0 {
+				clause, why = "WIN-9", fmt.Sprintf("the last min(preserve_last_n %d, n − |head|) = %d messages grown back to the start of the unit they start in", w.t, p.T0)
 			}
 			s.fail(clause, "the preserved tail is %s, %s, so trimmed ends with it; trimmed[%d] should be %s, but %s\n%s",
-				indexList(p.tailIdx()), why, pos, describe(in, at), what, ctx)
+				indexList(p.TailIdx()), why, pos, describe(in, at), what, ctx)
 		}
 	}
-	if len(got) < p.head+p.tail {
+	if len(got) < p.Head+p.Tail {
 		s.fail("WIN-2", "trimmed holds %s, fewer than the preserved head (%d) and tail (%d) together\n%s",
-			plural(len(got), "message"), p.head, p.tail, ctx)
+			plural(len(got), "message"), p.Head, p.Tail, ctx)
 	}
 	for j, e := range res.Evicted {
-		if tr := trace(e, in); tr.at >= 0 && p.zone(tr.at) != "middle" {
+		if tr := trace(e, in); tr.at >= 0 && p.Zone(tr.at) != "middle" {
 			s.fail("WIN-2", "evicted[%d] is %s, a message of the preserved %s, which is always kept\n%s",
-				j, describe(in, tr.at), p.zone(tr.at), ctx)
+				j, describe(in, tr.at), p.Zone(tr.at), ctx)
 		}
 	}
 }
 
 func bound(s *session, w window, in []gen.Message) {
 	res := s.trim(w, in)
-	p := planFor(w.config(), in)
+	p := model.PlanFor(w.config(), in)
 	n, got := len(in), len(res.Trimmed)
 	switch {
 	case w.max == 0:
 		return // no bound: trimming is off (CFG-5)
-	case p.headOnly:
-		if want := p.head + p.tail; got != want {
+	case p.HeadOnly:
+		if want := p.Head + p.Tail; got != want {
 			s.fail("WIN-6", "n = %d > max_messages %d and the head and tail, grown to whole units, hold |head| + |tail| = %d >= %d messages, so trimmed is exactly them (with no tool calls min(n, h + t) = %d); got %d: %s\n%s",
 				n, w.max, want, w.max, min(n, w.h+w.t), got, traceList(res.Trimmed, in), explainPlan(p, w))
 		}
 	case got > w.max:
 		s.fail("WIN-6", "max_messages is %d and the head and tail, grown to whole units, hold |head| + |tail| = %d < %d messages, so trimmed holds at most %d messages; got %d: %s\n%s",
-			w.max, p.head+p.tail, w.max, w.max, got, traceList(res.Trimmed, in), explainPlan(p, w))
+			w.max, p.Head+p.Tail, w.max, w.max, got, traceList(res.Trimmed, in), explainPlan(p, w))
 	}
 }
 
@@ -202,7 +203,7 @@ func checkCutsByPosition(t *rapid.T, tg target.Target) {
 func cutsByPosition(s *session, w window, conv gen.Identical) {
 	in := conv.Messages()
 	res := s.trim(w, in)
-	p := planFor(w.config(), in)
+	p := model.PlanFor(w.config(), in)
 	label := func(k int) string {
 		if conv.Of(k) < 0 {
 			return describe(in, k)
@@ -255,7 +256,7 @@ func cutsByPosition(s *session, w window, conv gen.Identical) {
 		name string
 		got  []json.RawMessage
 		want []int
-	}{{"trimmed", res.Trimmed, p.trimmed()}, {"evicted", res.Evicted, p.evicted()}} {
+	}{{"trimmed", res.Trimmed, p.Trimmed()}, {"evicted", res.Evicted, p.Evicted()}} {
 		if i := firstDiff(list.got, list.want, in); i >= 0 {
 			wanted := "nothing (it should end there)"
 			if i < len(list.want) {
@@ -263,7 +264,7 @@ func cutsByPosition(s *session, w window, conv gen.Identical) {
 			}
 			s.fail("WIN-5", "the conversation is %s, identical messages that only their position tells apart (* a message of a tool-call unit); %s[%d] should be %s, but %s\n%s\nwanted trimmed %s, evicted %s\ngot    trimmed %s, evicted %s",
 				wantPattern(gen.Indices(len(in))), list.name, i, wanted, templ(list.got, i), explainPlan(p, w),
-				wantPattern(p.trimmed()), wantPattern(p.evicted()), pattern(res.Trimmed), pattern(res.Evicted))
+				wantPattern(p.Trimmed()), wantPattern(p.Evicted()), pattern(res.Trimmed), pattern(res.Evicted))
 		}
 	}
 }

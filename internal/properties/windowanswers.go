@@ -11,6 +11,7 @@ import (
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/gen"
+	"github.com/convspec/convspec/internal/model"
 )
 
 // The window properties on what a trim or create answers besides the
@@ -99,18 +100,18 @@ func trimWarning(s *session, w window, in []gen.Message) {
 	res := s.trim(w, in)
 	n := len(in)
 	warned := countCode(res.Warnings, codePreserveExceedsMax) > 0
-	p := planFor(w.config(), in)
-	switch headOnly := p.headOnly; {
+	p := model.PlanFor(w.config(), in)
+	switch headOnly := p.HeadOnly; {
 	case headOnly && !warned:
 		s.fail("WIN-3", "n = %d > max_messages %d and the head and tail, grown to whole units, hold |head| + |tail| = %d >= %d messages (preserve_first_n + preserve_last_n = %d): the trim keeps only head and tail and its warnings must contain %q; got %s\n%s",
-			n, w.max, p.head+p.tail, w.max, w.h+w.t, codePreserveExceedsMax, warningCodes(res.Warnings), explainPlan(p, w))
+			n, w.max, p.Head+p.Tail, w.max, w.h+w.t, codePreserveExceedsMax, warningCodes(res.Warnings), explainPlan(p, w))
 	case !headOnly && warned:
 		why := fmt.Sprintf("n = %d <= max_messages %d, nothing is trimmed", n, w.max)
 		switch {
 		case w.max == 0:
 			why = "max_messages is 0, trimming is off"
 		case n > w.max:
-			why = fmt.Sprintf("the head and tail, grown to whole units, hold |head| + |tail| = %d < max_messages %d messages", p.head+p.tail, w.max)
+			why = fmt.Sprintf("the head and tail, grown to whole units, hold |head| + |tail| = %d < max_messages %d messages", p.Head+p.Tail, w.max)
 		}
 		s.fail("WIN-8", "%s, so the trim does not take the path of WIN-3 and must not warn %q; got %s",
 			why, codePreserveExceedsMax, warningCodes(res.Warnings))
@@ -119,7 +120,7 @@ func trimWarning(s *session, w window, in []gen.Message) {
 
 func unitsWhole(s *session, w window, in []gen.Message) {
 	res := s.trim(w, in)
-	p := planFor(w.config(), in)
+	p := model.PlanFor(w.config(), in)
 	tr := traceAll(res.Trimmed, in)
 	kept := map[int]bool{}
 	var list []int
@@ -131,7 +132,7 @@ func unitsWhole(s *session, w window, in []gen.Message) {
 		list = append(list, x.at)
 	}
 	summary := fmt.Sprintf("%s\ngot trimmed %s, evicted %s", explainPlan(p, w), traceList(res.Trimmed, in), traceList(res.Evicted, in))
-	for _, u := range p.units {
+	for _, u := range p.Units {
 		var in1, out1 []int
 		for i := u[0]; i < u[1]; i++ {
 			if kept[i] {
@@ -145,12 +146,12 @@ func unitsWhole(s *session, w window, in []gen.Message) {
 		}
 		where := "the kept part of the middle starts inside it"
 		switch {
-		case !p.trims:
+		case !p.Trims:
 			where = "nothing is trimmed here (WIN-1), so nothing may be evicted"
-		case u[0] < p.h0 && p.h0 < u[1]:
-			where = fmt.Sprintf("the preserved head, the first min(h, n) = %d messages, ends inside it and must grow to its end", p.h0)
-		case p.t0 > 0 && u[0] < p.n-p.t0 && p.n-p.t0 < u[1]:
-			where = fmt.Sprintf("the preserved tail, the last min(t, n − |head|) = %d messages, starts inside it and must grow back to its start", p.t0)
+		case u[0] < p.H0 && p.H0 < u[1]:
+			where = fmt.Sprintf("the preserved head, the first min(h, n) = %d messages, ends inside it and must grow to its end", p.H0)
+		case p.T0 > 0 && u[0] < p.N-p.T0 && p.N-p.T0 < u[1]:
+			where = fmt.Sprintf("the preserved tail, the last min(t, n − |head|) = %d messages, starts inside it and must grow back to its start", p.T0)
 		}
 		s.fail("WIN-9", "the unit %s — %s and its results — is split: trimmed holds %s but not %s; a trim cuts between units only (%s)\n%s",
 			indexList(gen.IndexRange(u[0], u[1])), describe(in, u[0]), indexList(in1), indexList(out1), where, summary)

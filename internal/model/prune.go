@@ -1,4 +1,4 @@
-package properties
+package model
 
 import (
 	"slices"
@@ -6,10 +6,13 @@ import (
 	"github.com/convspec/convspec/internal/gen"
 )
 
-// pruneRemoved is what PRUNE-1 removes from the messages at positions idx
+// Pruning: what PRUNE-1 and PRUNE-2 remove, computed from the classes the
+// generator gave each message.
+
+// PruneRemoved is what PRUNE-1 removes from the messages at positions idx
 // of in (in order): of every run of user prompts with no assistant message
 // between them, all but the last.
-func pruneRemoved(in []gen.Message, idx []int) []int {
+func PruneRemoved(in []gen.Message, idx []int) []int {
 	removed := []int{}
 	last := -1
 	for _, i := range idx {
@@ -26,7 +29,8 @@ func pruneRemoved(in []gen.Message, idx []int) []int {
 	return removed
 }
 
-func without(idx, drop []int) []int {
+// Without is idx without the positions in drop, in order.
+func Without(idx, drop []int) []int {
 	out := []int{}
 	for _, i := range idx {
 		if !slices.Contains(drop, i) {
@@ -36,9 +40,9 @@ func without(idx, drop []int) []int {
 	return out
 }
 
-// runOf is the run of user prompts that prompt i belongs to, within the
+// RunOf is the run of user prompts that prompt i belongs to, within the
 // positions idx, and what lies between its members.
-func runOf(in []gen.Message, idx []int, i int) (prompts, between []int) {
+func RunOf(in []gen.Message, idx []int, i int) (prompts, between []int) {
 	k := slices.Index(idx, i)
 	lo, hi := k, k
 	for lo > 0 && !gen.IsAssistant(in[idx[lo-1]].Class) {
