@@ -15,67 +15,13 @@ import (
 	"github.com/convspec/convspec/internal/prop"
 )
 
+// Building: the properties of history.build (BUILD-1 – BUILD-5), judged
+// against the model of package model.
+
 // Building: BUILD-1 – BUILD-4 computed from what the generator knows.
 
-// buildPlan is what build must do to a history.
-type buildPlan struct {
-	max      int
-	dropped  []int // by the repair (BUILD-2)
-	repaired []int
-	pruned   []int // after pruning (BUILD-1)
-	orphans  []int // the prompts pruning removes
-	sys      []int // the leading system messages of the pruned history
-	rest     []int // R
-	start    int   // where the kept suffix of R starts
-	rule     int   // of BUILD-3: 0 when all of R is kept
-	out      []int
-}
-
-func planBuild(h gen.History, max int) buildPlan {
-	bp := buildPlan{max: max, dropped: []int{}}
-	for _, b := range h.Broken {
-		bp.dropped = append(bp.dropped, b.Idx...)
-	}
-	slices.Sort(bp.dropped)
-	bp.repaired = model.Without(gen.Indices(len(h.Msgs)), bp.dropped)
-	bp.orphans = model.PruneRemoved(h.Msgs, bp.repaired)
-	bp.pruned = model.Without(bp.repaired, bp.orphans)
-	bp.sys, bp.rest, bp.start, bp.rule = buildWindow(h, bp.pruned, max)
-	bp.out = append(slices.Clone(bp.sys), bp.rest[bp.start:]...)
-	return bp
-}
-
-// buildWindow applies BUILD-3 to the messages at positions list.
-func buildWindow(h gen.History, list []int, max int) (sys, rest []int, start, rule int) {
-	k := 0
-	for k < len(list) && h.Msgs[list[k]].Class == gen.ClassSystem {
-		k++
-	}
-	sys, rest = list[:k], list[k:]
-	r := len(rest)
-	if max == 0 || r <= max {
-		return sys, rest, 0, 0
-	}
-	for j, i := range rest {
-		if h.UnitStart(i) && h.Msgs[i].Class == gen.ClassUserPrompt && r-j <= max {
-			return sys, rest, j, 1
-		}
-	}
-	for j, i := range rest {
-		if h.UnitStart(i) && r-j <= max {
-			return sys, rest, j, 2
-		}
-	}
-	last := 0
-	for j, i := range rest {
-		if h.UnitStart(i) {
-			last = j
-		}
-	}
-	return sys, rest, last, 3
-}
-
-func (bp buildPlan) explain(in []gen.Message) string {
+// explainBuild says in words what build must do to in and by which clause.
+func explainBuild(bp buildPlan, in []gen.Message) string {
 	var b strings.Builder
 	if len(bp.dropped) > 0 {
 		fmt.Fprintf(&b, "the repair drops %s (BUILD-2); ", indexList(bp.dropped))
@@ -156,7 +102,7 @@ func buildMatchesRules(s *session, h gen.History, max int, raw json.RawMessage) 
 func buildRepairs(s *session, h gen.History, max int, raw json.RawMessage) {
 	res, bp := s.built(h, max, raw)
 	in := h.Msgs
-	summary := fmt.Sprintf("broken structures: %s\n%s\nwanted %s\ngot    %s", brokenList(h), bp.explain(in), indexList(bp.out), traceList(res.Messages, in))
+	summary := fmt.Sprintf("broken structures: %s\n%s\nwanted %s\ngot    %s", brokenList(h), explainBuild(bp, in), indexList(bp.out), traceList(res.Messages, in))
 	for k, x := range traceAll(res.Messages, in) {
 		for _, b := range h.Broken {
 			if x.at >= 0 && slices.Contains(b.Idx, x.at) {
@@ -207,7 +153,7 @@ func (s *session) matchBuild(h gen.History, bp buildPlan, res protocol.HistoryBu
 	if firstDiff(res.Messages, bp.out, in) < 0 {
 		return
 	}
-	summary := fmt.Sprintf("%s\nwanted %s\ngot    %s", bp.explain(in), indexList(bp.out), traceList(res.Messages, in))
+	summary := fmt.Sprintf("%s\nwanted %s\ngot    %s", explainBuild(bp, in), indexList(bp.out), traceList(res.Messages, in))
 	if len(h.Broken) > 0 {
 		summary = "broken structures: " + brokenList(h) + "\n" + summary
 	}
@@ -310,7 +256,7 @@ func buildBound(s *session, h gen.History, max int, raw json.RawMessage) {
 	if max == 0 {
 		return // no limit
 	}
-	summary := fmt.Sprintf("%s\ngot %s", bp.explain(in), traceList(res.Messages, in))
+	summary := fmt.Sprintf("%s\ngot %s", explainBuild(bp, in), traceList(res.Messages, in))
 	got := s.traceBuild(in, res.Messages, summary)
 	var others []int
 	for _, i := range got {
