@@ -12,7 +12,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"pgregory.net/rapid"
@@ -21,7 +20,43 @@ import (
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/gen"
 	"github.com/convspec/convspec/internal/model"
+	"github.com/convspec/convspec/internal/prop"
 )
+
+// budgetProperties are the properties of capability budget, in report order.
+func budgetProperties() []prop.Property {
+	return []prop.Property{
+		{ID: "prop/budget-count-additive", Clauses: []string{"TOK-3"}, Capability: protocol.CapBudget,
+			Doc:   "the count of a list is the sum of its per-message counts, a message counts the same wherever it stands, and budget.check counts as budget.count does",
+			Check: checkCountAdditive, Examples: additiveEdges()},
+		{ID: "prop/budget-prune-under-target", Clauses: []string{"PRN-1", "PRN-3", "PRN-4"}, Capability: protocol.CapBudget,
+			Doc:   "after pruning the count is below the target, or only the units of the first and the final message are left; below the target nothing changes; never empty",
+			Check: checkPruneUnderTarget, Examples: budgetEdges("PRN-1", pruneUnderTarget)},
+		{ID: "prop/budget-prune-keeps-first-and-final", Clauses: []string{"PRN-2"}, Capability: protocol.CapBudget,
+			Doc:   "pruning keeps the first and the final message and their units",
+			Check: checkPruneFirstAndFinal, Examples: budgetEdges("PRN-2", pruneFirstAndFinal)},
+		{ID: "prop/budget-prune-subsequence", Clauses: []string{"PRN-1", "MSG-2"}, Capability: protocol.CapBudget,
+			Doc:   "what pruning returns is the input without the positions it lists as removed, in order and unchanged",
+			Check: checkPruneSubsequence, Examples: budgetEdges("PRN-1", pruneSubsequence)},
+		{ID: "prop/budget-prune-units-whole", Clauses: []string{"UNIT-3", "PRN-1"}, Capability: protocol.CapBudget,
+			Doc:   "pruning removes whole units in both provider formats: no result without its call, no call without all its results",
+			Check: checkPruneUnitsWhole, Examples: budgetEdges("UNIT-3", pruneUnitsWhole)},
+		{ID: "prop/budget-prune-monotone", Clauses: []string{"PRN-5"}, Capability: protocol.CapBudget,
+			Doc:   "a larger target ratio never removes more messages than a smaller one",
+			Check: checkPruneMonotone, Examples: budgetEdges("PRN-5", func(s *session, c budgetCase) {
+				for _, smaller := range []string{"0.79", "0.5"} {
+					pruneMonotone(s, c, json.RawMessage(smaller), json.RawMessage("0.8"), false)
+					pruneMonotone(s, c, json.RawMessage(smaller), json.RawMessage("0.8"), true)
+				}
+			})},
+		{ID: "prop/budget-prune-oldest-first", Clauses: []string{"PRN-1"}, Capability: protocol.CapBudget,
+			Doc:   "pruning removes exactly the oldest units after the first message's unit, one by one until the count is strictly below the target",
+			Check: checkPruneOldestFirst, Examples: budgetEdges("PRN-1", pruneOldestFirst)},
+		{ID: "prop/budget-check-thresholds", Clauses: []string{"THR-1", "THR-2"}, Capability: protocol.CapBudget,
+			Doc:   "budget.check is approaching exactly above 80% of the limit and at the limit exactly above 95%, compared exactly, at and around the boundaries",
+			Check: checkThresholds, Examples: thresholdEdges()},
+	}
+}
 
 // propModel is the model the properties add with a limit of their own
 // (LIM-1: a request may add models).
@@ -326,143 +361,9 @@ func (s *session) count(msgs []json.RawMessage) protocol.BudgetCountResult {
 	return r
 }
 
-// budgetCase is a conversation, its counts as the target gives them, and a
-// limit and target chosen around them.
-type budgetCase struct {
-	h     gen.History
-	per   []int
-	total int
-	// limit is the model's limit and percent the target (target_ratio
-	// times 100); ratio is how target_ratio is sent, nil for the default.
-	limit, percent int
-	ratio          json.RawMessage
-	model          string
-	limits         map[string]int
-}
-
-func (c budgetCase) in() []gen.Message { return c.h.Msgs }
-
-// params builds budget.prune's request for the messages at positions idx.
-func (c budgetCase) params(ratio json.RawMessage) protocol.BudgetPruneParams {
-	return protocol.BudgetPruneParams{Messages: gen.Raws(c.h.Msgs), Model: c.model, Limits: protocol.Counts(c.limits), TargetRatio: ratio}
-}
-
-// removable are the units pruning may remove: every unit after the first
-// message's and before the final message's (PRN-1, PRN-2).
-func (c budgetCase) removable() [][2]int {
-	us := c.h.Units
-	if len(us) <= 2 {
-		return nil
-	}
-	return us[1 : len(us)-1]
-}
-
-func sumAt(per []int, idx []int) int {
-	n := 0
-	for _, i := range idx {
-		n += per[i]
-	}
-	return n
-}
-
-// below is PRN-1's test: 100·c < percent·L.
-func below(count, percent, limit int) bool { return 100*count < percent*limit }
-
-// expectPrune is what PRN-1 removes at a target.
-func (c budgetCase) expectPrune(percent int) []int {
-	total := c.total
-	removed := []int{}
-	for _, u := range c.removable() {
-		if below(total, percent, c.limit) {
-			break
-		}
-		for i := u[0]; i < u[1]; i++ {
-			removed = append(removed, i)
-			total -= c.per[i]
-		}
-	}
-	return removed
-}
-
 // percents a target ratio can be sent as so that the limit can be chosen
 // with 100·c = p·L exactly: p divides 100.
 var exactPercents = []int{50, 25, 100, 20, 10, 5, 4, 2, 1}
-
-func ratioJSON(t *rapid.T, percent int) json.RawMessage {
-	s := strconv.FormatFloat(float64(percent)/100, 'f', -1, 64)
-	if percent == 100 && rapid.Bool().Draw(t, "ratio spelled 1.0") {
-		s = "1.0"
-	}
-	return json.RawMessage(s)
-}
-
-// drawBudgetCase draws a well-formed conversation of both formats, counts
-// it, and chooses a limit and target: on the boundary of a unit removal
-// (100·c = p·L for the count c left after some removals, and one token to
-// either side), anywhere, or a known model far above the conversation.
-func drawBudgetCase(t *rapid.T, s *session) budgetCase {
-	n := rapid.OneOf(rapid.IntRange(1, 8), rapid.IntRange(1, 30)).Draw(t, "n")
-	c := budgetCase{h: gen.Histories(gen.HistoryOpts{N: n, Marked: true, Tools: -1}).Draw(t, "conversation")}
-	res := s.count(gen.Raws(c.h.Msgs))
-	c.per, c.total = res.PerMessage, res.Tokens
-	if sum := sumAt(c.per, gen.Indices(len(c.per))); sum != c.total {
-		s.fail("TOK-3", "budget.count returned tokens %d, but its per-message counts %v add up to %d", c.total, c.per, sum)
-	}
-	c.model, c.limits = propModel, map[string]int{}
-	switch rapid.SampledFrom([]string{"boundary", "boundary", "default ratio", "anywhere", "known model"}).Draw(t, "limit") {
-	case "boundary":
-		// The count left after the first k removable units.
-		k := rapid.IntRange(0, len(c.removable())).Draw(t, "units removed at the boundary")
-		left := c.total
-		for _, u := range c.removable()[:k] {
-			left -= sumAt(c.per, gen.IndexRange(u[0], u[1]))
-		}
-		c.percent = rapid.SampledFrom(exactPercents).Draw(t, "target percent")
-		c.limit = max(1, left*100/c.percent+rapid.IntRange(-1, 1).Draw(t, "limit off the boundary by"))
-		c.ratio = ratioJSON(t, c.percent)
-	case "default ratio":
-		c.percent = 80
-		c.limit = max(1, c.total*rapid.IntRange(50, 150).Draw(t, "limit as % of the count")/100)
-		if rapid.Bool().Draw(t, "ratio sent as 0.8") {
-			c.ratio = json.RawMessage("0.8")
-		}
-	case "anywhere":
-		c.percent = rapid.IntRange(1, 100).Draw(t, "target percent")
-		c.limit = rapid.IntRange(1, 2*c.total+10).Draw(t, "limit")
-		c.ratio = ratioJSON(t, c.percent)
-	default:
-		c.model, c.limits = rapid.SampledFrom([]string{"gpt-4o", "claude-3.5-sonnet", "gemini-3-pro"}).Draw(t, "model"), nil
-		c.limit = map[string]int{"gpt-4o": 128_000, "claude-3.5-sonnet": 200_000, "gemini-3-pro": 1_000_000}[c.model]
-		c.percent = 80
-	}
-	if c.limits != nil {
-		c.limits[propModel] = c.limit
-	}
-	return c
-}
-
-func (c budgetCase) describe() string {
-	ratio := "absent (0.80)"
-	if c.ratio != nil {
-		ratio = string(c.ratio)
-	}
-	return fmt.Sprintf("model %s with limit %d, target_ratio %s: the target is %d%% of %d; %s", c.model, c.limit, ratio, c.percent, c.limit, c.counts())
-}
-
-// counts describes the conversation and its counts.
-func (c budgetCase) counts() string {
-	var units []string
-	for _, u := range c.h.Units {
-		if u[1]-u[0] > 1 {
-			units = append(units, span(u[0], u[1]-1))
-		}
-	}
-	tools := "no tool-call units"
-	if len(units) > 0 {
-		tools = "tool-call units input[" + strings.Join(units, " ") + "]"
-	}
-	return fmt.Sprintf("%s, counted %v (total %d); %s", plural(len(c.h.Msgs), "message"), c.per, c.total, tools)
-}
 
 // budgetPrune sends budget.prune and traces the result to input positions,
 // failing on a message that is no input message or an altered one.

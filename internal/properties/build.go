@@ -21,25 +21,25 @@ import (
 // Building: BUILD-1 – BUILD-4 computed from what the generator knows.
 
 // explainBuild says in words what build must do to in and by which clause.
-func explainBuild(bp buildPlan, in []gen.Message) string {
+func explainBuild(bp model.BuildPlan, in []gen.Message) string {
 	var b strings.Builder
-	if len(bp.dropped) > 0 {
-		fmt.Fprintf(&b, "the repair drops %s (BUILD-2); ", indexList(bp.dropped))
+	if len(bp.Dropped) > 0 {
+		fmt.Fprintf(&b, "the repair drops %s (BUILD-2); ", indexList(bp.Dropped))
 	}
-	fmt.Fprintf(&b, "pruning removes %s (BUILD-1); the leading system messages are %s; the rest R is %s (r = %d)", indexList(bp.orphans), indexList(bp.sys), indexList(bp.rest), len(bp.rest))
-	switch bp.rule {
+	fmt.Fprintf(&b, "pruning removes %s (BUILD-1); the leading system messages are %s; the rest R is %s (r = %d)", indexList(bp.Orphans), indexList(bp.Sys), indexList(bp.Rest), len(bp.Rest))
+	switch bp.Rule {
 	case 0:
-		if bp.max == 0 {
+		if bp.Max == 0 {
 			b.WriteString(", and max_messages 0 means no limit, so all of it is kept")
 		} else {
-			fmt.Fprintf(&b, ", which fits in max_messages %d, so all of it is kept", bp.max)
+			fmt.Fprintf(&b, ", which fits in max_messages %d, so all of it is kept", bp.Max)
 		}
 	case 1:
-		fmt.Fprintf(&b, "; with max_messages %d the kept suffix starts at the earliest user prompt from which it fits, %s (rule 1)", bp.max, describe(in, bp.rest[bp.start]))
+		fmt.Fprintf(&b, "; with max_messages %d the kept suffix starts at the earliest user prompt from which it fits, %s (rule 1)", bp.Max, describe(in, bp.Rest[bp.Start]))
 	case 2:
-		fmt.Fprintf(&b, "; with max_messages %d no suffix from a user prompt fits, so it starts at the earliest unit boundary from which it fits, %s (rule 2)", bp.max, describe(in, bp.rest[bp.start]))
+		fmt.Fprintf(&b, "; with max_messages %d no suffix from a user prompt fits, so it starts at the earliest unit boundary from which it fits, %s (rule 2)", bp.Max, describe(in, bp.Rest[bp.Start]))
 	case 3:
-		fmt.Fprintf(&b, "; with max_messages %d even the last unit, %s, is longer, so it alone is kept (rule 3, BUILD-4)", bp.max, indexList(bp.rest[bp.start:]))
+		fmt.Fprintf(&b, "; with max_messages %d even the last unit, %s, is longer, so it alone is kept (rule 3, BUILD-4)", bp.Max, indexList(bp.Rest[bp.Start:]))
 	}
 	return b.String()
 }
@@ -87,8 +87,8 @@ func onBuilds(p prop.Property, clause string, hs histories, check func(s *sessio
 
 // built builds h with max_messages max, spelled raw, and plans what build
 // must do (BUILD-1 – BUILD-5).
-func (s *session) built(h gen.History, max int, raw json.RawMessage) (protocol.HistoryBuildResult, buildPlan) {
-	return s.build(h.Msgs, raw), planBuild(h, max)
+func (s *session) built(h gen.History, max int, raw json.RawMessage) (protocol.HistoryBuildResult, model.BuildPlan) {
+	return s.build(h.Msgs, raw), model.PlanBuild(h, max)
 }
 
 func buildMatchesRules(s *session, h gen.History, max int, raw json.RawMessage) {
@@ -102,7 +102,7 @@ func buildMatchesRules(s *session, h gen.History, max int, raw json.RawMessage) 
 func buildRepairs(s *session, h gen.History, max int, raw json.RawMessage) {
 	res, bp := s.built(h, max, raw)
 	in := h.Msgs
-	summary := fmt.Sprintf("broken structures: %s\n%s\nwanted %s\ngot    %s", brokenList(h), explainBuild(bp, in), indexList(bp.out), traceList(res.Messages, in))
+	summary := fmt.Sprintf("broken structures: %s\n%s\nwanted %s\ngot    %s", brokenList(h), explainBuild(bp, in), indexList(bp.Out), traceList(res.Messages, in))
 	for k, x := range traceAll(res.Messages, in) {
 		for _, b := range h.Broken {
 			if x.at >= 0 && slices.Contains(b.Idx, x.at) {
@@ -147,42 +147,42 @@ func buildRepairs(s *session, h gen.History, max int, raw json.RawMessage) {
 
 // matchBuild compares build's messages with the plan and explains the
 // first difference.
-func (s *session) matchBuild(h gen.History, bp buildPlan, res protocol.HistoryBuildResult) {
+func (s *session) matchBuild(h gen.History, bp model.BuildPlan, res protocol.HistoryBuildResult) {
 	s.t.Helper()
 	in := h.Msgs
-	if firstDiff(res.Messages, bp.out, in) < 0 {
+	if firstDiff(res.Messages, bp.Out, in) < 0 {
 		return
 	}
-	summary := fmt.Sprintf("%s\nwanted %s\ngot    %s", explainBuild(bp, in), indexList(bp.out), traceList(res.Messages, in))
+	summary := fmt.Sprintf("%s\nwanted %s\ngot    %s", explainBuild(bp, in), indexList(bp.Out), traceList(res.Messages, in))
 	if len(h.Broken) > 0 {
 		summary = "broken structures: " + brokenList(h) + "\n" + summary
 	}
 	got := s.traceBuild(in, res.Messages, summary)
 	for _, i := range got {
 		switch {
-		case slices.Contains(bp.dropped, i):
+		case slices.Contains(bp.Dropped, i):
 			s.fail("BUILD-2", "%s is part of a broken tool structure and must be dropped\n%s", describe(in, i), summary)
-		case slices.Contains(bp.orphans, i):
+		case slices.Contains(bp.Orphans, i):
 			s.fail("BUILD-1", "%s is an orphaned prompt: build prunes (PRUNE-1) before the window, so it is never sent\n%s", describe(in, i), summary)
 		}
 	}
 	if alt := windowThenPrune(h, bp); slices.Equal(got, alt) {
 		s.fail("BUILD-1", "build applied the window before pruning: the window must be applied to the pruned history, so that its budget is not spent on orphaned prompts (D-17)\n%s", summary)
 	}
-	for k, i := range bp.sys {
+	for k, i := range bp.Sys {
 		if k >= len(got) || got[k] != i {
 			s.fail("BUILD-3", "%s is a leading system message of the pruned history, always kept first and not counted; messages[%d] is %s\n%s",
 				describe(in, i), k, entryIdx(got, k, in), summary)
 		}
 	}
-	rest := got[len(bp.sys):]
+	rest := got[len(bp.Sys):]
 	if len(rest) > 0 {
-		if k := slices.Index(bp.rest, rest[0]); k < 0 || !slices.Equal(bp.rest[k:], rest) {
-			s.fail("BUILD-3", "after the leading system messages, build sends a suffix of the rest R = %s, but sends %s\n%s", indexList(bp.rest), indexList(rest), summary)
+		if k := slices.Index(bp.Rest, rest[0]); k < 0 || !slices.Equal(bp.Rest[k:], rest) {
+			s.fail("BUILD-3", "after the leading system messages, build sends a suffix of the rest R = %s, but sends %s\n%s", indexList(bp.Rest), indexList(rest), summary)
 		}
 	}
 	clause := "BUILD-3"
-	if bp.rule == 3 {
+	if bp.Rule == 3 {
 		clause = "BUILD-4"
 	}
 	from := "nothing"
@@ -190,16 +190,16 @@ func (s *session) matchBuild(h gen.History, bp buildPlan, res protocol.HistoryBu
 		from = describe(in, rest[0])
 	}
 	want := "nothing"
-	if bp.start < len(bp.rest) {
-		want = describe(in, bp.rest[bp.start])
+	if bp.Start < len(bp.Rest) {
+		want = describe(in, bp.Rest[bp.Start])
 	}
 	s.fail(clause, "the kept part of R should start at %s, but starts at %s\n%s", want, from, summary)
 }
 
 // windowThenPrune is what build sends if it applies the window before
 // pruning (the order D-17 rules out).
-func windowThenPrune(h gen.History, bp buildPlan) []int {
-	sys, rest, start, _ := buildWindow(h, bp.repaired, bp.max)
+func windowThenPrune(h gen.History, bp model.BuildPlan) []int {
+	sys, rest, start, _ := model.BuildWindow(h, bp.Repaired, bp.Max)
 	w := append(slices.Clone(sys), rest[start:]...)
 	return model.Without(w, model.PruneRemoved(h.Msgs, w))
 }
@@ -242,10 +242,10 @@ func buildWellFormed(s *session, h gen.History, max int, raw json.RawMessage) {
 			last = -1
 		}
 	}
-	for k, i := range bp.sys {
+	for k, i := range bp.Sys {
 		if k >= len(got) || got[k] != i {
 			s.fail("BUILD-3", "the pruned history starts with the system messages %s, which build always sends first; messages[%d] is %s\n%s",
-				indexList(bp.sys), k, entryIdx(got, k, in), summary)
+				indexList(bp.Sys), k, entryIdx(got, k, in), summary)
 		}
 	}
 }
@@ -260,14 +260,14 @@ func buildBound(s *session, h gen.History, max int, raw json.RawMessage) {
 	got := s.traceBuild(in, res.Messages, summary)
 	var others []int
 	for _, i := range got {
-		if !slices.Contains(bp.sys, i) {
+		if !slices.Contains(bp.Sys, i) {
 			others = append(others, i)
 		}
 	}
 	lastUnit := []int{}
-	for j := len(bp.rest) - 1; j >= 0; j-- {
-		lastUnit = append([]int{bp.rest[j]}, lastUnit...)
-		if h.UnitStart(bp.rest[j]) {
+	for j := len(bp.Rest) - 1; j >= 0; j-- {
+		lastUnit = append([]int{bp.Rest[j]}, lastUnit...)
+		if h.UnitStart(bp.Rest[j]) {
 			break
 		}
 	}
@@ -277,7 +277,7 @@ func buildBound(s *session, h gen.History, max int, raw json.RawMessage) {
 			indexList(lastUnit), max, indexList(others), summary)
 	case len(lastUnit) <= max && len(others) > max:
 		s.fail("BUILD-4", "build sends %s besides the leading system messages %s, more than max_messages %d (the last unit, %s, fits)\n%s",
-			plural(len(others), "message"), indexList(bp.sys), max, indexList(lastUnit), summary)
+			plural(len(others), "message"), indexList(bp.Sys), max, indexList(lastUnit), summary)
 	}
 }
 

@@ -7,12 +7,67 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/gen"
 	"github.com/convspec/convspec/internal/jsoncmp"
 	"github.com/convspec/convspec/internal/model"
 	"github.com/convspec/convspec/internal/prop"
 )
+
+// windowProperties are the properties of capability window, in report order.
+func windowProperties() []prop.Property {
+	return []prop.Property{
+		onTrims(prop.Property{ID: "prop/window-matches-plan", Clauses: []string{"WIN-1", "WIN-2", "WIN-3", "WIN-4", "WIN-5", "WIN-9"}, Capability: protocol.CapWindow,
+			Doc: "trimmed and evicted are exactly the head, kept middle and tail the clauses give, cut between units, in input order",
+		}, "WIN-5", gen.Maxes, gen.AnyLength, matchesPlan),
+		onTrims(prop.Property{ID: "prop/window-head-and-tail-kept", Clauses: []string{"WIN-2", "WIN-9"}, Capability: protocol.CapWindow,
+			Doc: "a trim keeps the first min(h, n) and the last min(t, n − |head|) messages, grown to whole units, and evicts none of them",
+		}, "WIN-2", gen.Maxes, gen.OverCap, headAndTail),
+		onTrims(prop.Property{ID: "prop/window-bound", Clauses: []string{"WIN-6"}, Capability: protocol.CapWindow,
+			Doc: "trimmed holds at most max_messages messages, or exactly the head and tail (grown to whole units) when they fill the cap",
+		}, "WIN-6", gen.Maxes, gen.OverCap, bound),
+		onTrims(prop.Property{ID: "prop/window-order-no-duplicates", Clauses: []string{"WIN-5"}, Capability: protocol.CapWindow,
+			Doc: "trimmed and evicted each hold input messages in input order, none twice",
+		}, "WIN-5", gen.Maxes, gen.OverCap, order),
+		onTrims(prop.Property{ID: "prop/window-partition", Clauses: []string{"WIN-5"}, Capability: protocol.CapWindow,
+			Doc: "every input message is in exactly one of trimmed and evicted",
+		}, "WIN-5", gen.Maxes, gen.AnyLength, partition),
+		onTrims(prop.Property{ID: "prop/window-idempotent", Clauses: []string{"WIN-7"}, Capability: protocol.CapWindow,
+			Doc: "trimming is deterministic, and trimming a trimmed conversation again changes nothing",
+		}, "WIN-7", gen.Maxes, gen.AnyLength, idempotent),
+		onTrims(prop.Property{ID: "prop/window-under-cap-identity", Clauses: []string{"WIN-1", "CFG-5", "WIN-8"}, Capability: protocol.CapWindow,
+			Doc: "with n <= max_messages, or max_messages 0, the input comes back unchanged, nothing evicted, no warning",
+		}, "WIN-1", rapid.OneOf(rapid.Just(0), gen.Maxes, gen.Maxes), gen.WithinLimit, underCap),
+		{ID: "prop/window-cuts-by-position", Clauses: []string{"WIN-5"}, Capability: protocol.CapWindow,
+			Doc:   "identical messages are distinct messages: the window cuts by position, not by content",
+			Check: checkCutsByPosition, Examples: identicalEdges()},
+		onTrims(prop.Property{ID: "prop/window-round-trip", Clauses: []string{"MSG-2"}, Capability: protocol.CapWindow,
+			Doc: "every returned message is JSON-equal to the input message it stands for, unknown members included",
+		}, "MSG-2", gen.Maxes, gen.AnyLength, roundTrip),
+		onTrims(prop.Property{ID: "prop/window-metrics", Clauses: []string{"MET-1"}, Capability: protocol.CapWindow,
+			Doc: "metrics count the input, trimmed and evicted, and estimate the tokens of trimmed",
+		}, "MET-1", gen.Maxes, gen.AnyLength, metrics),
+		{ID: "prop/window-estimate", Clauses: []string{"EST-1", "EST-2", "EST-3", "EST-4", "EST-5"}, Capability: protocol.CapWindow,
+			Doc:   "window.estimate is ceil(C / 4), C the UTF-16 length of string content or of the JSON.stringify form of other content",
+			Check: checkEstimate, Examples: estimateEdges()},
+		onTrims(prop.Property{ID: "prop/window-warning", Level: protocol.LevelDiagnostics, Clauses: []string{"WIN-3", "WIN-8"}, Capability: protocol.CapWindow,
+			Doc: "a trim warns preserve_exceeds_max exactly when n > max_messages > 0 and |head| + |tail| >= max_messages",
+		}, "WIN-3", gen.Maxes, gen.AnyLength, trimWarning),
+		onTrims(prop.Property{ID: "prop/window-units-whole", Clauses: []string{"UNIT-3", "WIN-9"}, Capability: protocol.CapWindow,
+			Doc: "trimmed holds every tool-call unit of the input whole or not at all, each call with all its results right after it",
+		}, "WIN-9", gen.Maxes, gen.AnyLength, unitsWhole),
+		{ID: "prop/window-refuses-broken-tools", Clauses: []string{"UNIT-2"}, Capability: protocol.CapWindow,
+			Doc:   "window.trim refuses a conversation with one broken tool structure with invalid_message naming the code and a position",
+			Check: checkRefusesBrokenTools, Examples: brokenToolEdges()},
+		{ID: "prop/window-create-warning", Clauses: []string{"CFG-6"}, Capability: protocol.CapWindow,
+			Doc:   "window.create warns preserve_exceeds_max once exactly when max_messages > 0 and h + t >= max_messages",
+			Check: checkCreateWarning, Examples: configEdges("CFG-6", createWarning)},
+		{ID: "prop/window-effective-config", Clauses: []string{"CFG-1", "CFG-2", "CFG-3"}, Capability: protocol.CapWindow,
+			Doc:   "window.create returns the config sent with every absent or null member at its default",
+			Check: checkEffectiveConfig, Examples: configEdges("CFG-1", func(s *session, c gen.Config) { s.create(c) })},
+	}
+}
 
 // codePreserveExceedsMax is the warning of CFG-6 and WIN-3.
 const codePreserveExceedsMax = "preserve_exceeds_max"
