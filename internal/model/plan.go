@@ -1,8 +1,9 @@
 package model
 
 import (
-	"github.com/convspec/convspec/internal/gen"
 	"slices"
+
+	"github.com/convspec/convspec/internal/gen"
 )
 
 // The plan: what WIN-1 – WIN-4 and WIN-9 say a trim keeps.

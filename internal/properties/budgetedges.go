@@ -3,9 +3,10 @@ package properties
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
+
 	"github.com/convspec/convspec/internal/gen"
 	"github.com/convspec/convspec/internal/prop"
-	"strconv"
 )
 
 // The pruning properties' edge examples (PRN-1 – PRN-5): the target placed

@@ -3,10 +3,11 @@ package properties
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/convspec/convspec/internal/gen"
-	"github.com/convspec/convspec/internal/model"
 	"slices"
 	"strings"
+
+	"github.com/convspec/convspec/internal/gen"
+	"github.com/convspec/convspec/internal/model"
 )
 
 // Explaining a plan (package model) in a failure: where it cuts and why,

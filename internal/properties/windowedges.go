@@ -7,10 +7,11 @@ import (
 	"strconv"
 	"strings"
 
+	"pgregory.net/rapid"
+
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/gen"
 	"github.com/convspec/convspec/internal/prop"
-	"pgregory.net/rapid"
 )
 
 // The window properties' edge examples: every invariant of a trim checked,
