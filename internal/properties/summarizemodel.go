@@ -110,6 +110,22 @@ func promptOf(es []convEntry) string {
 	return sumInstruction + "\n\n" + strings.Join(parts, "\n\n")
 }
 
+// sumState is what the model of a summarizing window remembers between
+// trims (SUM-4, SUM-7).
+type sumState struct {
+	// pending is the window's list of SUM-4; carried says it holds messages
+	// of a failed call (SUM-7).
+	pending []convEntry
+	carried bool
+	// summarized are the messages earlier summaries covered.
+	summarized []convEntry
+	// units counts the units of the conversation, summaries included;
+	// summaries counts the summaries.
+	units, summaries int
+}
+
+// machine drives a window that summarizes through random appends and
+// trims, checking each trim against the model.
 type machine struct {
 	s  *session
 	w  window
@@ -117,16 +133,11 @@ type machine struct {
 	// conv is the conversation as the agent holds it: what the last trim
 	// returned, then what was appended since.
 	conv []convEntry
-	// pending is the window's list of SUM-4; carried says it holds messages
-	// of a failed call (SUM-7).
-	pending []convEntry
-	carried bool
-	// summarized are the messages earlier summaries covered.
-	summarized []convEntry
+	sumState
 
-	seq, ids, units, summaries int
-	steps                      []string
-	last                       string // the last request, as sent
+	seq, ids int
+	steps    []string
+	last     string // the last request, as sent
 }
 
 func (m *machine) fail(clause, format string, args ...any) {
@@ -240,26 +251,44 @@ func (m *machine) trimWith(sc script) {
 		m.fail("SUM-7", "window.trim failed: %v; a trim succeeds whatever its summarizer does", err)
 	}
 
-	// The path the clauses give.
-	var want outcome
-	roomy := model.PlanCap(m.w.config(), units, n, m.w.max-1)
+	want, roomy := m.predict(in, m.w.config(), m.on, sc, plainOut)
+	m.verify(in, sc, want, res, plain, roomy)
+
+	m.advance(want)
+	m.conv = want.trimmed
+	m.steps[len(m.steps)-1] = fmt.Sprintf("%s: %s, trimmed %s, evicted %s, pending now %s", step, want.path, labels(want.trimmed), labels(want.evicted), labels(m.pending))
+}
+
+func withCall(plain, call outcome) outcome {
+	plain.call, plain.prompt, plain.covered = true, call.prompt, call.covered
+	return plain
+}
+
+// predict is what a trim of in must do, by a window of configuration w
+// with summarize_on_trim on and summarizer sc, given what st remembers and
+// plainOut, the trim's plain windowing (SUM-2 – SUM-8); roomy is the plan
+// with a place given up to a summary (SUM-3). A summary takes a new unit.
+func (st *sumState) predict(in []convEntry, w model.Window, on bool, sc script, plainOut outcome) (want outcome, roomy model.Plan) {
+	units := entryUnits(in)
+	n := len(in)
+	roomy = model.PlanCap(w, units, n, w.Max-1)
 	var covered []convEntry
 	switch {
-	case !m.on || sc.wire == nil:
+	case !on || sc.wire == nil:
 		want = plainOut
 		want.path, want.clause = "off", "SUM-8"
 		want.why = "summarize_on_trim is false, so the trim is plain windowing"
-		if m.on {
+		if on {
 			want.why = "no summarizer was provided, so the trim is plain windowing and the pending list is left alone"
 		}
 	case len(plainOut.evicted) == 0:
 		want = plainOut
 		want.path, want.clause, want.why = "nothing", "SUM-5", "the trim evicts nothing, so it makes no call"
 	default:
-		covered = slices.Concat(m.pending, pickEntries(in, roomy.Evicted()))
+		covered = slices.Concat(st.pending, pickEntries(in, roomy.Evicted()))
 		want.covered = covered
 		c := fmt.Sprintf("c = %d pending %s + %d evicted when planned for a summary with max_messages − 1 = %d %s",
-			len(m.pending), labels(m.pending), len(roomy.Evicted()), m.w.max-1, labels(pickEntries(in, roomy.Evicted())))
+			len(st.pending), labels(st.pending), len(roomy.Evicted()), w.Max-1, labels(pickEntries(in, roomy.Evicted())))
 		switch k := meaning(covered); {
 		case len(covered) < sumEvery:
 			want = plainOut
@@ -281,8 +310,8 @@ func (m *machine) trimWith(sc script) {
 				want.path, want.clause, want.why = "empty", "SUM-7", why+"; the reply is blank, so the trim is plain windowing, warns summary_empty and keeps the pending list"
 				want.code = codeSummaryEmpty
 			default:
-				m.units++
-				se := summaryEntry(sumPrefix+sc.core, m.summaries+1, m.units)
+				st.units++
+				se := summaryEntry(sumPrefix+sc.core, st.summaries+1, st.units)
 				want.path, want.clause = "summary", "SUM-2"
 				want.why = why + fmt.Sprintf("; it replies, so the summary goes right after the head %s and the middle keeps one place fewer (SUM-3)", labels(pickEntries(in, gen.Indices(roomy.Head))))
 				want.summary = &se
@@ -291,27 +320,22 @@ func (m *machine) trimWith(sc script) {
 			}
 		}
 	}
-	m.verify(in, sc, want, res, plain, roomy)
-
-	// The model moves on.
-	switch want.path {
-	case "below":
-		m.pending = append(m.pending, want.evicted...)
-	case "no-text":
-		m.pending, m.carried = nil, false
-	case "failed", "empty":
-		m.pending = append(m.pending, want.evicted...)
-		m.carried = true
-	case "summary":
-		m.summaries++
-		m.summarized = append(m.summarized, want.covered...)
-		m.pending, m.carried = nil, false
-	}
-	m.conv = want.trimmed
-	m.steps[len(m.steps)-1] = fmt.Sprintf("%s: %s, trimmed %s, evicted %s, pending now %s", step, want.path, labels(want.trimmed), labels(want.evicted), labels(m.pending))
+	return want, roomy
 }
 
-func withCall(plain, call outcome) outcome {
-	plain.call, plain.prompt, plain.covered = true, call.prompt, call.covered
-	return plain
+// advance moves the model on past a trim that did what want says.
+func (st *sumState) advance(want outcome) {
+	switch want.path {
+	case "below":
+		st.pending = append(st.pending, want.evicted...)
+	case "no-text":
+		st.pending, st.carried = nil, false
+	case "failed", "empty":
+		st.pending = append(st.pending, want.evicted...)
+		st.carried = true
+	case "summary":
+		st.summaries++
+		st.summarized = append(st.summarized, want.covered...)
+		st.pending, st.carried = nil, false
+	}
 }
