@@ -30,103 +30,10 @@ func summarizeProperties() []prop.Property {
 	}
 }
 
-// SUM-1's instruction, SUM-2's prefix, SUM-1's max_tokens and SUM-5's
-// rate, written here from the spec, not taken from the reference.
-const (
-	sumInstruction = "Summarize the following conversation history concisely. Focus on: what files were read/written, what decisions were made, what problems were encountered, and what the current state of the task is. Be factual and brief."
-	sumPrefix      = "[Conversation Summary]\n"
-	sumMaxTokens   = 1024
-	sumEvery       = 10
-)
-
-// Warning codes of SUM-6 and SUM-7.
-const (
-	codeSummaryFailed  = "summary_failed"
-	codeSummaryEmpty   = "summary_empty"
-	codeSummarySkipped = "summary_skipped_no_text"
-)
-
-var summaryCodes = []string{codeSummaryFailed, codeSummaryEmpty, codeSummarySkipped}
-
 // White space is Unicode's White_Space property (spec section 6a, D-31):
 // not U+FEFF, not U+001C–U+001F, which some languages' trims remove.
 
-func whiteSpace(r rune) bool {
-	switch {
-	case r == ' ', r >= '\t' && r <= '\r', r == 0x85, r == 0xa0, r == 0x1680, r >= 0x2000 && r <= 0x200a,
-		r == 0x2028, r == 0x2029, r == 0x202f, r == 0x205f, r == 0x3000:
-		return true
-	}
-	return false
-}
-
-// textKind says whether a text has a character other than white space.
-type textKind int
-
-const (
-	blankText textKind = iota
-	meaningfulText
-)
-
-func classifyText(s string) textKind {
-	for _, r := range s {
-		if !whiteSpace(r) {
-			return meaningfulText
-		}
-	}
-	return blankText
-}
-
 // Scripts
-
-// summaryTexts are replies whose first and last characters are not white
-// space under any definition, so that trimming them changes nothing.
-var summaryTexts = []string{
-	"Read a.go, fixed the nil check.",
-	"x",
-	"User wants the weather in Paris; get_weather returned 18°C.",
-	"Ran the tests: 3 failed.\nFixed two; one left (flaky).",
-	"日本語のまとめ 😀",
-	`Wrote "b.txt" \ path C:\tmp`,
-	"[Conversation Summary]",
-	"<b>done</b> & more",
-}
-
-// padding is white space around a reply.
-var padding = []string{"", "", " ", "\n", "  \t", "\r\n", "\u00a0", "\u3000 ", "\n\n", "\u0085"}
-
-// script is a scripted summarizer and what the spec makes of its answer.
-type script struct {
-	wire *protocol.SummarizerScript // nil: no summarizer at all
-	// core is the reply without surrounding white space ("" when blank).
-	core string
-	err  string
-	what string
-}
-
-func drawScript(t *rapid.T, absent bool) script {
-	kinds := []string{"reply", "reply", "reply", "error", "empty", "blank"}
-	if absent {
-		kinds = append(kinds, "none")
-	}
-	switch kind := rapid.SampledFrom(kinds).Draw(t, "summarizer"); kind {
-	case "none":
-		return script{what: "no summarizer"}
-	case "error":
-		e := fmt.Sprintf("summarizer unavailable: 503 #%d", rapid.IntRange(0, 999).Draw(t, "error number"))
-		return script{wire: &protocol.SummarizerScript{Error: &e}, err: e, what: fmt.Sprintf("a summarizer that fails with %q", e)}
-	default:
-		core := ""
-		if kind == "reply" {
-			core = rapid.SampledFrom(summaryTexts).Draw(t, "reply")
-		}
-		reply := rapid.SampledFrom(padding).Draw(t, "padding before") + core + rapid.SampledFrom(padding).Draw(t, "padding after")
-		if kind == "empty" {
-			reply = ""
-		}
-		return script{wire: &protocol.SummarizerScript{Reply: &reply}, core: core, what: fmt.Sprintf("a summarizer that replies %q", reply)}
-	}
-}
 
 // window.summarize (SUM-9)
 
