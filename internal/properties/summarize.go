@@ -40,13 +40,13 @@ func summarizeProperties() []prop.Property {
 func checkSummarizePrompt(t *rapid.T, tg target.Target) {
 	s := newSession(t, tg, "SUM-9")
 	h := gen.Histories(gen.HistoryOpts{N: rapid.IntRange(1, 14).Draw(t, "n"), Marked: true, Tools: -1}).Draw(t, "messages")
-	summarizePrompt(s, h, drawScript(t, false))
+	summarizePrompt(s, h, gen.DrawSummarizer(t, false))
 }
 
 // summarizePrompt asks window.summarize for a summary of h with sc.
-func summarizePrompt(s *session, h gen.History, sc script) {
+func summarizePrompt(s *session, h gen.History, sc gen.SummarizerScript) {
 	msgs := gen.Raws(h.Msgs)
-	params := protocol.WindowSummarizeParams{Messages: msgs, Summarizer: sc.wire}
+	params := protocol.WindowSummarizeParams{Messages: msgs, Summarizer: sc.Wire}
 	s.record(protocol.MethodWindowSummarize, params)
 	raw, err := s.tg.Call(s.ctx, protocol.MethodWindowSummarize, params)
 	var res protocol.WindowSummarizeResult
@@ -64,17 +64,17 @@ func summarizePrompt(s *session, h gen.History, sc script) {
 	if err != nil && !errors.As(err, &pe) {
 		s.fail("SUM-9", "window.summarize failed: %v", err)
 	}
-	if sc.core == "" {
+	if sc.Core == "" {
 		switch {
 		case err == nil:
-			s.fail("SUM-9", "with %s, window.summarize must fail with %s, but returned the summary %q", sc.what, protocol.KindSummarizer, res.Summary)
+			s.fail("SUM-9", "with %s, window.summarize must fail with %s, but returned the summary %q", sc.What, protocol.KindSummarizer, res.Summary)
 		case pe.Kind() != protocol.KindSummarizer:
-			s.fail("SUM-9", "with %s, window.summarize must fail with %s, but failed with %v", sc.what, protocol.KindSummarizer, err)
+			s.fail("SUM-9", "with %s, window.summarize must fail with %s, but failed with %v", sc.What, protocol.KindSummarizer, err)
 		}
 		return
 	}
 	if err != nil {
-		s.fail("SUM-9", "with %s, window.summarize must return %q, but failed: %v", sc.what, sc.core, err)
+		s.fail("SUM-9", "with %s, window.summarize must return %q, but failed: %v", sc.What, sc.Core, err)
 	}
 	switch calls := res.SummarizerCalls; {
 	case len(calls) != 1:
@@ -101,8 +101,8 @@ func summarizePrompt(s *session, h gen.History, sc script) {
 		}
 		s.fail("SUM-1", "the prompt differs from SUM-1's at byte %d, in %s: wanted …%q…, got …%q…",
 			at, msg, window8(prompt, at), window8(got, at))
-	case res.Summary != sc.core:
-		s.fail("SUM-9", "with %s, the summary is %q; wanted the reply without surrounding white space, %q", sc.what, res.Summary, sc.core)
+	case res.Summary != sc.Core:
+		s.fail("SUM-9", "with %s, the summary is %q; wanted the reply without surrounding white space, %q", sc.What, res.Summary, sc.Core)
 	}
 }
 

@@ -73,23 +73,23 @@ func machineEdges() []machineEdge {
 }
 
 // fixedScript is a summarizer of a kind, as drawScript makes them.
-func fixedScript(kind string) script {
+func fixedScript(kind string) gen.SummarizerScript {
 	switch kind {
 	case "none":
-		return script{what: "no summarizer"}
+		return gen.SummarizerScript{What: "no summarizer"}
 	case "error":
 		e := "summarizer unavailable: 503"
-		return script{wire: &protocol.SummarizerScript{Error: &e}, err: e, what: fmt.Sprintf("a summarizer that fails with %q", e)}
+		return gen.SummarizerScript{Wire: &protocol.SummarizerScript{Error: &e}, Err: e, What: fmt.Sprintf("a summarizer that fails with %q", e)}
 	}
 	core, reply := "", ""
 	switch kind {
 	case "reply":
-		core = summaryTexts[0]
+		core = gen.SummaryTexts[0]
 		reply = " " + core + "\n"
 	case "blank":
 		reply = " \n\u3000"
 	}
-	return script{wire: &protocol.SummarizerScript{Reply: &reply}, core: core, what: fmt.Sprintf("a summarizer that replies %q", reply)}
+	return gen.SummarizerScript{Wire: &protocol.SummarizerScript{Reply: &reply}, Core: core, What: fmt.Sprintf("a summarizer that replies %q", reply)}
 }
 
 // summarizeMachineEdges runs each sequence through the machine.

@@ -103,11 +103,11 @@ func (m *machine) appendHistory(h gen.History, silent bool) {
 	m.steps = append(m.steps, fmt.Sprintf("append %s: %s", labels(m.conv[first:]), shape))
 }
 
-func (m *machine) trim(t *rapid.T) { m.trimWith(drawScript(t, true)) }
+func (m *machine) trim(t *rapid.T) { m.trimWith(gen.DrawSummarizer(t, true)) }
 
 // trimWith trims the conversation with summarizer sc and checks the
 // outcome against the model's.
-func (m *machine) trimWith(sc script) {
+func (m *machine) trimWith(sc gen.SummarizerScript) {
 	in := m.conv
 	n := len(in)
 	units := entryUnits(in)
@@ -118,10 +118,10 @@ func (m *machine) trimWith(sc script) {
 	for i, e := range in {
 		msgs[i] = e.raw
 	}
-	params := protocol.WindowTrimParams{Window: m.w.handle, Messages: msgs, Summarizer: sc.wire}
+	params := protocol.WindowTrimParams{Window: m.w.handle, Messages: msgs, Summarizer: sc.Wire}
 	m.last = protocol.MethodWindowTrim + " " + string(gen.MustJSON(params))
-	res, err := target.TrimWith(m.s.ctx, m.s.tg, m.w.handle, msgs, sc.wire)
-	step := fmt.Sprintf("trim %s with %s", labels(in), sc.what)
+	res, err := target.TrimWith(m.s.ctx, m.s.tg, m.w.handle, msgs, sc.Wire)
+	step := fmt.Sprintf("trim %s with %s", labels(in), sc.What)
 	m.steps = append(m.steps, step)
 	if err != nil {
 		m.fail("SUM-7", "window.trim failed: %v; a trim succeeds whatever its summarizer does", err)

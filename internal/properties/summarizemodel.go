@@ -54,7 +54,7 @@ func labels(es []convEntry) string {
 	}
 	var parts []string
 	for i := 0; i < len(es); {
-		j := runEnd(es, i, func(a, b convEntry) bool { return sameSeries(a.label, b.label) })
+		j := gen.RunEnd(es, i, func(a, b convEntry) bool { return sameSeries(a.label, b.label) })
 		if i == j {
 			parts = append(parts, es[i].label)
 		} else {
@@ -143,13 +143,13 @@ func withCall(plain, call outcome) outcome {
 // with summarize_on_trim on and summarizer sc, given what st remembers and
 // plainOut, the trim's plain windowing (SUM-2 – SUM-8); roomy is the plan
 // with a place given up to a summary (SUM-3). A summary takes a new unit.
-func (st *sumState) predict(in []convEntry, w model.Window, on bool, sc script, plainOut outcome) (want outcome, roomy model.Plan) {
+func (st *sumState) predict(in []convEntry, w model.Window, on bool, sc gen.SummarizerScript, plainOut outcome) (want outcome, roomy model.Plan) {
 	units := entryUnits(in)
 	n := len(in)
 	roomy = model.PlanCap(w, units, n, w.Max-1)
 	var covered []convEntry
 	switch {
-	case !on || sc.wire == nil:
+	case !on || sc.Wire == nil:
 		want = plainOut
 		want.path, want.clause = "off", "SUM-8"
 		want.why = "summarize_on_trim is false, so the trim is plain windowing"
@@ -176,17 +176,17 @@ func (st *sumState) predict(in []convEntry, w model.Window, on bool, sc script, 
 			want.call, want.prompt = true, promptOf(covered)
 			why := c + " >= 10, so the trim calls the summarizer once with the prompt of the covered messages"
 			switch {
-			case sc.err != "":
+			case sc.Err != "":
 				want = withCall(plainOut, want)
 				want.path, want.clause, want.why = "failed", "SUM-7", why+"; the call fails, so the trim is plain windowing, warns summary_failed and keeps the pending list"
 				want.code = codeSummaryFailed
-			case sc.core == "":
+			case sc.Core == "":
 				want = withCall(plainOut, want)
 				want.path, want.clause, want.why = "empty", "SUM-7", why+"; the reply is blank, so the trim is plain windowing, warns summary_empty and keeps the pending list"
 				want.code = codeSummaryEmpty
 			default:
 				st.units++
-				se := summaryEntry(sumPrefix+sc.core, st.summaries+1, st.units)
+				se := summaryEntry(sumPrefix+sc.Core, st.summaries+1, st.units)
 				want.path, want.clause = "summary", "SUM-2"
 				want.why = why + fmt.Sprintf("; it replies, so the summary goes right after the head %s and the middle keeps one place fewer (SUM-3)", labels(pickEntries(in, gen.Indices(roomy.Head))))
 				want.summary = &se

@@ -18,7 +18,7 @@ import (
 
 // verify compares a trim's result with the model's outcome and names the
 // clause of the first difference.
-func (m *machine) verify(in []convEntry, sc script, want outcome, res protocol.WindowTrimResult, plain, roomy model.Plan) {
+func (m *machine) verify(in []convEntry, sc gen.SummarizerScript, want outcome, res protocol.WindowTrimResult, plain, roomy model.Plan) {
 	m.s.t.Helper()
 	ctx := want.why
 
@@ -65,7 +65,7 @@ func (m *machine) verify(in []convEntry, sc script, want outcome, res protocol.W
 	switch {
 	case want.summary == nil && gotSummary:
 		clause := want.clause
-		if sc.wire != nil && want.call {
+		if sc.Wire != nil && want.call {
 			clause = "SUM-7"
 		}
 		m.fail(clause, "the trim returned the summary %s, but %s", abbreviate(res.Summary, 300), ctx)
@@ -77,10 +77,10 @@ func (m *machine) verify(in []convEntry, sc script, want outcome, res protocol.W
 	}
 
 	// SUM-7: error text never becomes a message.
-	if sc.err != "" {
+	if sc.Err != "" {
 		for i, raw := range res.Trimmed {
-			if containsText(raw, sc.err) {
-				m.fail("SUM-7", "trimmed[%d] holds the summarizer's error text %q: %s; error text never becomes a summary", i, sc.err, abbreviate(raw, 300))
+			if containsText(raw, sc.Err) {
+				m.fail("SUM-7", "trimmed[%d] holds the summarizer's error text %q: %s; error text never becomes a summary", i, sc.Err, abbreviate(raw, 300))
 			}
 		}
 	}

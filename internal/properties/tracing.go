@@ -94,7 +94,7 @@ func traceList(list []json.RawMessage, in []gen.Message) string {
 			items = append(items, "~"+strconv.Itoa(x.at))
 			i++
 		default:
-			j := runEnd(tr, i, func(a, b traced) bool { return b.equal && b.at == a.at+1 })
+			j := gen.RunEnd(tr, i, func(a, b traced) bool { return b.equal && b.at == a.at+1 })
 			items = append(items, span(tr[i].at, tr[j].at))
 			i = j + 1
 		}
@@ -119,7 +119,7 @@ func indexList(idx []int) string {
 	}
 	var items []string
 	for i := 0; i < len(idx); {
-		j := runEnd(idx, i, func(a, b int) bool { return b == a+1 })
+		j := gen.RunEnd(idx, i, func(a, b int) bool { return b == a+1 })
 		items = append(items, span(idx[i], idx[j]))
 		i = j + 1
 	}
