@@ -15,6 +15,7 @@ import (
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/gen"
+	"github.com/convspec/convspec/internal/model"
 	"github.com/convspec/convspec/internal/prop"
 )
 
@@ -55,11 +56,11 @@ func summarizePrompt(s *session, h gen.History, sc gen.SummarizerScript) {
 			s.fail("SUM-9", "window.summarize answered with a result that is not protocol v1: %v", derr)
 		}
 	}
-	var es []convEntry
+	var es []model.Entry
 	for i, m := range h.Msgs {
-		es = append(es, entryOf(m, i))
+		es = append(es, model.EntryOf(m, i))
 	}
-	prompt := promptOf(es)
+	prompt := model.PromptOf(es)
 	var pe *protocol.Error
 	if err != nil && !errors.As(err, &pe) {
 		s.fail("SUM-9", "window.summarize failed: %v", err)
@@ -79,8 +80,8 @@ func summarizePrompt(s *session, h gen.History, sc gen.SummarizerScript) {
 	switch calls := res.SummarizerCalls; {
 	case len(calls) != 1:
 		s.fail("SUM-9", "window.summarize makes one call; it made %d", len(calls))
-	case calls[0].MaxTokens != sumMaxTokens:
-		s.fail("SUM-1", "the call passes max_tokens %d, wanted %d", calls[0].MaxTokens, sumMaxTokens)
+	case calls[0].MaxTokens != model.SumMaxTokens:
+		s.fail("SUM-1", "the call passes max_tokens %d, wanted %d", calls[0].MaxTokens, model.SumMaxTokens)
 	case calls[0].Prompt != prompt:
 		got := calls[0].Prompt
 		at := 0
@@ -88,15 +89,15 @@ func summarizePrompt(s *session, h gen.History, sc gen.SummarizerScript) {
 			at++
 		}
 		msg := "the instruction"
-		if at >= len(sumInstruction)+2 {
+		if at >= len(model.SumInstruction)+2 {
 			// Which rendered message the difference falls in.
-			off := len(sumInstruction) + 2
+			off := len(model.SumInstruction) + 2
 			for i, e := range es {
-				if at < off+len(e.rendered)+2 {
-					msg = fmt.Sprintf("messages[%d] (%s), rendered %q", i, describe(h.Msgs, i), abbreviate([]byte(e.rendered), 200))
+				if at < off+len(e.Rendered)+2 {
+					msg = fmt.Sprintf("messages[%d] (%s), rendered %q", i, describe(h.Msgs, i), abbreviate([]byte(e.Rendered), 200))
 					break
 				}
-				off += len(e.rendered) + 2
+				off += len(e.Rendered) + 2
 			}
 		}
 		s.fail("SUM-1", "the prompt differs from SUM-1's at byte %d, in %s: wanted …%q…, got …%q…",

@@ -6,6 +6,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/convspec/convspec/internal/gen"
+	"github.com/convspec/convspec/internal/model"
 	"github.com/convspec/convspec/reference/message"
 	refwindow "github.com/convspec/convspec/reference/window"
 )
@@ -28,9 +29,9 @@ func TestOracleAgreesWithReference(t *testing.T) {
 			if string(parsed.Class()) != m.Class {
 				rt.Fatalf("input[%d] %s: class %s, reference %s", i, m.Raw, m.Class, parsed.Class())
 			}
-			e := entryOf(m, i)
-			if k := meaning([]convEntry{e}); (k == meaningfulText) != refwindow.HasMeaningfulText([]message.Message{parsed}) {
-				rt.Fatalf("input[%d] %s: meaningful %v, reference %v", i, m.Raw, k == meaningfulText, !(k == meaningfulText))
+			e := model.EntryOf(m, i)
+			if k := model.Meaning([]model.Entry{e}); (k == model.MeaningfulText) != refwindow.HasMeaningfulText([]message.Message{parsed}) {
+				rt.Fatalf("input[%d] %s: meaningful %v, reference %v", i, m.Raw, k == model.MeaningfulText, !(k == model.MeaningfulText))
 			}
 		}
 	})

@@ -22,8 +22,8 @@ type machine struct {
 	on bool // summarize_on_trim
 	// conv is the conversation as the agent holds it: what the last trim
 	// returned, then what was appended since.
-	conv []convEntry
-	sumState
+	conv []model.Entry
+	model.Summarizing
 
 	seq, ids int
 	steps    []string
@@ -87,9 +87,9 @@ func (m *machine) unitOpts(o gen.HistoryOpts) gen.HistoryOpts {
 // appendHistory continues the conversation with h, one unit.
 func (m *machine) appendHistory(h gen.History, silent bool) {
 	first := len(m.conv)
-	m.units++
+	m.Units++
 	for _, x := range h.Msgs {
-		m.conv = append(m.conv, entryOf(x, m.units))
+		m.conv = append(m.conv, model.EntryOf(x, m.Units))
 	}
 	m.seq += len(h.Msgs)
 	m.ids += 100
@@ -100,7 +100,7 @@ func (m *machine) appendHistory(h gen.History, silent bool) {
 	if silent {
 		shape += ", no text"
 	}
-	m.steps = append(m.steps, fmt.Sprintf("append %s: %s", labels(m.conv[first:]), shape))
+	m.steps = append(m.steps, fmt.Sprintf("append %s: %s", model.Labels(m.conv[first:]), shape))
 }
 
 func (m *machine) trim(t *rapid.T) { m.trimWith(gen.DrawSummarizer(t, true)) }
@@ -110,27 +110,27 @@ func (m *machine) trim(t *rapid.T) { m.trimWith(gen.DrawSummarizer(t, true)) }
 func (m *machine) trimWith(sc gen.SummarizerScript) {
 	in := m.conv
 	n := len(in)
-	units := entryUnits(in)
+	units := model.EntryUnits(in)
 	plain := model.PlanUnits(m.w.config(), units, n)
-	plainOut := outcome{trimmed: pickEntries(in, plain.Trimmed()), evicted: pickEntries(in, plain.Evicted())}
+	plainOut := model.Outcome{Trimmed: model.Pick(in, plain.Trimmed()), Evicted: model.Pick(in, plain.Evicted())}
 
 	msgs := make([]json.RawMessage, n)
 	for i, e := range in {
-		msgs[i] = e.raw
+		msgs[i] = e.Raw
 	}
 	params := protocol.WindowTrimParams{Window: m.w.handle, Messages: msgs, Summarizer: sc.Wire}
 	m.last = protocol.MethodWindowTrim + " " + string(gen.MustJSON(params))
 	res, err := target.TrimWith(m.s.ctx, m.s.tg, m.w.handle, msgs, sc.Wire)
-	step := fmt.Sprintf("trim %s with %s", labels(in), sc.What)
+	step := fmt.Sprintf("trim %s with %s", model.Labels(in), sc.What)
 	m.steps = append(m.steps, step)
 	if err != nil {
 		m.fail("SUM-7", "window.trim failed: %v; a trim succeeds whatever its summarizer does", err)
 	}
 
-	want, roomy := m.predict(in, m.w.config(), m.on, sc, plainOut)
+	want, roomy := m.Predict(in, m.w.config(), m.on, sc, plainOut)
 	m.verify(in, sc, want, res, plain, roomy)
 
-	m.advance(want)
-	m.conv = want.trimmed
-	m.steps[len(m.steps)-1] = fmt.Sprintf("%s: %s, trimmed %s, evicted %s, pending now %s", step, want.path, labels(want.trimmed), labels(want.evicted), labels(m.pending))
+	m.Advance(want)
+	m.conv = want.Trimmed
+	m.steps[len(m.steps)-1] = fmt.Sprintf("%s: %s, trimmed %s, evicted %s, pending now %s", step, want.Path, model.Labels(want.Trimmed), model.Labels(want.Evicted), model.Labels(m.Pending))
 }
