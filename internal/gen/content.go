@@ -16,21 +16,21 @@ func finish(t *rapid.T, role string, content *jv, extra []jmember, seq int, over
 	if rapid.IntRange(0, 2).Draw(t, "extras") == 0 {
 		switch rapid.IntRange(0, 2).Draw(t, "extra") {
 		case 0:
-			extra = append(extra, JMember("name", drawStr(t, "name")))
+			extra = append(extra, mem("name", drawStr(t, "name")))
 		case 1:
-			extra = append(extra, JMember("cache_control", JObject(JMember("type", JString("ephemeral")))))
+			extra = append(extra, mem("cache_control", jobj(mem("type", jstr("ephemeral")))))
 		default:
-			extra = append(extra, JMember("x_meta", drawAny(t, 2, overflow)))
+			extra = append(extra, mem("x_meta", drawAny(t, 2, overflow)))
 		}
 	}
-	obj := JObject(JMember("role", JString(role)))
+	obj := jobj(mem("role", jstr(role)))
 	if content != nil {
-		obj.mems = append(obj.mems, JMember("content", *content))
+		obj.mems = append(obj.mems, mem("content", *content))
 	}
 	obj.mems = append(obj.mems, extra...)
 	if seq >= 0 {
 		at := rapid.IntRange(0, len(obj.mems)).Draw(t, "marker position")
-		obj.mems = append(obj.mems[:at], append([]jmember{JMember(MarkerName, jint(seq))}, obj.mems[at:]...)...)
+		obj.mems = append(obj.mems[:at], append([]jmember{mem(MarkerName, jint(seq))}, obj.mems[at:]...)...)
 	}
 	spaced := rapid.IntRange(0, 5).Draw(t, "spaced") == 0
 	m := build(role, obj, content, seq, spaced)
@@ -81,24 +81,24 @@ func contentParts(content *jv) []string {
 		}
 		return out
 	default:
-		return []string{content.Compact()}
+		return []string{content.compact()}
 	}
 }
 
 // blockText renders a content block (SUM-1).
 func blockText(b jv) string {
 	if b.kind != jObj {
-		return b.Compact()
+		return b.compact()
 	}
 	switch typ := b.member("type"); {
 	case typ.kind == jStr && typ.str == "text" && b.member("text").kind == jStr:
 		return b.member("text").str
 	case typ.kind == jStr && typ.str == "tool_use":
-		input := JObject()
+		input := jobj()
 		if in, ok := b.lookup("input"); ok {
 			input = in
 		}
-		return "tool_use " + b.member("name").str + " " + input.Compact()
+		return "tool_use " + b.member("name").str + " " + input.compact()
 	case typ.kind == jStr && typ.str == "tool_result":
 		c, ok := b.lookup("content")
 		cp := &c
@@ -107,7 +107,7 @@ func blockText(b jv) string {
 		}
 		return "tool_result " + b.member("tool_use_id").str + ": " + strings.Join(contentParts(cp), "\n")
 	default:
-		return b.Compact()
+		return b.compact()
 	}
 }
 
@@ -151,7 +151,7 @@ func (v jv) member(name string) jv {
 
 // textBlocks is an array of lo to hi text blocks.
 func textBlocks(t *rapid.T, lo, hi int) jv {
-	blocks := JArray()
+	blocks := jarr()
 	for range rapid.IntRange(lo, hi).Draw(t, "text blocks") {
 		blocks.elems = append(blocks.elems, textBlock(t))
 	}
@@ -175,25 +175,25 @@ func oddContent(t *rapid.T, overflow bool) jv {
 
 func systemParts(t *rapid.T) (string, *jv, []jmember) {
 	role := rapid.SampledFrom([]string{"system", "system", "developer"}).Draw(t, "role")
-	v := JString(rapid.SampledFrom([]string{
+	v := jstr(rapid.SampledFrom([]string{
 		"You are a helpful assistant.",
 		"You are a coding agent. Use the tools.\nNever guess — ask.",
 		"Réponds en français. 🇫🇷",
 		"Reminder: the user's files are in /work. 📁",
 	}).Draw(t, "prompt"))
 	if rapid.IntRange(0, 5).Draw(t, "system as blocks") == 0 {
-		v = JArray(JObject(JMember("type", JString("text")), JMember("text", v)))
+		v = jarr(jobj(mem("type", jstr("text")), mem("text", v)))
 	}
 	return role, &v, nil
 }
 
 // functionCall is an element of an OpenAI tool_calls array.
 func functionCall(t *rapid.T, id string) jv {
-	args := drawAny(t, 2, false).Compact()
-	return JObject(
-		JMember("id", JString(id)),
-		JMember("type", JString("function")),
-		JMember("function", JObject(JMember("name", JString(rapid.SampledFrom([]string{"get_weather", "read_file", "run_tests"}).Draw(t, "function"))), JMember("arguments", JString(args)))),
+	args := drawAny(t, 2, false).compact()
+	return jobj(
+		mem("id", jstr(id)),
+		mem("type", jstr("function")),
+		mem("function", jobj(mem("name", jstr(rapid.SampledFrom([]string{"get_weather", "read_file", "run_tests"}).Draw(t, "function"))), mem("arguments", jstr(args)))),
 	)
 }
 
@@ -204,7 +204,7 @@ func toolContent(t *rapid.T) jv {
 	case 0, 1:
 		return drawStr(t, "content")
 	case 2, 3:
-		return JString(drawAny(t, 2, false).Compact())
+		return jstr(drawAny(t, 2, false).compact())
 	default:
 		return textBlocks(t, 1, 2)
 	}

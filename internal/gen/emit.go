@@ -95,15 +95,15 @@ func (e *emitter) plain(kind string) {
 		case "blocks":
 			set(textBlocks(t, 0, 3))
 		case "image":
-			set(JArray(imageBlock(t), textBlock(t)))
+			set(jarr(imageBlock(t), textBlock(t)))
 		case "no-content":
-			extra = append(extra, JMember("name", drawStr(t, "name")))
+			extra = append(extra, mem("name", drawStr(t, "name")))
 		case "odd":
 			set(oddContent(t, false))
 		default:
 			// A tool_result block that is the content, not in a content
 			// array: CLS-1 asks for an array, so this is a prompt.
-			set(JObject(JMember("type", JString("tool_result")), JMember("tool_use_id", JString(e.newID(true))), JMember("content", drawStr(t, "content"))))
+			set(jobj(mem("type", jstr("tool_result")), mem("tool_use_id", jstr(e.newID(true))), mem("content", drawStr(t, "content"))))
 		}
 	case "assistant":
 		role, class = "assistant", ClassAssistantText
@@ -115,7 +115,7 @@ func (e *emitter) plain(kind string) {
 		case "null":
 			set(jnull())
 			if rapid.Bool().Draw(t, "refusal") {
-				extra = append(extra, JMember("refusal", drawStr(t, "refusal")))
+				extra = append(extra, mem("refusal", drawStr(t, "refusal")))
 			}
 		case "no-content":
 		case "odd":
@@ -123,7 +123,7 @@ func (e *emitter) plain(kind string) {
 		default:
 			// An empty tool_calls array declares nothing (CLS-1).
 			set(drawStr(t, "content"))
-			extra = append(extra, JMember("tool_calls", JArray()))
+			extra = append(extra, mem("tool_calls", jarr()))
 		}
 	default:
 		role = rapid.SampledFrom([]string{"function", "critic", "ipython", "observation", "mémoire"}).Draw(t, "other role")
@@ -141,18 +141,18 @@ func (e *emitter) call(ids []string, anthropic []bool) int {
 	var content *jv
 	var extra []jmember
 	set := func(v jv) { content = &v }
-	calls := JArray()
-	blocks := JArray()
+	calls := jarr()
+	blocks := jarr()
 	if !e.o.Silent && rapid.IntRange(0, 2).Draw(t, "text before the calls") == 0 {
 		blocks.elems = append(blocks.elems, textBlock(t))
 	}
 	for i, id := range ids {
 		if anthropic[i] {
-			blocks.elems = append(blocks.elems, JObject(
-				JMember("type", JString("tool_use")),
-				JMember("id", JString(id)),
-				JMember("name", JString(rapid.SampledFrom([]string{"get_weather", "read_file", "bash"}).Draw(t, "tool"))),
-				JMember("input", JObject(JMember("query", drawStr(t, "input")))),
+			blocks.elems = append(blocks.elems, jobj(
+				mem("type", jstr("tool_use")),
+				mem("id", jstr(id)),
+				mem("name", jstr(rapid.SampledFrom([]string{"get_weather", "read_file", "bash"}).Draw(t, "tool"))),
+				mem("input", jobj(mem("query", drawStr(t, "input")))),
 			))
 			if !e.o.Silent && rapid.IntRange(0, 5).Draw(t, "text between the calls") == 0 {
 				blocks.elems = append(blocks.elems, textBlock(t))
@@ -169,7 +169,7 @@ func (e *emitter) call(ids []string, anthropic []bool) int {
 			// absent
 		case 1:
 			if e.o.Silent {
-				set(JString(rapid.SampledFrom([]string{"", " ", "\n"}).Draw(t, "blank content")))
+				set(jstr(rapid.SampledFrom([]string{"", " ", "\n"}).Draw(t, "blank content")))
 				break
 			}
 			set(drawStr(t, "content"))
@@ -178,7 +178,7 @@ func (e *emitter) call(ids []string, anthropic []bool) int {
 		}
 	}
 	if len(calls.elems) > 0 {
-		extra = append(extra, JMember("tool_calls", calls))
+		extra = append(extra, mem("tool_calls", calls))
 	}
 	return e.add("assistant", content, extra, ClassToolCall, ids)
 }
@@ -189,18 +189,18 @@ func (e *emitter) result(ids []string, anthropic bool) int {
 	t := e.t
 	if !anthropic {
 		c := toolContent(t)
-		return e.add("tool", &c, []jmember{JMember("tool_call_id", JString(ids[0]))}, ClassToolResult, ids)
+		return e.add("tool", &c, []jmember{mem("tool_call_id", jstr(ids[0]))}, ClassToolResult, ids)
 	}
-	blocks := JArray()
+	blocks := jarr()
 	for _, id := range ids {
-		b := JObject(JMember("type", JString("tool_result")), JMember("tool_use_id", JString(id)))
+		b := jobj(mem("type", jstr("tool_result")), mem("tool_use_id", jstr(id)))
 		if rapid.Bool().Draw(t, "result as blocks") {
-			b.mems = append(b.mems, JMember("content", textBlocks(t, 0, 2)))
+			b.mems = append(b.mems, mem("content", textBlocks(t, 0, 2)))
 		} else {
-			b.mems = append(b.mems, JMember("content", drawStr(t, "result")))
+			b.mems = append(b.mems, mem("content", drawStr(t, "result")))
 		}
 		if rapid.IntRange(0, 3).Draw(t, "is_error") == 0 {
-			b.mems = append(b.mems, JMember("is_error", jbool(rapid.Bool().Draw(t, "error"))))
+			b.mems = append(b.mems, mem("is_error", jbool(rapid.Bool().Draw(t, "error"))))
 		}
 		blocks.elems = append(blocks.elems, b)
 	}

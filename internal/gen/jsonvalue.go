@@ -40,18 +40,18 @@ type jmember struct {
 // Number::toString writes it (EST-3).
 type numLit struct{ wire, js string }
 
-func jnull() jv                      { return jv{kind: jNull} }
-func jbool(b bool) jv                { return jv{kind: jBool, b: b} }
-func JString(s string) jv            { return jv{kind: jStr, str: s} }
-func jint(i int) jv                  { s := strconv.Itoa(i); return jv{kind: jNum, num: numLit{s, s}} }
-func jnum(n numLit) jv               { return jv{kind: jNum, num: n} }
-func JArray(elems ...jv) jv          { return jv{kind: jArr, elems: elems} }
-func JObject(mems ...jmember) jv     { return jv{kind: jObj, mems: mems} }
-func JMember(n string, v jv) jmember { return jmember{n, v} }
+func jnull() jv                  { return jv{kind: jNull} }
+func jbool(b bool) jv            { return jv{kind: jBool, b: b} }
+func jstr(s string) jv           { return jv{kind: jStr, str: s} }
+func jint(i int) jv              { s := strconv.Itoa(i); return jv{kind: jNum, num: numLit{s, s}} }
+func jnum(n numLit) jv           { return jv{kind: jNum, num: n} }
+func jarr(elems ...jv) jv        { return jv{kind: jArr, elems: elems} }
+func jobj(mems ...jmember) jv    { return jv{kind: jObj, mems: mems} }
+func mem(n string, v jv) jmember { return jmember{n, v} }
 
-// Compact is JSON.stringify(JSON.parse(wire)): no white space, members in
+// compact is JSON.stringify(JSON.parse(wire)): no white space, members in
 // order, strings escaped as ECMAScript does, numbers in Number::toString form.
-func (v jv) Compact() string {
+func (v jv) compact() string {
 	var b strings.Builder
 	v.write(&b, false, false)
 	return b.String()

@@ -68,7 +68,7 @@ func build(role string, obj jv, content *jv, seq int, spaced bool) Message {
 			m.Kind, m.Counted = "string", content.str
 		default:
 			m.Kind = map[jkind]string{jBool: "boolean", jNum: "number", jArr: "array", jObj: "object"}[content.kind]
-			m.Counted = content.Compact()
+			m.Counted = content.compact()
 		}
 	}
 	m.Chars = UTF16Len(m.Counted)
@@ -106,7 +106,7 @@ var textGen = rapid.OneOf(
 
 // drawStr draws a string value, sometimes spelled with escapes on the wire.
 func drawStr(t *rapid.T, label string) jv {
-	v := JString(textGen.Draw(t, label))
+	v := jstr(textGen.Draw(t, label))
 	v.esc = rapid.IntRange(0, 4).Draw(t, label+" escaped") == 0
 	return v
 }
@@ -150,16 +150,16 @@ func drawAny(t *rapid.T, depth int, overflow bool) jv {
 		return drawStr(t, "string")
 	case 4:
 		n := rapid.IntRange(0, 3).Draw(t, "len")
-		a := JArray()
+		a := jarr()
 		for range n {
 			a.elems = append(a.elems, drawAny(t, depth-1, overflow))
 		}
 		return a
 	default:
 		names := rapid.SliceOfNDistinct(rapid.SampledFrom(memberNames), 0, 3, rapid.ID[string]).Draw(t, "names")
-		o := JObject()
+		o := jobj()
 		for _, n := range names {
-			o.mems = append(o.mems, JMember(n, drawAny(t, depth-1, overflow)))
+			o.mems = append(o.mems, mem(n, drawAny(t, depth-1, overflow)))
 		}
 		return o
 	}
@@ -171,47 +171,47 @@ func drawID(t *rapid.T, prefix string) string {
 
 // Content blocks of Anthropic's Messages API.
 func textBlock(t *rapid.T) jv {
-	return JObject(JMember("type", JString("text")), JMember("text", drawStr(t, "text")))
+	return jobj(mem("type", jstr("text")), mem("text", drawStr(t, "text")))
 }
 
 func toolUseBlock(t *rapid.T, overflow bool) jv {
-	input := JObject(JMember("city", drawStr(t, "city")))
+	input := jobj(mem("city", drawStr(t, "city")))
 	for _, n := range rapid.SliceOfNDistinct(rapid.SampledFrom(memberNames[3:]), 0, 3, rapid.ID[string]).Draw(t, "input names") {
-		input.mems = append(input.mems, JMember(n, drawAny(t, 2, overflow)))
+		input.mems = append(input.mems, mem(n, drawAny(t, 2, overflow)))
 	}
-	return JObject(
-		JMember("type", JString("tool_use")),
-		JMember("id", JString(drawID(t, "toolu_"))),
-		JMember("name", JString(rapid.SampledFrom([]string{"get_weather", "search", "run_code"}).Draw(t, "tool"))),
-		JMember("input", input),
+	return jobj(
+		mem("type", jstr("tool_use")),
+		mem("id", jstr(drawID(t, "toolu_"))),
+		mem("name", jstr(rapid.SampledFrom([]string{"get_weather", "search", "run_code"}).Draw(t, "tool"))),
+		mem("input", input),
 	)
 }
 
 func toolResultBlock(t *rapid.T) jv {
-	b := JObject(JMember("type", JString("tool_result")), JMember("tool_use_id", JString(drawID(t, "toolu_"))))
+	b := jobj(mem("type", jstr("tool_result")), mem("tool_use_id", jstr(drawID(t, "toolu_"))))
 	if rapid.Bool().Draw(t, "result as blocks") {
-		blocks := JArray()
+		blocks := jarr()
 		for range rapid.IntRange(0, 2).Draw(t, "result blocks") {
 			blocks.elems = append(blocks.elems, textBlock(t))
 		}
-		b.mems = append(b.mems, JMember("content", blocks))
+		b.mems = append(b.mems, mem("content", blocks))
 	} else {
-		b.mems = append(b.mems, JMember("content", drawStr(t, "result")))
+		b.mems = append(b.mems, mem("content", drawStr(t, "result")))
 	}
 	if rapid.Bool().Draw(t, "is_error present") {
-		b.mems = append(b.mems, JMember("is_error", jbool(rapid.Bool().Draw(t, "is_error"))))
+		b.mems = append(b.mems, mem("is_error", jbool(rapid.Bool().Draw(t, "is_error"))))
 	}
 	return b
 }
 
 func imageBlock(t *rapid.T) jv {
 	data := rapid.StringOfN(rapid.RuneFrom([]rune("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")), 4, 24, -1).Draw(t, "image data")
-	return JObject(
-		JMember("type", JString("image")),
-		JMember("source", JObject(
-			JMember("type", JString("base64")),
-			JMember("media_type", JString("image/png")),
-			JMember("data", JString("iVBORw0KGgo"+data+"==")),
+	return jobj(
+		mem("type", jstr("image")),
+		mem("source", jobj(
+			mem("type", jstr("base64")),
+			mem("media_type", jstr("image/png")),
+			mem("data", jstr("iVBORw0KGgo"+data+"==")),
 		)),
 	)
 }
@@ -294,18 +294,18 @@ func Messages(seq int, o MessageOpts) *rapid.Generator[Message] {
 			set(textBlocks(t, 0, 3))
 		case "blocks-image":
 			role = "user"
-			set(JArray(imageBlock(t), textBlock(t)))
+			set(jarr(imageBlock(t), textBlock(t)))
 		case "assistant-null":
 			// An assistant turn with null content and no tool call (a
 			// refusal, say): content null counts 0 (EST-4).
 			role = "assistant"
 			set(jnull())
 			if rapid.Bool().Draw(t, "refusal") {
-				extra = append(extra, JMember("refusal", drawStr(t, "refusal")))
+				extra = append(extra, mem("refusal", drawStr(t, "refusal")))
 			}
 		case "blocks-tool-use":
 			role = "assistant"
-			blocks := JArray()
+			blocks := jarr()
 			if rapid.Bool().Draw(t, "leading text") {
 				blocks.elems = append(blocks.elems, textBlock(t))
 			}
@@ -317,7 +317,7 @@ func Messages(seq int, o MessageOpts) *rapid.Generator[Message] {
 			set(blocks)
 		case "blocks-tool-result":
 			role = "user"
-			blocks := JArray()
+			blocks := jarr()
 			for range rapid.IntRange(1, 2).Draw(t, "tool results") {
 				b := toolResultBlock(t)
 				ids = append(ids, b.mems[1].val.str)
@@ -334,22 +334,22 @@ func Messages(seq int, o MessageOpts) *rapid.Generator[Message] {
 			default:
 				set(jnull())
 			}
-			calls := JArray()
+			calls := jarr()
 			for range rapid.IntRange(1, 2).Draw(t, "tool calls") {
 				id := drawID(t, "call_")
 				ids = append(ids, id)
 				calls.elems = append(calls.elems, functionCall(t, id))
 			}
-			extra = append(extra, JMember("tool_calls", calls))
+			extra = append(extra, mem("tool_calls", calls))
 		case "openai-tool":
 			role = "tool"
 			id := drawID(t, "call_")
 			ids = append(ids, id)
-			extra = append(extra, JMember("tool_call_id", JString(id)))
+			extra = append(extra, mem("tool_call_id", jstr(id)))
 			set(toolContent(t))
 		case "no-content":
 			role = rapid.SampledFrom([]string{"user", "assistant", "developer"}).Draw(t, "role")
-			extra = append(extra, JMember("name", drawStr(t, "name")))
+			extra = append(extra, mem("name", drawStr(t, "name")))
 		case "odd-content":
 			role = rapid.SampledFrom([]string{"user", "assistant"}).Draw(t, "role")
 			set(oddContent(t, o.Overflow))

@@ -14,8 +14,8 @@ import (
 // the spec's own examples (EST-2, EST-3).
 func TestSpecExamples(t *testing.T) {
 	// EST-3: [ {"type": "text", "text": "hi 😀"} ] is 32 characters.
-	v := JArray(JObject(JMember("type", JString("text")), JMember("text", JString("hi 😀"))))
-	if got, want := v.Compact(), `[{"type":"text","text":"hi 😀"}]`; got != want || UTF16Len(got) != 32 {
+	v := jarr(jobj(mem("type", jstr("text")), mem("text", jstr("hi 😀"))))
+	if got, want := v.compact(), `[{"type":"text","text":"hi 😀"}]`; got != want || UTF16Len(got) != 32 {
 		t.Errorf("compact = %s (%d characters), want %s (32)", got, UTF16Len(got), want)
 	}
 	// EST-2: "a", "é", "你" count 1; "😀" counts 2.

@@ -23,7 +23,7 @@ func DiffConversation(t *rapid.T, formats []string, n int) []json.RawMessage {
 	return DrawConversation(t, formats, n, true)
 }
 
-// DrawConversation is diffConversation; faults false leaves out malformed
+// DrawConversation is DiffConversation; faults false leaves out malformed
 // structures and invalid messages, for a request that has a fault of
 // another kind already: which of two faults an error names is open.
 func DrawConversation(t *rapid.T, formats []string, n int, faults bool) []json.RawMessage {
