@@ -32,7 +32,7 @@ import (
 	"github.com/convspec/convspec/internal/runner"
 
 	"github.com/convspec/convspec/internal/mutants"
-	"github.com/convspec/convspec/internal/properties"
+	"github.com/convspec/convspec/internal/prop"
 )
 
 var update = flag.Bool("update", false, "search the whole suite for the cases that kill each faulty variant and rewrite "+killsFile)
@@ -209,10 +209,10 @@ func runRow(m mutants.Mutant, row killsRow) ([]string, error) {
 	}
 	// Only the feature files and properties the row needs: the runner
 	// parses every feature file it is given on every run, and
-	// properties.All computes its examples' expected values, which together
+	// runner.Properties computes its examples' expected values, which together
 	// cost more than the row's cases.
 	feats := fstest.MapFS{}
-	var props []properties.Property
+	var props []prop.Property
 	var ids []string
 	for _, id := range append(slices.Clone(row.After), row.Kills...) {
 		ids = append(ids, regexp.QuoteMeta(id))
@@ -223,13 +223,13 @@ func runRow(m mutants.Mutant, row killsRow) ([]string, error) {
 			}
 			feats[suite[i].Source] = &fstest.MapFile{Data: data}
 		}
-		if i := slices.IndexFunc(allProperties(), func(p properties.Property) bool { return p.ID == id }); i >= 0 {
+		if i := slices.IndexFunc(allProperties(), func(p prop.Property) bool { return p.ID == id }); i >= 0 {
 			props = append(props, allProperties()[i])
 		}
 	}
 	results, err := runner.Run(context.Background(), tg, runner.Options{
 		Run: regexp.MustCompile(`^(` + strings.Join(ids, "|") + `)$`), Checks: 50, Seed: 1, NoShrink: true,
-		Features: feats, Properties: slices.Clip(append([]properties.Property{}, props...)),
+		Features: feats, Properties: slices.Clip(append([]prop.Property{}, props...)),
 	})
 	if err != nil {
 		return nil, err
@@ -251,7 +251,7 @@ func runRow(m mutants.Mutant, row killsRow) ([]string, error) {
 // suiteCases and allProperties are computed once for all the variants.
 var (
 	suiteCases    = sync.OnceValues(func() ([]result.Case, error) { return runner.Cases(runner.Options{}) })
-	allProperties = sync.OnceValue(properties.All)
+	allProperties = sync.OnceValue(runner.Properties)
 )
 
 // TestNewRowSkipsKillsOfState: a variant with state fails, in a whole run,

@@ -15,7 +15,6 @@ import (
 	"github.com/convspec/convspec/conformance/result"
 	"github.com/convspec/convspec/internal/inprocess"
 	"github.com/convspec/convspec/internal/mutants"
-	"github.com/convspec/convspec/internal/properties"
 	"github.com/convspec/convspec/internal/runner"
 	"github.com/convspec/convspec/spec"
 )
@@ -43,7 +42,7 @@ func TestMutantReport(t *testing.T) {
 		t.Skip("run with -mutants.report (make mutants)")
 	}
 	differential := map[string]bool{}
-	for _, p := range properties.All() {
+	for _, p := range runner.Properties() {
 		differential[p.ID] = p.Differential
 	}
 	all := mutants.All()

@@ -12,14 +12,51 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"pgregory.net/rapid"
 
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/target"
+	"github.com/convspec/convspec/internal/gen"
+	"github.com/convspec/convspec/internal/model"
+	"github.com/convspec/convspec/internal/prop"
 )
+
+// budgetProperties are the properties of capability budget, in report order.
+func budgetProperties() []prop.Property {
+	return []prop.Property{
+		{ID: "prop/budget-count-additive", Clauses: []string{"TOK-3"}, Capability: protocol.CapBudget,
+			Doc:   "the count of a list is the sum of its per-message counts, a message counts the same wherever it stands, and budget.check counts as budget.count does",
+			Check: checkCountAdditive, Examples: additiveEdges()},
+		{ID: "prop/budget-prune-under-target", Clauses: []string{"PRN-1", "PRN-3", "PRN-4"}, Capability: protocol.CapBudget,
+			Doc:   "after pruning the count is below the target, or only the units of the first and the final message are left; below the target nothing changes; never empty",
+			Check: checkPruneUnderTarget, Examples: budgetEdges("PRN-1", pruneUnderTarget)},
+		{ID: "prop/budget-prune-keeps-first-and-final", Clauses: []string{"PRN-2"}, Capability: protocol.CapBudget,
+			Doc:   "pruning keeps the first and the final message and their units",
+			Check: checkPruneFirstAndFinal, Examples: budgetEdges("PRN-2", pruneFirstAndFinal)},
+		{ID: "prop/budget-prune-subsequence", Clauses: []string{"PRN-1", "MSG-2"}, Capability: protocol.CapBudget,
+			Doc:   "what pruning returns is the input without the positions it lists as removed, in order and unchanged",
+			Check: checkPruneSubsequence, Examples: budgetEdges("PRN-1", pruneSubsequence)},
+		{ID: "prop/budget-prune-units-whole", Clauses: []string{"UNIT-3", "PRN-1"}, Capability: protocol.CapBudget,
+			Doc:   "pruning removes whole units in both provider formats: no result without its call, no call without all its results",
+			Check: checkPruneUnitsWhole, Examples: budgetEdges("UNIT-3", pruneUnitsWhole)},
+		{ID: "prop/budget-prune-monotone", Clauses: []string{"PRN-5"}, Capability: protocol.CapBudget,
+			Doc:   "a larger target ratio never removes more messages than a smaller one",
+			Check: checkPruneMonotone, Examples: budgetEdges("PRN-5", func(s *session, c budgetCase) {
+				for _, smaller := range []string{"0.79", "0.5"} {
+					pruneMonotone(s, c, json.RawMessage(smaller), json.RawMessage("0.8"), false)
+					pruneMonotone(s, c, json.RawMessage(smaller), json.RawMessage("0.8"), true)
+				}
+			})},
+		{ID: "prop/budget-prune-oldest-first", Clauses: []string{"PRN-1"}, Capability: protocol.CapBudget,
+			Doc:   "pruning removes exactly the oldest units after the first message's unit, one by one until the count is strictly below the target",
+			Check: checkPruneOldestFirst, Examples: budgetEdges("PRN-1", pruneOldestFirst)},
+		{ID: "prop/budget-check-thresholds", Clauses: []string{"THR-1", "THR-2"}, Capability: protocol.CapBudget,
+			Doc:   "budget.check is approaching exactly above 80% of the limit and at the limit exactly above 95%, compared exactly, at and around the boundaries",
+			Check: checkThresholds, Examples: thresholdEdges()},
+	}
+}
 
 // propModel is the model the properties add with a limit of their own
 // (LIM-1: a request may add models).
@@ -29,19 +66,19 @@ const propModel = "convspec-property-model"
 
 func checkCountAdditive(t *rapid.T, tg target.Target) {
 	s := newSession(t, tg, "TOK-3")
-	h := historyGen(genOpts{n: rapid.IntRange(0, 12).Draw(t, "n"), marked: true, tools: -1}).Draw(t, "conversation")
-	countAdditive(s, h.msgs, rapid.IntRange(0, len(h.msgs)).Draw(t, "cut"))
+	h := gen.Histories(gen.HistoryOpts{N: rapid.IntRange(0, 12).Draw(t, "n"), Marked: true, Tools: -1}).Draw(t, "conversation")
+	countAdditive(s, h.Msgs, rapid.IntRange(0, len(h.Msgs)).Draw(t, "cut"))
 }
 
 // countAdditive checks that in counts as its messages do, in any order
 // and cut in two at cut (TOK-3).
-func countAdditive(s *session, in []msg, cut int) {
-	all := s.count(raws(in))
-	if sum := sumAt(all.PerMessage, seqIdx(len(in))); sum != all.Tokens {
+func countAdditive(s *session, in []gen.Message, cut int) {
+	all := s.count(gen.Raws(in))
+	if sum := sumAt(all.PerMessage, gen.Indices(len(in))); sum != all.Tokens {
 		s.fail("TOK-3", "budget.count returned tokens %d, but its per-message counts %v add up to %d", all.Tokens, all.PerMessage, sum)
 	}
 	// The same messages in reverse: each counts the same wherever it stands.
-	rev := slices.Clone(raws(in))
+	rev := slices.Clone(gen.Raws(in))
 	slices.Reverse(rev)
 	back := s.count(rev)
 	for i := range in {
@@ -54,14 +91,14 @@ func countAdditive(s *session, in []msg, cut int) {
 		s.fail("TOK-3", "the list counts %d tokens and the same messages reversed %d; the count is the sum of the messages' counts", all.Tokens, back.Tokens)
 	}
 	// Two parts add up to the whole.
-	a, b := s.count(raws(in[:cut])), s.count(raws(in[cut:]))
+	a, b := s.count(gen.Raws(in[:cut])), s.count(gen.Raws(in[cut:]))
 	if a.Tokens+b.Tokens != all.Tokens {
 		s.fail("TOK-3", "input[0:%d] counts %d and input[%d:] counts %d, %d together, but the whole list counts %d: counts are additive",
 			cut, a.Tokens, cut, b.Tokens, a.Tokens+b.Tokens, all.Tokens)
 	}
 	// budget.check counts as budget.count does.
 	var chk protocol.BudgetCheckResult
-	s.invoke(protocol.MethodBudgetCheck, protocol.BudgetCheckParams{Messages: raws(in), Model: "gpt-4o"}, &chk)
+	s.invoke(protocol.MethodBudgetCheck, protocol.BudgetCheckParams{Messages: gen.Raws(in), Model: "gpt-4o"}, &chk)
 	if chk.Tokens != all.Tokens {
 		s.fail("TOK-3", "budget.check counts %d tokens, budget.count %d, for the same messages", chk.Tokens, all.Tokens)
 	}
@@ -97,8 +134,8 @@ func pruneUnderTarget(s *session, c budgetCase) {
 	case below(c.total, c.percent, c.limit) && len(kept) != len(in):
 		s.fail("PRN-3", "the conversation counts %d < %d%% of %d already, so it is returned unchanged\n%s", c.total, c.percent, c.limit, ctx)
 	}
-	first, final := c.h.units[0], c.h.units[len(c.h.units)-1]
-	only := slices.Concat(rangeIdx(first[0], first[1]), rangeIdx(max(first[1], final[0]), final[1]))
+	first, final := c.h.Units[0], c.h.Units[len(c.h.Units)-1]
+	only := slices.Concat(gen.IndexRange(first[0], first[1]), gen.IndexRange(max(first[1], final[0]), final[1]))
 	if !below(left, c.percent, c.limit) && !slices.Equal(kept, only) {
 		s.fail("PRN-1", "the pruned conversation counts %d tokens, not below the target (100·%d >= %d·%d), yet more than the units of the first and the final message %s are left: pruning goes on until the count is below the target or only they are left\n%s",
 			left, left, c.percent, c.limit, indexList(only), ctx)
@@ -112,7 +149,7 @@ func checkPruneFirstAndFinal(t *rapid.T, tg target.Target) {
 
 func pruneFirstAndFinal(s *session, c budgetCase) {
 	_, kept, in, ctx := s.pruned(c)
-	first, final := c.h.units[0], c.h.units[len(c.h.units)-1]
+	first, final := c.h.Units[0], c.h.Units[len(c.h.Units)-1]
 	for _, u := range [][2]int{first, final} {
 		for i := u[0]; i < u[1]; i++ {
 			if !slices.Contains(kept, i) {
@@ -121,7 +158,7 @@ func pruneFirstAndFinal(s *session, c budgetCase) {
 					which = "the final message"
 				}
 				if u[1]-u[0] > 1 {
-					which += fmt.Sprintf(" and its unit %s", indexList(rangeIdx(u[0], u[1])))
+					which += fmt.Sprintf(" and its unit %s", indexList(gen.IndexRange(u[0], u[1])))
 				}
 				s.fail("PRN-2", "%s was removed; it is %s, which pruning never removes\n%s", describe(in, i), which, ctx)
 			}
@@ -141,7 +178,7 @@ func pruneSubsequence(s *session, c budgetCase) {
 			s.fail("PRN-1", "messages[%d] is %s, after messages[%d] = input[%d]: pruning returns the rest in order, each once\n%s", k, describe(in, kept[k]), k-1, kept[k-1], ctx)
 		}
 	}
-	missing := without(seqIdx(len(in)), kept)
+	missing := model.Without(gen.Indices(len(in)), kept)
 	if !slices.Equal(nonNilInts(res.Removed), missing) {
 		s.fail("PRN-1", "removed is %v, but the positions missing from the result are %v: removed lists the input positions removed, ascending\n%s", res.Removed, missing, ctx)
 	}
@@ -154,9 +191,9 @@ func checkPruneUnitsWhole(t *rapid.T, tg target.Target) {
 
 func pruneUnitsWhole(s *session, c budgetCase) {
 	_, kept, in, ctx := s.pruned(c)
-	if u, has, lacks, ok := splitUnit(c.h.units, func(i int) bool { return slices.Contains(kept, i) }); ok {
+	if u, has, lacks, ok := splitUnit(c.h.Units, func(i int) bool { return slices.Contains(kept, i) }); ok {
 		s.fail("UNIT-3", "the unit %s — %s and its results — is split: pruning keeps %s but removes %s; it removes whole units only\n%s",
-			indexList(rangeIdx(u[0], u[1])), describe(in, u[0]), indexList(has), indexList(lacks), ctx)
+			indexList(gen.IndexRange(u[0], u[1])), describe(in, u[0]), indexList(has), indexList(lacks), ctx)
 	}
 	if at, problem := toolProblem(kept, in); at >= 0 {
 		s.fail("UNIT-3", "messages[%d]: %s\n%s", at, problem, ctx)
@@ -198,7 +235,7 @@ func pruneOldestFirst(s *session, c budgetCase) {
 	res, kept := s.budgetPrune(c, c.ratio)
 	in := c.in()
 	want := c.expectPrune(c.percent)
-	got := without(seqIdx(len(in)), kept)
+	got := model.Without(gen.Indices(len(in)), kept)
 	if slices.Equal(got, want) {
 		return
 	}
@@ -214,7 +251,7 @@ func pruneOldestFirst(s *session, c budgetCase) {
 		if mark != "" {
 			break
 		}
-		total -= sumAt(c.per, rangeIdx(u[0], u[1]))
+		total -= sumAt(c.per, gen.IndexRange(u[0], u[1]))
 		steps = append(steps, fmt.Sprintf("− input[%s] →", span(u[0], u[1]-1)))
 	}
 	if len(steps) == 0 || !strings.HasSuffix(steps[len(steps)-1], "stop)") {
@@ -234,8 +271,8 @@ func pruneOldestFirst(s *session, c budgetCase) {
 
 func checkThresholds(t *rapid.T, tg target.Target) {
 	s := newSession(t, tg, "THR-1")
-	h := historyGen(genOpts{n: rapid.IntRange(0, 6).Draw(t, "n"), marked: true, tools: -1}).Draw(t, "conversation")
-	msgs := raws(h.msgs)
+	h := gen.Histories(gen.HistoryOpts{N: rapid.IntRange(0, 6).Draw(t, "n"), Marked: true, Tools: -1}).Draw(t, "conversation")
+	msgs := gen.Raws(h.Msgs)
 	c := s.count(msgs).Tokens
 	// A limit L with 100·c exactly 80·L or 95·L needs c to be a multiple
 	// of 4 or 19: a filler message of " the" repeated makes it one, by the
@@ -289,7 +326,7 @@ func thresholds(s *session, msgs []json.RawMessage, c, limit int) {
 
 // fillerMessage is a user message of " the" repeated k times.
 func fillerMessage(k int) json.RawMessage {
-	return mustJSON(map[string]string{"role": "user", "content": strings.Repeat(" the", k)})
+	return gen.MustJSON(map[string]string{"role": "user", "content": strings.Repeat(" the", k)})
 }
 
 func cmpWord(a, b int) string {
@@ -305,7 +342,7 @@ func cmpWord(a, b int) string {
 // pruned prunes c with its own target and returns the result, the input
 // positions kept, the input, and a description of all of it for a
 // failure.
-func (s *session) pruned(c budgetCase) (protocol.BudgetPruneResult, []int, []msg, string) {
+func (s *session) pruned(c budgetCase) (protocol.BudgetPruneResult, []int, []gen.Message, string) {
 	res, kept := s.budgetPrune(c, c.ratio)
 	in := c.in()
 	return res, kept, in, fmt.Sprintf("%s\ngot %s, removed %v", c.describe(), traceList(res.Messages, in), res.Removed)
@@ -324,143 +361,9 @@ func (s *session) count(msgs []json.RawMessage) protocol.BudgetCountResult {
 	return r
 }
 
-// budgetCase is a conversation, its counts as the target gives them, and a
-// limit and target chosen around them.
-type budgetCase struct {
-	h     history
-	per   []int
-	total int
-	// limit is the model's limit and percent the target (target_ratio
-	// times 100); ratio is how target_ratio is sent, nil for the default.
-	limit, percent int
-	ratio          json.RawMessage
-	model          string
-	limits         map[string]int
-}
-
-func (c budgetCase) in() []msg { return c.h.msgs }
-
-// params builds budget.prune's request for the messages at positions idx.
-func (c budgetCase) params(ratio json.RawMessage) protocol.BudgetPruneParams {
-	return protocol.BudgetPruneParams{Messages: raws(c.h.msgs), Model: c.model, Limits: protocol.Counts(c.limits), TargetRatio: ratio}
-}
-
-// removable are the units pruning may remove: every unit after the first
-// message's and before the final message's (PRN-1, PRN-2).
-func (c budgetCase) removable() [][2]int {
-	us := c.h.units
-	if len(us) <= 2 {
-		return nil
-	}
-	return us[1 : len(us)-1]
-}
-
-func sumAt(per []int, idx []int) int {
-	n := 0
-	for _, i := range idx {
-		n += per[i]
-	}
-	return n
-}
-
-// below is PRN-1's test: 100·c < percent·L.
-func below(count, percent, limit int) bool { return 100*count < percent*limit }
-
-// expectPrune is what PRN-1 removes at a target.
-func (c budgetCase) expectPrune(percent int) []int {
-	total := c.total
-	removed := []int{}
-	for _, u := range c.removable() {
-		if below(total, percent, c.limit) {
-			break
-		}
-		for i := u[0]; i < u[1]; i++ {
-			removed = append(removed, i)
-			total -= c.per[i]
-		}
-	}
-	return removed
-}
-
 // percents a target ratio can be sent as so that the limit can be chosen
 // with 100·c = p·L exactly: p divides 100.
 var exactPercents = []int{50, 25, 100, 20, 10, 5, 4, 2, 1}
-
-func ratioJSON(t *rapid.T, percent int) json.RawMessage {
-	s := strconv.FormatFloat(float64(percent)/100, 'f', -1, 64)
-	if percent == 100 && rapid.Bool().Draw(t, "ratio spelled 1.0") {
-		s = "1.0"
-	}
-	return json.RawMessage(s)
-}
-
-// drawBudgetCase draws a well-formed conversation of both formats, counts
-// it, and chooses a limit and target: on the boundary of a unit removal
-// (100·c = p·L for the count c left after some removals, and one token to
-// either side), anywhere, or a known model far above the conversation.
-func drawBudgetCase(t *rapid.T, s *session) budgetCase {
-	n := rapid.OneOf(rapid.IntRange(1, 8), rapid.IntRange(1, 30)).Draw(t, "n")
-	c := budgetCase{h: historyGen(genOpts{n: n, marked: true, tools: -1}).Draw(t, "conversation")}
-	res := s.count(raws(c.h.msgs))
-	c.per, c.total = res.PerMessage, res.Tokens
-	if sum := sumAt(c.per, seqIdx(len(c.per))); sum != c.total {
-		s.fail("TOK-3", "budget.count returned tokens %d, but its per-message counts %v add up to %d", c.total, c.per, sum)
-	}
-	c.model, c.limits = propModel, map[string]int{}
-	switch rapid.SampledFrom([]string{"boundary", "boundary", "default ratio", "anywhere", "known model"}).Draw(t, "limit") {
-	case "boundary":
-		// The count left after the first k removable units.
-		k := rapid.IntRange(0, len(c.removable())).Draw(t, "units removed at the boundary")
-		left := c.total
-		for _, u := range c.removable()[:k] {
-			left -= sumAt(c.per, rangeIdx(u[0], u[1]))
-		}
-		c.percent = rapid.SampledFrom(exactPercents).Draw(t, "target percent")
-		c.limit = max(1, left*100/c.percent+rapid.IntRange(-1, 1).Draw(t, "limit off the boundary by"))
-		c.ratio = ratioJSON(t, c.percent)
-	case "default ratio":
-		c.percent = 80
-		c.limit = max(1, c.total*rapid.IntRange(50, 150).Draw(t, "limit as % of the count")/100)
-		if rapid.Bool().Draw(t, "ratio sent as 0.8") {
-			c.ratio = json.RawMessage("0.8")
-		}
-	case "anywhere":
-		c.percent = rapid.IntRange(1, 100).Draw(t, "target percent")
-		c.limit = rapid.IntRange(1, 2*c.total+10).Draw(t, "limit")
-		c.ratio = ratioJSON(t, c.percent)
-	default:
-		c.model, c.limits = rapid.SampledFrom([]string{"gpt-4o", "claude-3.5-sonnet", "gemini-3-pro"}).Draw(t, "model"), nil
-		c.limit = map[string]int{"gpt-4o": 128_000, "claude-3.5-sonnet": 200_000, "gemini-3-pro": 1_000_000}[c.model]
-		c.percent = 80
-	}
-	if c.limits != nil {
-		c.limits[propModel] = c.limit
-	}
-	return c
-}
-
-func (c budgetCase) describe() string {
-	ratio := "absent (0.80)"
-	if c.ratio != nil {
-		ratio = string(c.ratio)
-	}
-	return fmt.Sprintf("model %s with limit %d, target_ratio %s: the target is %d%% of %d; %s", c.model, c.limit, ratio, c.percent, c.limit, c.counts())
-}
-
-// counts describes the conversation and its counts.
-func (c budgetCase) counts() string {
-	var units []string
-	for _, u := range c.h.units {
-		if u[1]-u[0] > 1 {
-			units = append(units, span(u[0], u[1]-1))
-		}
-	}
-	tools := "no tool-call units"
-	if len(units) > 0 {
-		tools = "tool-call units input[" + strings.Join(units, " ") + "]"
-	}
-	return fmt.Sprintf("%s, counted %v (total %d); %s", plural(len(c.h.msgs), "message"), c.per, c.total, tools)
-}
 
 // budgetPrune sends budget.prune and traces the result to input positions,
 // failing on a message that is no input message or an altered one.

@@ -10,87 +10,36 @@ import (
 
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/target"
+	"github.com/convspec/convspec/internal/gen"
+	"github.com/convspec/convspec/internal/model"
+	"github.com/convspec/convspec/internal/prop"
 )
+
+// Building: the properties of history.build (BUILD-1 – BUILD-5), judged
+// against the model of package model.
 
 // Building: BUILD-1 – BUILD-4 computed from what the generator knows.
 
-// buildPlan is what build must do to a history.
-type buildPlan struct {
-	max      int
-	dropped  []int // by the repair (BUILD-2)
-	repaired []int
-	pruned   []int // after pruning (BUILD-1)
-	orphans  []int // the prompts pruning removes
-	sys      []int // the leading system messages of the pruned history
-	rest     []int // R
-	start    int   // where the kept suffix of R starts
-	rule     int   // of BUILD-3: 0 when all of R is kept
-	out      []int
-}
-
-func planBuild(h history, max int) buildPlan {
-	bp := buildPlan{max: max, dropped: []int{}}
-	for _, b := range h.broken {
-		bp.dropped = append(bp.dropped, b.idx...)
-	}
-	slices.Sort(bp.dropped)
-	bp.repaired = without(seqIdx(len(h.msgs)), bp.dropped)
-	bp.orphans = pruneRemoved(h.msgs, bp.repaired)
-	bp.pruned = without(bp.repaired, bp.orphans)
-	bp.sys, bp.rest, bp.start, bp.rule = buildWindow(h, bp.pruned, max)
-	bp.out = append(slices.Clone(bp.sys), bp.rest[bp.start:]...)
-	return bp
-}
-
-// buildWindow applies BUILD-3 to the messages at positions list.
-func buildWindow(h history, list []int, max int) (sys, rest []int, start, rule int) {
-	k := 0
-	for k < len(list) && h.msgs[list[k]].Class == clsSystem {
-		k++
-	}
-	sys, rest = list[:k], list[k:]
-	r := len(rest)
-	if max == 0 || r <= max {
-		return sys, rest, 0, 0
-	}
-	for j, i := range rest {
-		if h.unitStart(i) && h.msgs[i].Class == clsUserPrompt && r-j <= max {
-			return sys, rest, j, 1
-		}
-	}
-	for j, i := range rest {
-		if h.unitStart(i) && r-j <= max {
-			return sys, rest, j, 2
-		}
-	}
-	last := 0
-	for j, i := range rest {
-		if h.unitStart(i) {
-			last = j
-		}
-	}
-	return sys, rest, last, 3
-}
-
-func (bp buildPlan) explain(in []msg) string {
+// explainBuild says in words what build must do to in and by which clause.
+func explainBuild(bp model.BuildPlan, in []gen.Message) string {
 	var b strings.Builder
-	if len(bp.dropped) > 0 {
-		fmt.Fprintf(&b, "the repair drops %s (BUILD-2); ", indexList(bp.dropped))
+	if len(bp.Dropped) > 0 {
+		fmt.Fprintf(&b, "the repair drops %s (BUILD-2); ", indexList(bp.Dropped))
 	}
-	fmt.Fprintf(&b, "pruning removes %s (BUILD-1); the leading system messages are %s; the rest R is %s (r = %d)", indexList(bp.orphans), indexList(bp.sys), indexList(bp.rest), len(bp.rest))
-	switch bp.rule {
+	fmt.Fprintf(&b, "pruning removes %s (BUILD-1); the leading system messages are %s; the rest R is %s (r = %d)", indexList(bp.Orphans), indexList(bp.Sys), indexList(bp.Rest), len(bp.Rest))
+	switch bp.Rule {
 	case 0:
-		if bp.max == 0 {
+		if bp.Max == 0 {
 			b.WriteString(", and max_messages 0 means no limit, so all of it is kept")
 		} else {
-			fmt.Fprintf(&b, ", which fits in max_messages %d, so all of it is kept", bp.max)
+			fmt.Fprintf(&b, ", which fits in max_messages %d, so all of it is kept", bp.Max)
 		}
 	case 1:
-		fmt.Fprintf(&b, "; with max_messages %d the kept suffix starts at the earliest user prompt from which it fits, %s (rule 1)", bp.max, describe(in, bp.rest[bp.start]))
+		fmt.Fprintf(&b, "; with max_messages %d the kept suffix starts at the earliest user prompt from which it fits, %s (rule 1)", bp.Max, describe(in, bp.Rest[bp.Start]))
 	case 2:
-		fmt.Fprintf(&b, "; with max_messages %d no suffix from a user prompt fits, so it starts at the earliest unit boundary from which it fits, %s (rule 2)", bp.max, describe(in, bp.rest[bp.start]))
+		fmt.Fprintf(&b, "; with max_messages %d no suffix from a user prompt fits, so it starts at the earliest unit boundary from which it fits, %s (rule 2)", bp.Max, describe(in, bp.Rest[bp.Start]))
 	case 3:
-		fmt.Fprintf(&b, "; with max_messages %d even the last unit, %s, is longer, so it alone is kept (rule 3, BUILD-4)", bp.max, indexList(bp.rest[bp.start:]))
+		fmt.Fprintf(&b, "; with max_messages %d even the last unit, %s, is longer, so it alone is kept (rule 3, BUILD-4)", bp.Max, indexList(bp.Rest[bp.Start:]))
 	}
 	return b.String()
 }
@@ -98,7 +47,7 @@ func (bp buildPlan) explain(in []msg) string {
 // traceBuild traces build's output to input positions; it fails on a
 // message that is no input message, an altered one, or one out of order
 // (BUILD-5, MSG-2).
-func (s *session) traceBuild(in []msg, got []json.RawMessage, summary string) []int {
+func (s *session) traceBuild(in []gen.Message, got []json.RawMessage, summary string) []int {
 	s.t.Helper()
 	var list []int
 	for k, x := range traceAll(got, in) {
@@ -125,7 +74,7 @@ func drawBuild(t *rapid.T) (int, json.RawMessage) {
 // history that hs draws, with max_messages drawn by drawBuild, and its
 // Examples build each of hs's edges at the boundaries of max_messages
 // (buildEdges); check judges each build.
-func (p Property) onBuilds(clause string, hs histories, check func(s *session, h history, max int, raw json.RawMessage)) Property {
+func onBuilds(p prop.Property, clause string, hs histories, check func(s *session, h gen.History, max int, raw json.RawMessage)) prop.Property {
 	p.Check = func(t *rapid.T, tg target.Target) {
 		s := newSession(t, tg, clause)
 		h := hs.draw(t)
@@ -138,42 +87,42 @@ func (p Property) onBuilds(clause string, hs histories, check func(s *session, h
 
 // built builds h with max_messages max, spelled raw, and plans what build
 // must do (BUILD-1 – BUILD-5).
-func (s *session) built(h history, max int, raw json.RawMessage) (protocol.HistoryBuildResult, buildPlan) {
-	return s.build(h.msgs, raw), planBuild(h, max)
+func (s *session) built(h gen.History, max int, raw json.RawMessage) (protocol.HistoryBuildResult, model.BuildPlan) {
+	return s.build(h.Msgs, raw), model.PlanBuild(h, max)
 }
 
-func buildMatchesRules(s *session, h history, max int, raw json.RawMessage) {
+func buildMatchesRules(s *session, h gen.History, max int, raw json.RawMessage) {
 	res, bp := s.built(h, max, raw)
-	if len(res.Warnings) > 0 && diagnostics(s.tg) {
+	if len(res.Warnings) > 0 && prop.Diagnostics(s.tg) {
 		s.fail("BUILD-2", "the history is well-formed, so the repair changes nothing, but build warned %s", repairs(res.Warnings))
 	}
 	s.matchBuild(h, bp, res)
 }
 
-func buildRepairs(s *session, h history, max int, raw json.RawMessage) {
+func buildRepairs(s *session, h gen.History, max int, raw json.RawMessage) {
 	res, bp := s.built(h, max, raw)
-	in := h.msgs
-	summary := fmt.Sprintf("broken structures: %s\n%s\nwanted %s\ngot    %s", brokenList(h), bp.explain(in), indexList(bp.out), traceList(res.Messages, in))
+	in := h.Msgs
+	summary := fmt.Sprintf("broken structures: %s\n%s\nwanted %s\ngot    %s", brokenList(h), explainBuild(bp, in), indexList(bp.Out), traceList(res.Messages, in))
 	for k, x := range traceAll(res.Messages, in) {
-		for _, b := range h.broken {
-			if x.at >= 0 && slices.Contains(b.idx, x.at) {
+		for _, b := range h.Broken {
+			if x.at >= 0 && slices.Contains(b.Idx, x.at) {
 				s.fail("BUILD-2", "messages[%d] is %s, a message of the broken structure %s (%s): every message of a broken structure is dropped\n%s",
-					k, describe(in, x.at), indexList(b.idx), b.codes[0], summary)
+					k, describe(in, x.at), indexList(b.Idx), b.Codes[0], summary)
 			}
 		}
 	}
-	if !diagnostics(s.tg) {
+	if !prop.Diagnostics(s.tg) {
 		s.matchBuild(h, bp, res) // the warnings are diagnostics (D-42)
 		return
 	}
 	used := make([]bool, len(res.Warnings))
-	for _, b := range h.broken {
+	for _, b := range h.Broken {
 		found := slices.IndexFunc(res.Warnings, func(w protocol.Repair) bool {
-			return w.Code == b.codes[0] && slices.Equal(sortedInts(w.Indexes), b.idx)
+			return w.Code == b.Codes[0] && slices.Equal(sortedInts(w.Indexes), b.Idx)
 		})
 		for found >= 0 && used[found] {
 			next := slices.IndexFunc(res.Warnings[found+1:], func(w protocol.Repair) bool {
-				return w.Code == b.codes[0] && slices.Equal(sortedInts(w.Indexes), b.idx)
+				return w.Code == b.Codes[0] && slices.Equal(sortedInts(w.Indexes), b.Idx)
 			})
 			if next < 0 {
 				found = -1
@@ -183,7 +132,7 @@ func buildRepairs(s *session, h history, max int, raw json.RawMessage) {
 		}
 		if found < 0 {
 			s.fail("BUILD-2", "no warning names the broken structure %s (injected as %q): wanted one with code %q and indexes %v; got %s\n%s",
-				describeAll(in, b.idx), b.defect, b.codes[0], b.idx, repairs(res.Warnings), summary)
+				describeAll(in, b.Idx), b.Defect, b.Codes[0], b.Idx, repairs(res.Warnings), summary)
 		}
 		used[found] = true
 	}
@@ -198,42 +147,42 @@ func buildRepairs(s *session, h history, max int, raw json.RawMessage) {
 
 // matchBuild compares build's messages with the plan and explains the
 // first difference.
-func (s *session) matchBuild(h history, bp buildPlan, res protocol.HistoryBuildResult) {
+func (s *session) matchBuild(h gen.History, bp model.BuildPlan, res protocol.HistoryBuildResult) {
 	s.t.Helper()
-	in := h.msgs
-	if firstDiff(res.Messages, bp.out, in) < 0 {
+	in := h.Msgs
+	if firstDiff(res.Messages, bp.Out, in) < 0 {
 		return
 	}
-	summary := fmt.Sprintf("%s\nwanted %s\ngot    %s", bp.explain(in), indexList(bp.out), traceList(res.Messages, in))
-	if len(h.broken) > 0 {
+	summary := fmt.Sprintf("%s\nwanted %s\ngot    %s", explainBuild(bp, in), indexList(bp.Out), traceList(res.Messages, in))
+	if len(h.Broken) > 0 {
 		summary = "broken structures: " + brokenList(h) + "\n" + summary
 	}
 	got := s.traceBuild(in, res.Messages, summary)
 	for _, i := range got {
 		switch {
-		case slices.Contains(bp.dropped, i):
+		case slices.Contains(bp.Dropped, i):
 			s.fail("BUILD-2", "%s is part of a broken tool structure and must be dropped\n%s", describe(in, i), summary)
-		case slices.Contains(bp.orphans, i):
+		case slices.Contains(bp.Orphans, i):
 			s.fail("BUILD-1", "%s is an orphaned prompt: build prunes (PRUNE-1) before the window, so it is never sent\n%s", describe(in, i), summary)
 		}
 	}
 	if alt := windowThenPrune(h, bp); slices.Equal(got, alt) {
 		s.fail("BUILD-1", "build applied the window before pruning: the window must be applied to the pruned history, so that its budget is not spent on orphaned prompts (D-17)\n%s", summary)
 	}
-	for k, i := range bp.sys {
+	for k, i := range bp.Sys {
 		if k >= len(got) || got[k] != i {
 			s.fail("BUILD-3", "%s is a leading system message of the pruned history, always kept first and not counted; messages[%d] is %s\n%s",
 				describe(in, i), k, entryIdx(got, k, in), summary)
 		}
 	}
-	rest := got[len(bp.sys):]
+	rest := got[len(bp.Sys):]
 	if len(rest) > 0 {
-		if k := slices.Index(bp.rest, rest[0]); k < 0 || !slices.Equal(bp.rest[k:], rest) {
-			s.fail("BUILD-3", "after the leading system messages, build sends a suffix of the rest R = %s, but sends %s\n%s", indexList(bp.rest), indexList(rest), summary)
+		if k := slices.Index(bp.Rest, rest[0]); k < 0 || !slices.Equal(bp.Rest[k:], rest) {
+			s.fail("BUILD-3", "after the leading system messages, build sends a suffix of the rest R = %s, but sends %s\n%s", indexList(bp.Rest), indexList(rest), summary)
 		}
 	}
 	clause := "BUILD-3"
-	if bp.rule == 3 {
+	if bp.Rule == 3 {
 		clause = "BUILD-4"
 	}
 	from := "nothing"
@@ -241,32 +190,32 @@ func (s *session) matchBuild(h history, bp buildPlan, res protocol.HistoryBuildR
 		from = describe(in, rest[0])
 	}
 	want := "nothing"
-	if bp.start < len(bp.rest) {
-		want = describe(in, bp.rest[bp.start])
+	if bp.Start < len(bp.Rest) {
+		want = describe(in, bp.Rest[bp.Start])
 	}
 	s.fail(clause, "the kept part of R should start at %s, but starts at %s\n%s", want, from, summary)
 }
 
 // windowThenPrune is what build sends if it applies the window before
 // pruning (the order D-17 rules out).
-func windowThenPrune(h history, bp buildPlan) []int {
-	sys, rest, start, _ := buildWindow(h, bp.repaired, bp.max)
+func windowThenPrune(h gen.History, bp model.BuildPlan) []int {
+	sys, rest, start, _ := model.BuildWindow(h, bp.Repaired, bp.Max)
 	w := append(slices.Clone(sys), rest[start:]...)
-	return without(w, pruneRemoved(h.msgs, w))
+	return model.Without(w, model.PruneRemoved(h.Msgs, w))
 }
 
-func entryIdx(list []int, k int, in []msg) string {
+func entryIdx(list []int, k int, in []gen.Message) string {
 	if k >= len(list) {
 		return "missing"
 	}
 	return describe(in, list[k])
 }
 
-func buildWellFormed(s *session, h history, max int, raw json.RawMessage) {
+func buildWellFormed(s *session, h gen.History, max int, raw json.RawMessage) {
 	res, bp := s.built(h, max, raw)
-	in := h.msgs
+	in := h.Msgs
 	summary := fmt.Sprintf("max_messages %d; got %s", max, traceList(res.Messages, in))
-	if len(h.broken) > 0 {
+	if len(h.Broken) > 0 {
 		summary += "\nbroken structures: " + brokenList(h)
 	}
 	got := s.traceBuild(in, res.Messages, summary)
@@ -274,9 +223,9 @@ func buildWellFormed(s *session, h history, max int, raw json.RawMessage) {
 	for _, i := range got {
 		kept[i] = true
 	}
-	if u, has, lacks, ok := splitUnit(h.units, func(i int) bool { return kept[i] }); ok {
+	if u, has, lacks, ok := splitUnit(h.Units, func(i int) bool { return kept[i] }); ok {
 		s.fail("UNIT-3", "the unit %s — %s and its results — is split: build sends %s but not %s\n%s",
-			indexList(rangeIdx(u[0], u[1])), describe(in, u[0]), indexList(has), indexList(lacks), summary)
+			indexList(gen.IndexRange(u[0], u[1])), describe(in, u[0]), indexList(has), indexList(lacks), summary)
 	}
 	if at, problem := toolProblem(got, in); at >= 0 {
 		s.fail("UNIT-3", "messages[%d]: %s\n%s", at, problem, summary)
@@ -284,41 +233,41 @@ func buildWellFormed(s *session, h history, max int, raw json.RawMessage) {
 	last := -1
 	for k, i := range got {
 		switch c := in[i].Class; {
-		case c == clsUserPrompt && last >= 0:
+		case c == gen.ClassUserPrompt && last >= 0:
 			s.fail("BUILD-5", "messages[%d] is %s and messages[%d] is %s: two user prompts with no assistant message between them are never sent\n%s",
 				last, describe(in, got[last]), k, describe(in, i), summary)
-		case c == clsUserPrompt:
+		case c == gen.ClassUserPrompt:
 			last = k
-		case isAssistant(c):
+		case gen.IsAssistant(c):
 			last = -1
 		}
 	}
-	for k, i := range bp.sys {
+	for k, i := range bp.Sys {
 		if k >= len(got) || got[k] != i {
 			s.fail("BUILD-3", "the pruned history starts with the system messages %s, which build always sends first; messages[%d] is %s\n%s",
-				indexList(bp.sys), k, entryIdx(got, k, in), summary)
+				indexList(bp.Sys), k, entryIdx(got, k, in), summary)
 		}
 	}
 }
 
-func buildBound(s *session, h history, max int, raw json.RawMessage) {
+func buildBound(s *session, h gen.History, max int, raw json.RawMessage) {
 	res, bp := s.built(h, max, raw)
-	in := h.msgs
+	in := h.Msgs
 	if max == 0 {
 		return // no limit
 	}
-	summary := fmt.Sprintf("%s\ngot %s", bp.explain(in), traceList(res.Messages, in))
+	summary := fmt.Sprintf("%s\ngot %s", explainBuild(bp, in), traceList(res.Messages, in))
 	got := s.traceBuild(in, res.Messages, summary)
 	var others []int
 	for _, i := range got {
-		if !slices.Contains(bp.sys, i) {
+		if !slices.Contains(bp.Sys, i) {
 			others = append(others, i)
 		}
 	}
 	lastUnit := []int{}
-	for j := len(bp.rest) - 1; j >= 0; j-- {
-		lastUnit = append([]int{bp.rest[j]}, lastUnit...)
-		if h.unitStart(bp.rest[j]) {
+	for j := len(bp.Rest) - 1; j >= 0; j-- {
+		lastUnit = append([]int{bp.Rest[j]}, lastUnit...)
+		if h.UnitStart(bp.Rest[j]) {
 			break
 		}
 	}
@@ -328,14 +277,14 @@ func buildBound(s *session, h history, max int, raw json.RawMessage) {
 			indexList(lastUnit), max, indexList(others), summary)
 	case len(lastUnit) <= max && len(others) > max:
 		s.fail("BUILD-4", "build sends %s besides the leading system messages %s, more than max_messages %d (the last unit, %s, fits)\n%s",
-			plural(len(others), "message"), indexList(bp.sys), max, indexList(lastUnit), summary)
+			plural(len(others), "message"), indexList(bp.Sys), max, indexList(lastUnit), summary)
 	}
 }
 
-func brokenList(h history) string {
+func brokenList(h gen.History) string {
 	var parts []string
-	for _, b := range h.broken {
-		parts = append(parts, fmt.Sprintf("%s %s (injected as %q)", b.codes[0], indexList(b.idx), b.defect))
+	for _, b := range h.Broken {
+		parts = append(parts, fmt.Sprintf("%s %s (injected as %q)", b.Codes[0], indexList(b.Idx), b.Defect))
 	}
 	return strings.Join(parts, "; ")
 }

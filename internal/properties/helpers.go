@@ -1,7 +1,6 @@
 package properties
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -11,24 +10,6 @@ import (
 )
 
 // Small helpers shared by the properties.
-
-func raws(in []msg) []json.RawMessage {
-	out := make([]json.RawMessage, len(in))
-	for i, m := range in {
-		out[i] = m.Raw
-	}
-	return out
-}
-
-func seqIdx(n int) []int { return rangeIdx(0, n) }
-
-func rangeIdx(from, to int) []int {
-	out := []int{}
-	for i := from; i < to; i++ {
-		out = append(out, i)
-	}
-	return out
-}
 
 func ceil4(chars int) int { return (chars + 3) / 4 }
 
@@ -70,17 +51,6 @@ func article(word string) string {
 		return "an"
 	}
 	return "a"
-}
-
-// mustJSON encodes v compactly without HTML escaping.
-func mustJSON(v any) []byte {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return []byte(fmt.Sprintf("%v", v))
-	}
-	return bytes.TrimSpace(b.Bytes())
 }
 
 func abbreviate(b []byte, limit int) string {

@@ -7,6 +7,8 @@ import (
 	"strconv"
 
 	"github.com/convspec/convspec/conformance/target"
+	"github.com/convspec/convspec/internal/gen"
+	"github.com/convspec/convspec/internal/prop"
 )
 
 // The history properties' edge examples (CLS, PRUNE, BUILD): histories
@@ -20,16 +22,16 @@ import (
 // until accept takes one.
 type historyEdge struct {
 	name   string
-	o      genOpts
-	accept func(history) bool
+	o      gen.HistoryOpts
+	accept func(gen.History) bool
 }
 
 // classesAt reports whether the classes of h's messages hold want at some
 // position, in order.
-func classesAt(want ...string) func(history) bool {
-	return func(h history) bool {
-		for i := 0; i+len(want) <= len(h.msgs); i++ {
-			if slices.EqualFunc(h.msgs[i:i+len(want)], want, func(m msg, c string) bool { return m.Class == c }) {
+func classesAt(want ...string) func(gen.History) bool {
+	return func(h gen.History) bool {
+		for i := 0; i+len(want) <= len(h.Msgs); i++ {
+			if slices.EqualFunc(h.Msgs[i:i+len(want)], want, func(m gen.Message, c string) bool { return m.Class == c }) {
 				return true
 			}
 		}
@@ -39,41 +41,41 @@ func classesAt(want ...string) func(history) bool {
 
 // startsWith and endsWith report whether h starts or ends with messages of
 // the classes given.
-func startsWith(want ...string) func(history) bool {
-	return func(h history) bool {
-		return len(h.msgs) >= len(want) && classesAt(want...)(history{msgs: h.msgs[:len(want)]})
+func startsWith(want ...string) func(gen.History) bool {
+	return func(h gen.History) bool {
+		return len(h.Msgs) >= len(want) && classesAt(want...)(gen.History{Msgs: h.Msgs[:len(want)]})
 	}
 }
 
-func endsWith(want ...string) func(history) bool {
-	return func(h history) bool {
-		return len(h.msgs) >= len(want) && classesAt(want...)(history{msgs: h.msgs[len(h.msgs)-len(want):]})
+func endsWith(want ...string) func(gen.History) bool {
+	return func(h gen.History) bool {
+		return len(h.Msgs) >= len(want) && classesAt(want...)(gen.History{Msgs: h.Msgs[len(h.Msgs)-len(want):]})
 	}
 }
 
 // wellFormedEdges are well-formed histories (UNIT-1) of every shape the
 // pruning and window rules part at.
 func wellFormedEdges() []historyEdge {
-	runs := genOpts{n: 10, tools: -1, runs: true}
+	runs := gen.HistoryOpts{N: 10, Tools: -1, Runs: true}
 	return []historyEdge{
-		{"the empty history", genOpts{}, nil},
-		{"a run of prompts first", runs, startsWith(clsUserPrompt, clsUserPrompt)},
-		{"a run of prompts last", runs, endsWith(clsUserPrompt, clsUserPrompt)},
-		{"prompts separated by a system message", runs, classesAt(clsUserPrompt, clsSystem, clsUserPrompt)},
-		{"two leading system messages", runs, startsWith(clsSystem, clsSystem)},
-		{"tool-call units only", genOpts{n: 9, tools: 1, force: "tool"}, nil},
+		{"the empty history", gen.HistoryOpts{}, nil},
+		{"a run of prompts first", runs, startsWith(gen.ClassUserPrompt, gen.ClassUserPrompt)},
+		{"a run of prompts last", runs, endsWith(gen.ClassUserPrompt, gen.ClassUserPrompt)},
+		{"prompts separated by a system message", runs, classesAt(gen.ClassUserPrompt, gen.ClassSystem, gen.ClassUserPrompt)},
+		{"two leading system messages", runs, startsWith(gen.ClassSystem, gen.ClassSystem)},
+		{"tool-call units only", gen.HistoryOpts{N: 9, Tools: 1, Force: "tool"}, nil},
 	}
 }
 
 // brokenEdges are histories with lo to hi broken tool structures (UNIT-2):
 // a stray result between prompts, and structures at the start and end.
 func brokenEdges(lo, hi int) []historyEdge {
-	o := genOpts{n: 10, tools: 2, runs: true, defects: [2]int{lo, hi}}
+	o := gen.HistoryOpts{N: 10, Tools: 2, Runs: true, Defects: [2]int{lo, hi}}
 	edges := []historyEdge{
-		{"a broken structure first", o, func(h history) bool { return len(h.broken) > 0 && h.msgs[0].Unit[0] < 0 }},
-		{"a broken structure last", o, func(h history) bool { return len(h.broken) > 0 && h.msgs[len(h.msgs)-1].Unit[0] < 0 }},
-		{"a stray tool result between prompts", o, func(h history) bool {
-			return len(h.broken) > 0 && classesAt(clsUserPrompt, clsToolResult, clsUserPrompt)(h)
+		{"a broken structure first", o, func(h gen.History) bool { return len(h.Broken) > 0 && h.Msgs[0].Unit[0] < 0 }},
+		{"a broken structure last", o, func(h gen.History) bool { return len(h.Broken) > 0 && h.Msgs[len(h.Msgs)-1].Unit[0] < 0 }},
+		{"a stray tool result between prompts", o, func(h gen.History) bool {
+			return len(h.Broken) > 0 && classesAt(gen.ClassUserPrompt, gen.ClassToolResult, gen.ClassUserPrompt)(h)
 		}},
 	}
 	if lo == 0 {
@@ -83,17 +85,17 @@ func brokenEdges(lo, hi int) []historyEdge {
 }
 
 // fixedHistoryOf is the history of edge e for tg's declared formats.
-func fixedHistoryOf(tg target.Target, e historyEdge, seed int) history {
+func fixedHistoryOf(tg target.Target, e historyEdge, seed int) gen.History {
 	o := e.o
-	o.exact, o.marked, o.formats = true, true, tg.Info().Formats
-	return fixedHistory(o.formats, o, seed, e.accept)
+	o.Exact, o.Marked, o.Formats = true, true, tg.Info().Formats
+	return fixedHistory(o.Formats, o, seed, e.accept)
 }
 
 // historyEdges runs check on each edge's history.
-func historyEdges(clause string, edges []historyEdge, check func(s *session, h history)) []Example {
-	out := make([]Example, len(edges))
+func historyEdges(clause string, edges []historyEdge, check func(s *session, h gen.History)) []prop.Example {
+	out := make([]prop.Example, len(edges))
 	for k, e := range edges {
-		out[k] = Example{Name: e.name, Run: func(f Failer, tg target.Target) {
+		out[k] = prop.Example{Name: e.name, Run: func(f prop.Failer, tg target.Target) {
 			check(fixedSession(f, tg, clause), fixedHistoryOf(tg, e, k))
 		}}
 	}
@@ -103,17 +105,17 @@ func historyEdges(clause string, edges []historyEdge, check func(s *session, h h
 // buildEdges runs check on each edge's history with max_messages 0, 1, 2
 // and r − 1, r and r + 1, r the messages after the leading system ones
 // (BUILD-3).
-func buildEdges(clause string, edges []historyEdge, check func(s *session, h history, max int, raw json.RawMessage)) []Example {
-	out := make([]Example, len(edges))
+func buildEdges(clause string, edges []historyEdge, check func(s *session, h gen.History, max int, raw json.RawMessage)) []prop.Example {
+	out := make([]prop.Example, len(edges))
 	for k, e := range edges {
-		out[k] = Example{Name: fmt.Sprintf("%s, max_messages 0, 1, 2 and around the messages after the system prompt", e.name), Run: func(f Failer, tg target.Target) {
+		out[k] = prop.Example{Name: fmt.Sprintf("%s, max_messages 0, 1, 2 and around the messages after the system prompt", e.name), Run: func(f prop.Failer, tg target.Target) {
 			s := fixedSession(f, tg, clause)
 			h := fixedHistoryOf(tg, e, k)
 			sys := 0
-			for sys < len(h.msgs) && h.msgs[sys].Class == clsSystem {
+			for sys < len(h.Msgs) && h.Msgs[sys].Class == gen.ClassSystem {
 				sys++
 			}
-			r := len(h.msgs) - sys
+			r := len(h.Msgs) - sys
 			var maxes []int
 			for _, m := range []int{0, 1, 2, r - 1, r, r + 1} {
 				if m >= 0 && !slices.Contains(maxes, m) {

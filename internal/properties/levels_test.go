@@ -14,6 +14,7 @@ import (
 
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/target"
+	"github.com/convspec/convspec/internal/gen"
 	"github.com/convspec/convspec/internal/inprocess"
 	"github.com/convspec/convspec/internal/server"
 	"github.com/convspec/convspec/spec"
@@ -101,7 +102,7 @@ func TestGeneratorsKeepToDeclaredFormats(t *testing.T) {
 			}{{[]string{protocol.FormatOpenAI}, false}, {nil, true}} {
 				seen := 0
 				spy := anthropicSpy{Target: ref, seen: &seen}
-				rec := withFormats{recorder: &recorder{name: id}, ctx: WithFormats(context.Background(), tc.formats)}
+				rec := withFormats{recorder: &recorder{name: id}, ctx: gen.WithFormats(context.Background(), tc.formats)}
 				func() {
 					defer func() {
 						if r := recover(); r != nil && r != errStop {
@@ -139,7 +140,7 @@ func (v validationSpy) Info() target.Info {
 }
 
 func (v validationSpy) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
-	if !sendsOnly([]string{protocol.FormatOpenAI}, params) {
+	if !gen.SendsOnly([]string{protocol.FormatOpenAI}, params) {
 		b, _ := json.Marshal(params)
 		*v.sent = append(*v.sent, fmt.Sprintf("%s %s → Anthropic's format, not declared", method, clip(string(b))))
 	}
@@ -167,7 +168,7 @@ func TestCoreOnlyIsSentNoValidationWork(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range All() {
+	for _, p := range every() {
 		level := p.Level
 		if c, ok := spec.Lookup(p.Clauses[0]); ok && level == "" {
 			level = c.Level
@@ -197,7 +198,7 @@ func TestCoreOnlyIsSentNoValidationWork(t *testing.T) {
 			}
 			// The runner hands the declared formats to the generators
 			// through the case's context, as here.
-			rec := withFormats{recorder: &recorder{name: p.ID}, ctx: WithFormats(context.Background(), spy.Info().Formats)}
+			rec := withFormats{recorder: &recorder{name: p.ID}, ctx: gen.WithFormats(context.Background(), spy.Info().Formats)}
 			func() {
 				defer func() {
 					if r := recover(); r != nil && r != errStop {

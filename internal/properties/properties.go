@@ -1,50 +1,12 @@
 // Package properties holds convspec's invariants as rapid properties over a
-// target.Target: generated configurations and conversations are sent to the
-// implementation and what comes back is checked against the spec's clauses.
+// target.Target, one list per capability (windowProperties in window.go,
+// …; All joins them): generated configurations and conversations are sent
+// to the implementation and what comes back is checked against the spec's
+// clauses.
+//
+// The inputs come from package gen, the answers the clauses compute from
+// package model; this package holds the sessions that talk to a target,
+// the checks, their edge examples and the narration of a failure. It does
+// not consult the reference: the properties that do are in package
+// differential.
 package properties
-
-import (
-	"pgregory.net/rapid"
-
-	"github.com/convspec/convspec/conformance/target"
-)
-
-// Property is an invariant checked over generated inputs against a Target.
-type Property struct {
-	// ID is stable across releases: "prop/" followed by a kebab-case name.
-	ID string
-	// Clauses are the spec clauses the property checks, e.g. "WIN-6".
-	Clauses []string
-	// Capability must be declared by the target for the property to apply.
-	Capability string
-	// Level is the property's level (D-42); "" for that of its first
-	// clause.
-	Level string
-	// Doc says in one line what must hold.
-	Doc string
-	// Check runs one generated case. It fails through t.Fatalf with a
-	// message that names the clause and shows what was sent, what came back
-	// and what was wanted.
-	Check func(t *rapid.T, tg target.Target)
-	// Differential says that the property compares the target with the
-	// reference (or with exact token vectors) rather than checking an
-	// invariant.
-	Differential bool
-	// Examples are fixed cases run before the random checks (in a stable
-	// order), so that a bug at a boundary never depends on the seed.
-	Examples []Example
-	// Subjects, when set, are what the property is checked on one at a
-	// time: the examples and the random checks run on each subject's
-	// target in turn, each with its own seed and shrinking, and the case
-	// reports every subject that fails, so that one subject's failure
-	// hides no other's (D-75). A trimmer guarantee's subjects are the
-	// declared trimmers it is checked on.
-	Subjects func(tg target.Target) []Subject
-}
-
-// Subject is one thing a property is checked on: its name, as a report
-// shows it, and the target as the check sees it.
-type Subject struct {
-	Name   string
-	Target target.Target
-}

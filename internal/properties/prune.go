@@ -8,73 +8,21 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/convspec/convspec/conformance/target"
+	"github.com/convspec/convspec/internal/gen"
+	"github.com/convspec/convspec/internal/model"
 )
 
 // Pruning: PRUNE-1 – PRUNE-4 computed from the classes.
-
-// pruneRemoved is what PRUNE-1 removes from the messages at positions idx
-// of in (in order): of every run of user prompts with no assistant message
-// between them, all but the last.
-func pruneRemoved(in []msg, idx []int) []int {
-	removed := []int{}
-	last := -1
-	for _, i := range idx {
-		switch c := in[i].Class; {
-		case c == clsUserPrompt:
-			if last >= 0 {
-				removed = append(removed, last)
-			}
-			last = i
-		case isAssistant(c):
-			last = -1
-		}
-	}
-	return removed
-}
-
-func without(idx, drop []int) []int {
-	out := []int{}
-	for _, i := range idx {
-		if !slices.Contains(drop, i) {
-			out = append(out, i)
-		}
-	}
-	return out
-}
-
-// runOf is the run of user prompts that prompt i belongs to, within the
-// positions idx, and what lies between its members.
-func runOf(in []msg, idx []int, i int) (prompts, between []int) {
-	k := slices.Index(idx, i)
-	lo, hi := k, k
-	for lo > 0 && !isAssistant(in[idx[lo-1]].Class) {
-		lo--
-	}
-	for hi+1 < len(idx) && !isAssistant(in[idx[hi+1]].Class) {
-		hi++
-	}
-	for _, j := range idx[lo : hi+1] {
-		if in[j].Class == clsUserPrompt {
-			prompts = append(prompts, j)
-		}
-	}
-	for _, j := range idx[lo : hi+1] {
-		if j > prompts[0] && j < prompts[len(prompts)-1] && in[j].Class != clsUserPrompt {
-			between = append(between, j)
-		}
-	}
-	return prompts, between
-}
 
 func checkPruneMatchesRules(t *rapid.T, tg target.Target) {
 	pruneMatchesRules(newSession(t, tg, "PRUNE-1"), pruneHistory(t, "history"))
 }
 
-func pruneMatchesRules(s *session, h history) {
-	in := h.msgs
-	res := s.prune(raws(in))
-	removed := pruneRemoved(in, seqIdx(len(in)))
-	want := without(seqIdx(len(in)), removed)
+func pruneMatchesRules(s *session, h gen.History) {
+	in := h.Msgs
+	res := s.prune(gen.Raws(in))
+	removed := model.PruneRemoved(in, gen.Indices(len(in)))
+	want := model.Without(gen.Indices(len(in)), removed)
 	summary := fmt.Sprintf("wanted %s, removed %s\ngot    %s, removed %v", indexList(want), indexList(removed), traceList(res.Messages, in), res.Removed)
 	if firstDiff(res.Messages, want, in) >= 0 {
 		clause, what := blamePrune(in, res.Messages, want, removed)
@@ -86,7 +34,7 @@ func pruneMatchesRules(s *session, h history) {
 }
 
 // blamePrune explains the first input message that pruning got wrong.
-func blamePrune(in []msg, got []json.RawMessage, want, removed []int) (clause, what string) {
+func blamePrune(in []gen.Message, got []json.RawMessage, want, removed []int) (clause, what string) {
 	tr := traceAll(got, in)
 	prev := -1
 	has := map[int]bool{}
@@ -103,7 +51,7 @@ func blamePrune(in []msg, got []json.RawMessage, want, removed []int) (clause, w
 		prev = x.at
 		has[x.at] = true
 	}
-	all := seqIdx(len(in))
+	all := gen.Indices(len(in))
 	// What was removed wrongly first: keeping the wrong prompt of a run
 	// shows as both, and the removed last prompt says it best.
 	for i := range in {
@@ -120,22 +68,22 @@ func blamePrune(in []msg, got []json.RawMessage, want, removed []int) (clause, w
 }
 
 // blameOne explains why input[i] was wrongly kept (kept) or removed.
-func blameOne(in []msg, all []int, has map[int]bool, i int, kept bool) (clause, what string) {
+func blameOne(in []gen.Message, all []int, has map[int]bool, i int, kept bool) (clause, what string) {
 	{
 		m := in[i]
 		switch keep := !kept; {
-		case keep && !has[i] && m.Class == clsUserPrompt:
-			prompts, _ := runOf(in, all, i)
+		case keep && !has[i] && m.Class == gen.ClassUserPrompt:
+			prompts, _ := model.RunOf(in, all, i)
 			if len(prompts) == 1 {
 				return "PRUNE-1", fmt.Sprintf("%s was removed, but it is a run of one, which is never pruned", describe(in, i))
 			}
 			return "PRUNE-1", fmt.Sprintf("%s was removed, but it is the last user prompt of the run %s, and of every run the last prompt is kept", describe(in, i), indexList(prompts))
-		case keep && !has[i] && m.Class == clsToolResult:
+		case keep && !has[i] && m.Class == gen.ClassToolResult:
 			return "PRUNE-2", fmt.Sprintf("%s was removed: a tool result, in either format, is never a member of a run and is never pruned", describe(in, i))
 		case keep && !has[i]:
 			return "PRUNE-3", fmt.Sprintf("%s was removed: pruning removes user prompts and nothing else", describe(in, i))
 		case !keep && has[i]:
-			prompts, between := runOf(in, all, i)
+			prompts, between := model.RunOf(in, all, i)
 			next := prompts[slices.Index(prompts, i)+1]
 			var mid []int
 			for _, j := range between {
@@ -158,9 +106,9 @@ func checkPruneOnlyPrompts(t *rapid.T, tg target.Target) {
 	pruneOnlyPrompts(newSession(t, tg, "PRUNE-3"), pruneHistory(t, "history"))
 }
 
-func pruneOnlyPrompts(s *session, h history) {
-	in := h.msgs
-	res := s.prune(raws(in))
+func pruneOnlyPrompts(s *session, h gen.History) {
+	in := h.Msgs
+	res := s.prune(gen.Raws(in))
 	summary := fmt.Sprintf("got %s, removed %v", traceList(res.Messages, in), res.Removed)
 	kept := map[int]bool{}
 	prev := -1
@@ -182,7 +130,7 @@ func pruneOnlyPrompts(s *session, h history) {
 		if kept[i] {
 			continue
 		}
-		if m.Class != clsUserPrompt {
+		if m.Class != gen.ClassUserPrompt {
 			s.fail("PRUNE-3", "%s was removed: only user prompts are ever removed, every other message is returned unchanged\n%s", describe(in, i), summary)
 		}
 		missing = append(missing, i)
@@ -203,9 +151,9 @@ func checkPruneNoAdjacentPrompts(t *rapid.T, tg target.Target) {
 	pruneNoAdjacentPrompts(newSession(t, tg, "PRUNE-1"), pruneHistory(t, "history"))
 }
 
-func pruneNoAdjacentPrompts(s *session, h history) {
-	in := h.msgs
-	res := s.prune(raws(in))
+func pruneNoAdjacentPrompts(s *session, h gen.History) {
+	in := h.Msgs
+	res := s.prune(gen.Raws(in))
 	last := -1 // position in the output of a prompt no assistant message followed yet
 	tr := traceAll(res.Messages, in)
 	for k, x := range tr {
@@ -213,7 +161,7 @@ func pruneNoAdjacentPrompts(s *session, h history) {
 			continue // prop/prune-only-prompts reports it
 		}
 		switch c := in[x.at].Class; {
-		case c == clsUserPrompt && last >= 0:
+		case c == gen.ClassUserPrompt && last >= 0:
 			var mid []int
 			for _, y := range tr[last+1 : k] {
 				mid = append(mid, y.at)
@@ -224,9 +172,9 @@ func pruneNoAdjacentPrompts(s *session, h history) {
 			}
 			s.fail("PRUNE-1", "messages[%d] is %s and messages[%d] is %s, two user prompts with %s between them; only an assistant message ends a run, and of a run only the last prompt is kept\ngot %s, removed %v",
 				last, describe(in, tr[last].at), k, describe(in, x.at), between, traceList(res.Messages, in), res.Removed)
-		case c == clsUserPrompt:
+		case c == gen.ClassUserPrompt:
 			last = k
-		case isAssistant(c):
+		case gen.IsAssistant(c):
 			last = -1
 		}
 	}
@@ -236,9 +184,9 @@ func checkPruneKeepsToolStructure(t *rapid.T, tg target.Target) {
 	pruneKeepsToolStructure(newSession(t, tg, "UNIT-3"), wellFormedHistory(t))
 }
 
-func pruneKeepsToolStructure(s *session, h history) {
-	in := h.msgs
-	res := s.prune(raws(in))
+func pruneKeepsToolStructure(s *session, h gen.History) {
+	in := h.Msgs
+	res := s.prune(gen.Raws(in))
 	summary := fmt.Sprintf("got %s, removed %v", traceList(res.Messages, in), res.Removed)
 	var list []int
 	for k, x := range traceAll(res.Messages, in) {
@@ -247,7 +195,7 @@ func pruneKeepsToolStructure(s *session, h history) {
 		}
 		list = append(list, x.at)
 	}
-	for _, u := range h.units {
+	for _, u := range h.Units {
 		var has, lacks []int
 		for i := u[0]; i < u[1]; i++ {
 			if slices.Contains(list, i) {
@@ -258,14 +206,14 @@ func pruneKeepsToolStructure(s *session, h history) {
 		}
 		if len(has) > 0 && len(lacks) > 0 {
 			s.fail("UNIT-3", "the unit %s — %s and its results — is split: pruning keeps %s but removes %s; a tool result is never a member of a run (PRUNE-2)\n%s",
-				indexList(rangeIdx(u[0], u[1])), describe(in, u[0]), indexList(has), indexList(lacks), summary)
+				indexList(gen.IndexRange(u[0], u[1])), describe(in, u[0]), indexList(has), indexList(lacks), summary)
 		}
 	}
 	if at, problem := toolProblem(list, in); at >= 0 {
 		s.fail("UNIT-3", "messages[%d]: %s\n%s", at, problem, summary)
 	}
 	for i, m := range in {
-		if m.Class == clsSystem && !slices.Contains(list, i) {
+		if m.Class == gen.ClassSystem && !slices.Contains(list, i) {
 			s.fail("PRUNE-2", "%s was removed: system messages are not user prompts and do not end a run; pruning never removes them\n%s", describe(in, i), summary)
 		}
 	}
@@ -275,9 +223,9 @@ func checkPruneIdempotent(t *rapid.T, tg target.Target) {
 	pruneIdempotent(newSession(t, tg, "PRUNE-4"), pruneHistory(t, "history"))
 }
 
-func pruneIdempotent(s *session, h history) {
-	in := h.msgs
-	first := s.prune(raws(in))
+func pruneIdempotent(s *session, h gen.History) {
+	in := h.Msgs
+	first := s.prune(gen.Raws(in))
 	again := s.prune(first.Messages)
 	if i := firstDiffRaw(again.Messages, first.Messages); i >= 0 || len(again.Removed) > 0 {
 		s.fail("PRUNE-4", "pruning the pruned history (%s) again must remove nothing, but it removed positions %v of it and returned %s\nfirst prune:  %s, removed %v",
@@ -289,11 +237,11 @@ func checkPrunePure(t *rapid.T, tg target.Target) {
 	prunePure(newSession(t, tg, "MSG-3"), pruneHistory(t, "history"), pruneHistory(t, "another history"))
 }
 
-func prunePure(s *session, h, other history) {
-	in := h.msgs
-	first := s.prune(raws(in))
-	s.prune(raws(other.msgs))
-	again := s.prune(raws(in))
+func prunePure(s *session, h, other gen.History) {
+	in := h.Msgs
+	first := s.prune(gen.Raws(in))
+	s.prune(gen.Raws(other.Msgs))
+	again := s.prune(gen.Raws(in))
 	i, j := firstDiffRaw(again.Messages, first.Messages), -1
 	if !slices.Equal(again.Removed, first.Removed) {
 		j = 0

@@ -15,6 +15,9 @@ import (
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/deviation"
+	"github.com/convspec/convspec/internal/gen"
+	"github.com/convspec/convspec/internal/model"
+	"github.com/convspec/convspec/internal/prop"
 )
 
 // Sessions: calls that remember what they sent, and failures that show it.
@@ -22,7 +25,7 @@ import (
 type session struct {
 	// t is a *rapid.T for a generated case, the runner's recorder for a
 	// fixed example.
-	t   Failer
+	t   prop.Failer
 	tg  target.Target
 	ctx context.Context
 	// clause is the clause a failed call is reported under.
@@ -49,17 +52,17 @@ func newSession(t *rapid.T, tg target.Target, clause string) *session {
 
 // fixedSession is a session for a property's fixed example: failures go to
 // the runner's recorder, and no case deadline applies beyond the calls' own.
-func fixedSession(f Failer, tg target.Target, clause string) *session {
+func fixedSession(f prop.Failer, tg target.Target, clause string) *session {
 	return &session{t: f, tg: tg, ctx: context.Background(), clause: clause}
 }
 
 // start creates a window from a generated config and draws a conversation
 // whose length is chosen around the window's boundaries.
-func start(t *rapid.T, tg target.Target, clause string, maxes *rapid.Generator[int], mode lengthMode) (*session, window, []msg) {
+func start(t *rapid.T, tg target.Target, clause string, maxes *rapid.Generator[int], mode gen.LengthMode) (*session, window, []gen.Message) {
 	s := newSession(t, tg, clause)
-	w := s.create(configGen(maxes).Draw(t, "config"))
-	n := lengthGen(w.max, w.h, w.t, mode).Draw(t, "n")
-	return s, w, conversationGen(n).Draw(t, "conversation")
+	w := s.create(gen.Configs(maxes).Draw(t, "config"))
+	n := gen.Lengths(w.max, w.h, w.t, mode).Draw(t, "n")
+	return s, w, gen.Conversations(n).Draw(t, "conversation")
 }
 
 // fail ends the case: the clause first, then what was wanted and what came
@@ -100,7 +103,7 @@ func (s *session) callFailed(method string, err error) {
 		switch pe.Kind() {
 		case protocol.KindInvalidMessage:
 			clause = "MSG-1"
-			if slices.ContainsFunc(structureCodes, func(c string) bool { return strings.Contains(pe.Message, c) }) {
+			if slices.ContainsFunc(gen.StructureCodes, func(c string) bool { return strings.Contains(pe.Message, c) }) {
 				clause = "UNIT-2" // a well-formed structure refused
 			}
 		case protocol.KindInvalidConfig:
@@ -109,6 +112,9 @@ func (s *session) callFailed(method string, err error) {
 	}
 	s.fail(clause, "%s failed on a valid request: %v", method, err)
 }
+
+// config is w's effective configuration.
+func (w window) config() model.Window { return model.Window{Max: w.max, First: w.h, Last: w.t} }
 
 // window is a created window and its effective configuration.
 type window struct {
@@ -120,7 +126,7 @@ type window struct {
 // create creates a window and checks its effective configuration: a member
 // sent is kept as sent, an absent or null one takes its default (CFG-1 –
 // CFG-3). The properties then use the effective configuration.
-func (s *session) create(c cfgCase) window {
+func (s *session) create(c gen.Config) window {
 	s.t.Helper()
 	s.record(protocol.MethodWindowCreate, protocol.WindowCreateParams{Config: c.Raw})
 	res, err := target.CreateWindow(s.ctx, s.tg, c.Raw)
@@ -128,7 +134,7 @@ func (s *session) create(c cfgCase) window {
 		s.callFailed(protocol.MethodWindowCreate, err)
 	}
 	got := res.Config
-	wm, wh, wt, ws := c.want()
+	wm, wh, wt, ws := c.Want()
 	for _, f := range []struct {
 		name      string
 		sent      *int
@@ -139,13 +145,13 @@ func (s *session) create(c cfgCase) window {
 		{"preserve_last_n", c.Last, got.PreserveLastN, wt},
 	} {
 		if f.got != f.want {
-			s.fail(c.clause(f.name), "the effective config has %s %d, wanted %d (%s)\neffective config: %s",
-				f.name, f.got, f.want, c.how(f.name), mustJSON(got))
+			s.fail(c.Clause(f.name), "the effective config has %s %d, wanted %d (%s)\neffective config: %s",
+				f.name, f.got, f.want, c.How(f.name), gen.MustJSON(got))
 		}
 	}
 	if got.SummarizeOnTrim != ws {
-		s.fail(c.clause("summarize_on_trim"), "the effective config has summarize_on_trim %v, wanted %v (%s)\neffective config: %s",
-			got.SummarizeOnTrim, ws, c.how("summarize_on_trim"), mustJSON(got))
+		s.fail(c.Clause("summarize_on_trim"), "the effective config has summarize_on_trim %v, wanted %v (%s)\neffective config: %s",
+			got.SummarizeOnTrim, ws, c.How("summarize_on_trim"), gen.MustJSON(got))
 	}
 	if s.handles == nil {
 		s.handles = map[string]string{}
@@ -154,9 +160,9 @@ func (s *session) create(c cfgCase) window {
 	return window{handle: res.Window, max: got.MaxMessages, h: got.PreserveFirstN, t: got.PreserveLastN, warnings: res.Warnings}
 }
 
-func (s *session) trim(w window, in []msg) protocol.WindowTrimResult {
+func (s *session) trim(w window, in []gen.Message) protocol.WindowTrimResult {
 	s.t.Helper()
-	return s.trimRaw(w, raws(in))
+	return s.trimRaw(w, gen.Raws(in))
 }
 
 func (s *session) trimRaw(w window, msgs []json.RawMessage) protocol.WindowTrimResult {
@@ -170,9 +176,9 @@ func (s *session) trimRaw(w window, msgs []json.RawMessage) protocol.WindowTrimR
 	return res
 }
 
-func (s *session) estimate(in []msg) int {
+func (s *session) estimate(in []gen.Message) int {
 	s.t.Helper()
-	msgs := raws(in)
+	msgs := gen.Raws(in)
 	s.record(protocol.MethodWindowEstimate, protocol.WindowEstimateParams{Messages: msgs})
 	tokens, err := target.Estimate(s.ctx, s.tg, msgs)
 	if err != nil {
@@ -187,7 +193,7 @@ func (s *session) estimate(in []msg) int {
 // exactly the number of characters the target counts for it (⌈4c / 4⌉ = c),
 // to find the first message counted wrong; then of that message without
 // its content, to tell content from other members (EST-2 – EST-5).
-func (s *session) blameEstimate(in []msg, got int) {
+func (s *session) blameEstimate(in []gen.Message, got int) {
 	s.t.Helper()
 	total := 0
 	var table []string
@@ -221,7 +227,7 @@ func (s *session) blameEstimate(in []msg, got int) {
 		if counted == m.Chars {
 			continue
 		}
-		without := four(m.withoutContent)
+		without := four(m.WithoutContent)
 		otherCounted := without != 0
 		if m.Kind == "absent" {
 			// The message is its other members; tell them apart from an

@@ -6,6 +6,8 @@ import (
 
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/target"
+	"github.com/convspec/convspec/internal/gen"
+	"github.com/convspec/convspec/internal/prop"
 )
 
 // The summarization state machine's edge examples (SUM-1 – SUM-8): fixed
@@ -71,32 +73,32 @@ func machineEdges() []machineEdge {
 }
 
 // fixedScript is a summarizer of a kind, as drawScript makes them.
-func fixedScript(kind string) script {
+func fixedScript(kind string) gen.SummarizerScript {
 	switch kind {
 	case "none":
-		return script{what: "no summarizer"}
+		return gen.SummarizerScript{What: "no summarizer"}
 	case "error":
 		e := "summarizer unavailable: 503"
-		return script{wire: &protocol.SummarizerScript{Error: &e}, err: e, what: fmt.Sprintf("a summarizer that fails with %q", e)}
+		return gen.SummarizerScript{Wire: &protocol.SummarizerScript{Error: &e}, Err: e, What: fmt.Sprintf("a summarizer that fails with %q", e)}
 	}
 	core, reply := "", ""
 	switch kind {
 	case "reply":
-		core = summaryTexts[0]
+		core = gen.SummaryTexts[0]
 		reply = " " + core + "\n"
 	case "blank":
 		reply = " \n\u3000"
 	}
-	return script{wire: &protocol.SummarizerScript{Reply: &reply}, core: core, what: fmt.Sprintf("a summarizer that replies %q", reply)}
+	return gen.SummarizerScript{Wire: &protocol.SummarizerScript{Reply: &reply}, Core: core, What: fmt.Sprintf("a summarizer that replies %q", reply)}
 }
 
 // summarizeMachineEdges runs each sequence through the machine.
-func summarizeMachineEdges() []Example {
-	var out []Example
+func summarizeMachineEdges() []prop.Example {
+	var out []prop.Example
 	for k, e := range machineEdges() {
-		out = append(out, Example{
+		out = append(out, prop.Example{
 			Name: fmt.Sprintf("%s (max_messages %d, preserve_first_n %d, preserve_last_n %d)", e.name, e.max, e.h, e.t),
-			Run: func(f Failer, tg target.Target) {
+			Run: func(f prop.Failer, tg target.Target) {
 				m := newMachine(fixedSession(f, tg, "SUM-8"), e.max, e.h, e.t, e.on)
 				formats := tg.Info().Formats
 				for i, st := range e.steps {
@@ -104,12 +106,12 @@ func summarizeMachineEdges() []Example {
 						m.trimWith(fixedScript(kind))
 						continue
 					}
-					o := genOpts{tools: 0, formats: formats}
+					o := gen.HistoryOpts{Tools: 0, Formats: formats}
 					switch st {
 					case "tool":
-						o = genOpts{tools: 1, force: "tool", formats: formats}
+						o = gen.HistoryOpts{Tools: 1, Force: "tool", Formats: formats}
 					case "silent":
-						o = genOpts{tools: 1, force: "tool", silent: true, formats: formats}
+						o = gen.HistoryOpts{Tools: 1, Force: "tool", Silent: true, Formats: formats}
 					}
 					m.appendHistory(fixedHistory(formats, m.unitOpts(o), k*100+i, nil), st == "silent")
 				}
@@ -122,12 +124,12 @@ func summarizeMachineEdges() []Example {
 // summarizePromptEdges asks for a summary of one message, of a mix of
 // units and of tool-call units without text, with a summarizer that
 // replies, fails, replies blank and replies nothing (SUM-1, SUM-9).
-func summarizePromptEdges() []Example {
-	edges := []historyEdge{{"one message", genOpts{n: 1}, nil}, {"a mix of units", genOpts{n: 9, tools: -1}, nil}, {"tool-call units without text", genOpts{n: 6, tools: 1, force: "tool", silent: true}, nil}}
+func summarizePromptEdges() []prop.Example {
+	edges := []historyEdge{{"one message", gen.HistoryOpts{N: 1}, nil}, {"a mix of units", gen.HistoryOpts{N: 9, Tools: -1}, nil}, {"tool-call units without text", gen.HistoryOpts{N: 6, Tools: 1, Force: "tool", Silent: true}, nil}}
 	for i := range edges {
 		edges[i].name += ", with a summarizer that replies, fails, replies blank and replies nothing"
 	}
-	return historyEdges("SUM-9", edges, func(s *session, h history) {
+	return historyEdges("SUM-9", edges, func(s *session, h gen.History) {
 		for _, kind := range []string{"reply", "error", "blank", "empty"} {
 			summarizePrompt(s, h, fixedScript(kind))
 		}

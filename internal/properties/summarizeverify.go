@@ -7,7 +7,10 @@ import (
 	"strings"
 
 	"github.com/convspec/convspec/conformance/protocol"
+	"github.com/convspec/convspec/internal/gen"
 	"github.com/convspec/convspec/internal/jsoncmp"
+	"github.com/convspec/convspec/internal/model"
+	"github.com/convspec/convspec/internal/prop"
 )
 
 // Comparing a trim with the model of summarizemodel.go, and naming the
@@ -15,44 +18,44 @@ import (
 
 // verify compares a trim's result with the model's outcome and names the
 // clause of the first difference.
-func (m *machine) verify(in []convEntry, sc script, want outcome, res protocol.WindowTrimResult, plain, roomy plan) {
+func (m *machine) verify(in []model.Entry, sc gen.SummarizerScript, want model.Outcome, res protocol.WindowTrimResult, plain, roomy model.Plan) {
 	m.s.t.Helper()
-	ctx := want.why
+	ctx := want.Why
 
 	// The calls (SUM-1, SUM-4, SUM-5, SUM-6, SUM-8).
 	calls := res.SummarizerCalls
 	switch {
 	case len(calls) > 1:
 		m.fail("SUM-1", "the summarizer was called %d times; a trim makes at most one call\n%s", len(calls), ctx)
-	case !want.call && len(calls) == 1:
-		clause := want.clause
-		if want.path == "below" && m.carried {
+	case !want.Call && len(calls) == 1:
+		clause := want.Clause
+		if want.Path == "below" && m.Carried {
 			clause = "SUM-5"
 		}
 		m.fail(clause, "the summarizer was called, but %s\nits prompt: %s", ctx, abbreviate([]byte(calls[0].Prompt), 600))
-	case want.call && len(calls) == 0:
+	case want.Call && len(calls) == 0:
 		clause, extra := "SUM-5", ""
-		thisTrim := pickEntries(in, roomy.evicted())
-		alone := len(thisTrim) < sumEvery || meaning(thisTrim) == blankText
+		thisTrim := model.Pick(in, roomy.Evicted())
+		alone := len(thisTrim) < model.SumEvery || model.Meaning(thisTrim) == model.BlankText
 		switch {
-		case len(m.pending)+len(plain.evicted()) < sumEvery:
-			clause, extra = "SUM-3", fmt.Sprintf("; planned with max_messages %d the trim would evict only %d, but c counts the evictions planned for a summary, with one place fewer", m.w.max, len(plain.evicted()))
-		case m.carried && alone:
-			clause, extra = "SUM-7", fmt.Sprintf("; the pending list %s holds what an earlier failed call covered, which a failure must not reset", labels(m.pending))
-		case len(m.pending) > 0 && alone:
-			clause, extra = "SUM-4", fmt.Sprintf("; this trim's evictions %s alone would not call, but the pending list %s counts and is covered too", labels(thisTrim), labels(m.pending))
-		case countCode(res.Warnings, codeSummarySkipped) > 0:
-			clause, extra = "SUM-6", fmt.Sprintf("; it warned %s, but covered message %s has text", codeSummarySkipped, firstText(want.covered))
+		case len(m.Pending)+len(plain.Evicted()) < model.SumEvery:
+			clause, extra = "SUM-3", fmt.Sprintf("; planned with max_messages %d the trim would evict only %d, but c counts the evictions planned for a summary, with one place fewer", m.w.max, len(plain.Evicted()))
+		case m.Carried && alone:
+			clause, extra = "SUM-7", fmt.Sprintf("; the pending list %s holds what an earlier failed call covered, which a failure must not reset", model.Labels(m.Pending))
+		case len(m.Pending) > 0 && alone:
+			clause, extra = "SUM-4", fmt.Sprintf("; this trim's evictions %s alone would not call, but the pending list %s counts and is covered too", model.Labels(thisTrim), model.Labels(m.Pending))
+		case countCode(res.Warnings, model.CodeSummarySkipped) > 0:
+			clause, extra = "SUM-6", fmt.Sprintf("; it warned %s, but covered message %s has text", model.CodeSummarySkipped, firstText(want.Covered))
 		}
 		m.fail(clause, "the summarizer was not called, but %s%s", ctx, extra)
-	case want.call:
-		if calls[0].MaxTokens != sumMaxTokens {
-			m.fail("SUM-1", "the summarizer was called with max_tokens %d; every call passes %d", calls[0].MaxTokens, sumMaxTokens)
+	case want.Call:
+		if calls[0].MaxTokens != model.SumMaxTokens {
+			m.fail("SUM-1", "the summarizer was called with max_tokens %d; every call passes %d", calls[0].MaxTokens, model.SumMaxTokens)
 		}
 		switch {
-		case !diagnostics(m.s.tg):
+		case !prop.Diagnostics(m.s.tg):
 			m.covers(calls[0].Prompt, want, in, roomy, ctx)
-		case calls[0].Prompt != want.prompt:
+		case calls[0].Prompt != want.Prompt:
 			m.blamePrompt(calls[0].Prompt, want, in, roomy, plain, ctx)
 		}
 	}
@@ -60,76 +63,76 @@ func (m *machine) verify(in []convEntry, sc script, want outcome, res protocol.W
 	// The summary (SUM-2, SUM-7).
 	gotSummary := len(res.Summary) > 0 && string(res.Summary) != "null"
 	switch {
-	case want.summary == nil && gotSummary:
-		clause := want.clause
-		if sc.wire != nil && want.call {
+	case want.Summary == nil && gotSummary:
+		clause := want.Clause
+		if sc.Wire != nil && want.Call {
 			clause = "SUM-7"
 		}
 		m.fail(clause, "the trim returned the summary %s, but %s", abbreviate(res.Summary, 300), ctx)
-	case want.summary != nil && !gotSummary:
-		m.fail("SUM-2", "the trim returned no summary, but %s; trimmed %s", ctx, m.traceEntries(res.Trimmed, in, want.summary))
-	case want.summary != nil && !jsoncmp.Equal(res.Summary, want.summary.raw):
+	case want.Summary != nil && !gotSummary:
+		m.fail("SUM-2", "the trim returned no summary, but %s; trimmed %s", ctx, m.traceEntries(res.Trimmed, in, want.Summary))
+	case want.Summary != nil && !jsoncmp.Equal(res.Summary, want.Summary.Raw):
 		m.fail("SUM-2", "the summary is %s, wanted %s: a new message with role assistant, content \"[Conversation Summary]\\n\" + the reply without surrounding white space, and no other member",
-			abbreviate(res.Summary, 300), want.summary.raw)
+			abbreviate(res.Summary, 300), want.Summary.Raw)
 	}
 
 	// SUM-7: error text never becomes a message.
-	if sc.err != "" {
+	if sc.Err != "" {
 		for i, raw := range res.Trimmed {
-			if containsText(raw, sc.err) {
-				m.fail("SUM-7", "trimmed[%d] holds the summarizer's error text %q: %s; error text never becomes a summary", i, sc.err, abbreviate(raw, 300))
+			if containsText(raw, sc.Err) {
+				m.fail("SUM-7", "trimmed[%d] holds the summarizer's error text %q: %s; error text never becomes a summary", i, sc.Err, abbreviate(raw, 300))
 			}
 		}
 	}
 
 	// The arrays (SUM-2, SUM-3, and plain windowing on the other paths).
-	if i := diffEntries(res.Trimmed, want.trimmed); i >= 0 {
-		clause, extra := want.clause, ""
-		got := m.traceEntries(res.Trimmed, in, want.summary)
+	if i := diffEntries(res.Trimmed, want.Trimmed); i >= 0 {
+		clause, extra := want.Clause, ""
+		got := m.traceEntries(res.Trimmed, in, want.Summary)
 		switch {
-		case want.summary != nil && len(res.Trimmed) == len(want.trimmed)+1:
-			clause, extra = "SUM-3", fmt.Sprintf("; the summary takes a place of the cap: planned with max_messages − 1 = %d, the kept middle is %s", m.w.max-1, labels(pickEntries(in, rangeIdx(roomy.n-roomy.tail-roomy.keep, roomy.n-roomy.tail))))
-		case want.summary != nil && summaryAt(res.Trimmed, *want.summary) >= 0 && summaryAt(res.Trimmed, *want.summary) != roomy.head:
+		case want.Summary != nil && len(res.Trimmed) == len(want.Trimmed)+1:
+			clause, extra = "SUM-3", fmt.Sprintf("; the summary takes a place of the cap: planned with max_messages − 1 = %d, the kept middle is %s", m.w.max-1, model.Labels(model.Pick(in, gen.IndexRange(roomy.N-roomy.Tail-roomy.Keep, roomy.N-roomy.Tail))))
+		case want.Summary != nil && summaryAt(res.Trimmed, *want.Summary) >= 0 && summaryAt(res.Trimmed, *want.Summary) != roomy.Head:
 			extra = fmt.Sprintf("; the summary sits right after the preserved head %s, at trimmed[%d], not at trimmed[%d]",
-				labels(pickEntries(in, seqIdx(roomy.head))), roomy.head, summaryAt(res.Trimmed, *want.summary))
+				model.Labels(model.Pick(in, gen.Indices(roomy.Head))), roomy.Head, summaryAt(res.Trimmed, *want.Summary))
 		}
-		m.fail(clause, "trimmed[%d] is wrong: wanted trimmed %s, got %s%s\n%s", i, labels(want.trimmed), got, extra, ctx)
+		m.fail(clause, "trimmed[%d] is wrong: wanted trimmed %s, got %s%s\n%s", i, model.Labels(want.Trimmed), got, extra, ctx)
 	}
-	if i := diffEntries(res.Evicted, want.evicted); i >= 0 {
-		clause := want.clause
-		if want.summary != nil {
+	if i := diffEntries(res.Evicted, want.Evicted); i >= 0 {
+		clause := want.Clause
+		if want.Summary != nil {
 			clause = "SUM-3"
 		}
-		m.fail(clause, "evicted[%d] is wrong: wanted evicted %s, got %s\n%s", i, labels(want.evicted), m.traceEntries(res.Evicted, in, nil), ctx)
+		m.fail(clause, "evicted[%d] is wrong: wanted evicted %s, got %s\n%s", i, model.Labels(want.Evicted), m.traceEntries(res.Evicted, in, nil), ctx)
 	}
 
 	// The warnings (SUM-6, SUM-7): diagnostics (D-42).
-	if !diagnostics(m.s.tg) {
+	if !prop.Diagnostics(m.s.tg) {
 		m.verifyMetrics(in, want, res)
 		return
 	}
 	var accept []string
-	switch want.path {
+	switch want.Path {
 	case "no-text":
-		accept = []string{codeSummarySkipped}
+		accept = []string{model.CodeSummarySkipped}
 	case "failed":
-		accept = []string{codeSummaryFailed}
+		accept = []string{model.CodeSummaryFailed}
 	case "empty":
-		accept = []string{codeSummaryEmpty}
+		accept = []string{model.CodeSummaryEmpty}
 	}
 	found := false
-	for _, code := range summaryCodes {
+	for _, code := range model.SummaryCodes {
 		if countCode(res.Warnings, code) == 0 {
 			continue
 		}
 		if !slices.Contains(accept, code) {
-			m.fail(want.clause, "the trim warned %q, but %s; got %s", code, ctx, warningCodes(res.Warnings))
+			m.fail(want.Clause, "the trim warned %q, but %s; got %s", code, ctx, warningCodes(res.Warnings))
 		}
 		found = true
 	}
 	if len(accept) > 0 && !found {
-		clause := want.clause
-		if want.path == "no-text" && len(m.pending)+len(plain.evicted()) < sumEvery {
+		clause := want.Clause
+		if want.Path == "no-text" && len(m.Pending)+len(plain.Evicted()) < model.SumEvery {
 			clause = "SUM-3" // c counted with max_messages, not max_messages − 1
 		}
 		m.fail(clause, "the trim must warn %q: %s; got %s", accept[0], ctx, warningCodes(res.Warnings))
@@ -139,16 +142,16 @@ func (m *machine) verify(in []convEntry, sc script, want outcome, res protocol.W
 }
 
 // verifyMetrics checks that the metrics count input messages only (SUM-2).
-func (m *machine) verifyMetrics(in []convEntry, want outcome, res protocol.WindowTrimResult) {
+func (m *machine) verifyMetrics(in []model.Entry, want model.Outcome, res protocol.WindowTrimResult) {
 	m.s.t.Helper()
 	mt := res.Metrics
 	summaries := 0
-	if want.summary != nil {
+	if want.Summary != nil {
 		summaries = 1
 	}
-	if mt.TotalMessages != len(in) || mt.PreservedMessages != len(want.trimmed)-summaries || mt.EvictedMessages != len(want.evicted) {
+	if mt.TotalMessages != len(in) || mt.PreservedMessages != len(want.Trimmed)-summaries || mt.EvictedMessages != len(want.Evicted) {
 		m.fail("SUM-2", "metrics are totalMessages %d, preservedMessages %d, evictedMessages %d; wanted %d, %d, %d: they count input messages only, the summary is not one",
-			mt.TotalMessages, mt.PreservedMessages, mt.EvictedMessages, len(in), len(want.trimmed)-summaries, len(want.evicted))
+			mt.TotalMessages, mt.PreservedMessages, mt.EvictedMessages, len(in), len(want.Trimmed)-summaries, len(want.Evicted))
 	}
 }
 
@@ -156,66 +159,66 @@ func (m *machine) verifyMetrics(in []convEntry, want outcome, res protocol.Windo
 // diagnostics, SUM-4 core): every text of every message evicted since the
 // last summary, held back by the rate limit or by a failed call included,
 // is in it.
-func (m *machine) covers(prompt string, want outcome, in []convEntry, roomy plan, ctx string) {
+func (m *machine) covers(prompt string, want model.Outcome, in []model.Entry, roomy model.Plan, ctx string) {
 	m.s.t.Helper()
-	thisTrim := pickEntries(in, roomy.evicted())
-	for _, e := range want.covered {
-		for _, text := range e.texts {
-			if classifyText(text) == blankText || strings.Contains(prompt, text) {
+	thisTrim := model.Pick(in, roomy.Evicted())
+	for _, e := range want.Covered {
+		for _, text := range e.Texts {
+			if model.ClassifyText(text) == model.BlankText || strings.Contains(prompt, text) {
 				continue
 			}
 			clause, held := "SUM-4", ""
-			if !slices.ContainsFunc(thisTrim, func(x convEntry) bool { return x.label == e.label }) {
-				held = fmt.Sprintf(" (evicted by an earlier trim and held back, pending %s)", labels(m.pending))
-				if m.carried {
+			if !slices.ContainsFunc(thisTrim, func(x model.Entry) bool { return x.Label == e.Label }) {
+				held = fmt.Sprintf(" (evicted by an earlier trim and held back, pending %s)", model.Labels(m.Pending))
+				if m.Carried {
 					clause = "SUM-7"
 				}
 			}
 			m.fail(clause, "the prompt leaves out %s%s: its text %q is not in it; a summary covers everything evicted since the last one, %s\n%s",
-				e.label, held, abbreviate([]byte(text), 200), labels(want.covered), ctx)
+				e.Label, held, abbreviate([]byte(text), 200), model.Labels(want.Covered), ctx)
 		}
 	}
 }
 
 // blamePrompt explains a wrong prompt: which messages it covers, or where
 // its text first differs from SUM-1's.
-func (m *machine) blamePrompt(got string, want outcome, in []convEntry, roomy, plain plan, ctx string) {
+func (m *machine) blamePrompt(got string, want model.Outcome, in []model.Entry, roomy, plain model.Plan, ctx string) {
 	m.s.t.Helper()
-	head := sumInstruction + "\n\n"
+	head := model.SumInstruction + "\n\n"
 	if !strings.HasPrefix(got, head) {
 		m.fail("SUM-1", "the prompt does not start with the instruction and a blank line: %s", abbreviate([]byte(got), 300))
 	}
-	body, wantBody := strings.TrimPrefix(got, head), strings.TrimPrefix(want.prompt, head)
-	thisTrim := pickEntries(in, roomy.evicted())
+	body, wantBody := strings.TrimPrefix(got, head), strings.TrimPrefix(want.Prompt, head)
+	thisTrim := model.Pick(in, roomy.Evicted())
 	switch {
-	case len(m.pending) > 0 && got == promptOf(thisTrim) && m.carried:
+	case len(m.Pending) > 0 && got == model.PromptOf(thisTrim) && m.Carried:
 		m.fail("SUM-7", "the prompt covers only this trim's evicted messages %s, but the pending list %s holds what a failed call covered: a failure keeps every covered message for the next summary (SUM-4)\n%s",
-			labels(thisTrim), labels(m.pending), ctx)
-	case len(m.pending) > 0 && got == promptOf(thisTrim):
+			model.Labels(thisTrim), model.Labels(m.Pending), ctx)
+	case len(m.Pending) > 0 && got == model.PromptOf(thisTrim):
 		m.fail("SUM-4", "the prompt covers only this trim's evicted messages %s, but a summary covers everything evicted since the last one: pending %s first\n%s",
-			labels(thisTrim), labels(m.pending), ctx)
-	case len(plain.evicted()) != len(roomy.evicted()) && got == promptOf(slices.Concat(m.pending, pickEntries(in, plain.evicted()))):
+			model.Labels(thisTrim), model.Labels(m.Pending), ctx)
+	case len(plain.Evicted()) != len(roomy.Evicted()) && got == model.PromptOf(slices.Concat(m.Pending, model.Pick(in, plain.Evicted()))):
 		m.fail("SUM-3", "the prompt covers %s, what plain windowing evicts; a summarizing trim plans with max_messages − 1 = %d and so covers %s\n%s",
-			labels(slices.Concat(m.pending, pickEntries(in, plain.evicted()))), m.w.max-1, labels(want.covered), ctx)
+			model.Labels(slices.Concat(m.Pending, model.Pick(in, plain.Evicted()))), m.w.max-1, model.Labels(want.Covered), ctx)
 	case strings.HasSuffix(body, "\n\n"+wantBody):
 		extra := strings.TrimSuffix(body, "\n\n"+wantBody)
 		why := ""
-		for _, e := range m.summarized {
-			if strings.Contains(extra, e.rendered) {
-				why = fmt.Sprintf(": %s was covered by an earlier summary, after which the pending list is empty and the count starts again (SUM-5)", e.label)
+		for _, e := range m.Summarized {
+			if strings.Contains(extra, e.Rendered) {
+				why = fmt.Sprintf(": %s was covered by an earlier summary, after which the pending list is empty and the count starts again (SUM-5)", e.Label)
 				break
 			}
 		}
-		m.fail("SUM-4", "the prompt covers %s, but before them it holds %q%s\n%s", labels(want.covered), abbreviate([]byte(extra), 300), why, ctx)
+		m.fail("SUM-4", "the prompt covers %s, but before them it holds %q%s\n%s", model.Labels(want.Covered), abbreviate([]byte(extra), 300), why, ctx)
 	case strings.HasSuffix(wantBody, "\n\n"+body) || body == "" && wantBody != "":
 		m.fail("SUM-4", "the prompt covers only the last messages of %s; it leaves out %q\n%s",
-			labels(want.covered), abbreviate([]byte(strings.TrimSuffix(wantBody, body)), 300), ctx)
+			model.Labels(want.Covered), abbreviate([]byte(strings.TrimSuffix(wantBody, body)), 300), ctx)
 	}
 	rest := body
-	for i, e := range want.covered {
-		last := i == len(want.covered)-1
-		if last && rest == e.rendered || !last && strings.HasPrefix(rest, e.rendered+"\n\n") {
-			rest = rest[min(len(rest), len(e.rendered)+2):]
+	for i, e := range want.Covered {
+		last := i == len(want.Covered)-1
+		if last && rest == e.Rendered || !last && strings.HasPrefix(rest, e.Rendered+"\n\n") {
+			rest = rest[min(len(rest), len(e.Rendered)+2):]
 			continue
 		}
 		goesOn := fmt.Sprintf("goes on with %q", abbreviate([]byte(rest), 300))
@@ -223,28 +226,28 @@ func (m *machine) blamePrompt(got string, want outcome, in []convEntry, roomy, p
 			goesOn = "ends there"
 		}
 		m.fail("SUM-1", "the prompt covers %s; its message %d should be %s rendered as %q (then a blank line, unless it is the last), but the prompt %s\n%s",
-			labels(want.covered), i+1, e.label, abbreviate([]byte(e.rendered), 300), goesOn, ctx)
+			model.Labels(want.Covered), i+1, e.Label, abbreviate([]byte(e.Rendered), 300), goesOn, ctx)
 	}
-	m.fail("SUM-1", "the prompt goes on after the covered messages %s: %q", labels(want.covered), abbreviate([]byte(rest), 300))
+	m.fail("SUM-1", "the prompt goes on after the covered messages %s: %q", model.Labels(want.Covered), abbreviate([]byte(rest), 300))
 }
 
-func firstText(es []convEntry) string {
+func firstText(es []model.Entry) string {
 	for _, e := range es {
-		if e.class != clsToolResult && meaning([]convEntry{e}) == meaningfulText {
-			return e.label
+		if e.Class != gen.ClassToolResult && model.Meaning([]model.Entry{e}) == model.MeaningfulText {
+			return e.Label
 		}
 	}
 	return "?"
 }
 
 // summaryAt is where a summary sits in a returned list, -1 if nowhere.
-func summaryAt(list []json.RawMessage, s convEntry) int {
-	return slices.IndexFunc(list, func(r json.RawMessage) bool { return jsoncmp.Equal(r, s.raw) })
+func summaryAt(list []json.RawMessage, s model.Entry) int {
+	return slices.IndexFunc(list, func(r json.RawMessage) bool { return jsoncmp.Equal(r, s.Raw) })
 }
 
-func diffEntries(got []json.RawMessage, want []convEntry) int {
+func diffEntries(got []json.RawMessage, want []model.Entry) int {
 	for i := range max(len(got), len(want)) {
-		if i >= len(got) || i >= len(want) || !jsoncmp.Equal(got[i], want[i].raw) {
+		if i >= len(got) || i >= len(want) || !jsoncmp.Equal(got[i], want[i].Raw) {
 			return i
 		}
 	}
@@ -252,30 +255,30 @@ func diffEntries(got []json.RawMessage, want []convEntry) int {
 }
 
 // traceEntries names each returned message by the convEntry it equals.
-func (m *machine) traceEntries(list []json.RawMessage, in []convEntry, summary *convEntry) string {
-	var es []convEntry
+func (m *machine) traceEntries(list []json.RawMessage, in []model.Entry, summary *model.Entry) string {
+	var es []model.Entry
 	for _, r := range list {
-		e := convEntry{label: "?"}
+		e := model.Entry{Label: "?"}
 		for _, x := range in {
-			if jsoncmp.Equal(r, x.raw) {
+			if jsoncmp.Equal(r, x.Raw) {
 				e = x
 				break
 			}
 		}
-		if e.label == "?" && summary != nil && jsoncmp.Equal(r, summary.raw) {
+		if e.Label == "?" && summary != nil && jsoncmp.Equal(r, summary.Raw) {
 			e = *summary
 		}
-		if e.label == "?" {
+		if e.Label == "?" {
 			var c struct {
 				Content string `json:"content"`
 			}
 			if json.Unmarshal(r, &c) == nil && strings.Contains(c.Content, "Conversation Summary") {
-				e.label = "summary?"
+				e.Label = "summary?"
 			}
 		}
 		es = append(es, e)
 	}
-	return labels(es)
+	return model.Labels(es)
 }
 
 // containsText reports whether a JSON value holds text in one of its

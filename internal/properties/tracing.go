@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/convspec/convspec/internal/gen"
 	"github.com/convspec/convspec/internal/jsoncmp"
 )
 
@@ -17,20 +18,20 @@ type traced struct {
 	equal bool // JSON-equal to that input message
 }
 
-func trace(raw json.RawMessage, in []msg) traced {
+func trace(raw json.RawMessage, in []gen.Message) traced {
 	var members map[string]json.RawMessage
 	if json.Unmarshal(raw, &members) != nil {
 		return traced{at: -1}
 	}
 	var seq float64
-	if json.Unmarshal(members[markerName], &seq) != nil || seq != float64(int(seq)) || seq < 0 || int(seq) >= len(in) || in[int(seq)].Seq != int(seq) {
+	if json.Unmarshal(members[gen.MarkerName], &seq) != nil || seq != float64(int(seq)) || seq < 0 || int(seq) >= len(in) || in[int(seq)].Seq != int(seq) {
 		return traced{at: -1}
 	}
 	at := int(seq)
 	return traced{at: at, equal: jsoncmp.Equal(raw, in[at].Raw)}
 }
 
-func traceAll(list []json.RawMessage, in []msg) []traced {
+func traceAll(list []json.RawMessage, in []gen.Message) []traced {
 	out := make([]traced, len(list))
 	for i, m := range list {
 		out[i] = trace(m, in)
@@ -38,7 +39,7 @@ func traceAll(list []json.RawMessage, in []msg) []traced {
 	return out
 }
 
-func wantAt(want []int, i int, in []msg) string {
+func wantAt(want []int, i int, in []gen.Message) string {
 	if i >= len(want) {
 		return "nothing (it should end there)"
 	}
@@ -47,7 +48,7 @@ func wantAt(want []int, i int, in []msg) string {
 
 // gotAt says what list[i], a returned message, is: "it is input[3] (role
 // user)", or that the list ends before it.
-func gotAt(list []json.RawMessage, i int, in []msg, name string) string {
+func gotAt(list []json.RawMessage, i int, in []gen.Message, name string) string {
 	switch {
 	case len(list) == 0:
 		return name + " is empty"
@@ -58,7 +59,7 @@ func gotAt(list []json.RawMessage, i int, in []msg, name string) string {
 }
 
 // entry names list[i], or says that the list is too short to have it.
-func entry(list []json.RawMessage, i int, in []msg) string {
+func entry(list []json.RawMessage, i int, in []gen.Message) string {
 	if i >= len(list) {
 		return fmt.Sprintf("nothing (the list had %s)", plural(len(list), "message"))
 	}
@@ -66,7 +67,7 @@ func entry(list []json.RawMessage, i int, in []msg) string {
 }
 
 // whatIs names a returned message by the input message it stands for.
-func whatIs(m json.RawMessage, in []msg) string {
+func whatIs(m json.RawMessage, in []gen.Message) string {
 	switch tr := trace(m, in); {
 	case tr.at < 0:
 		return "no input message: " + abbreviate(m, 120)
@@ -80,7 +81,7 @@ func whatIs(m json.RawMessage, in []msg) string {
 // traceList writes a returned list as the input positions it holds:
 // input[0 3-5 ~7 ?], where ~7 is an altered copy of input[7] and ? a
 // message that is no input message.
-func traceList(list []json.RawMessage, in []msg) string {
+func traceList(list []json.RawMessage, in []gen.Message) string {
 	var items []string
 	tr := traceAll(list, in)
 	for i := 0; i < len(tr); {
@@ -93,7 +94,7 @@ func traceList(list []json.RawMessage, in []msg) string {
 			items = append(items, "~"+strconv.Itoa(x.at))
 			i++
 		default:
-			j := runEnd(tr, i, func(a, b traced) bool { return b.equal && b.at == a.at+1 })
+			j := gen.RunEnd(tr, i, func(a, b traced) bool { return b.equal && b.at == a.at+1 })
 			items = append(items, span(tr[i].at, tr[j].at))
 			i = j + 1
 		}
@@ -118,22 +119,11 @@ func indexList(idx []int) string {
 	}
 	var items []string
 	for i := 0; i < len(idx); {
-		j := runEnd(idx, i, func(a, b int) bool { return b == a+1 })
+		j := gen.RunEnd(idx, i, func(a, b int) bool { return b == a+1 })
 		items = append(items, span(idx[i], idx[j]))
 		i = j + 1
 	}
 	return "input[" + strings.Join(items, " ") + "]"
-}
-
-// runEnd is the index of the last element of the run that starts at
-// xs[i]: the elements after it for as long as each follows the one before
-// (follows(a, b): b comes right after a).
-func runEnd[T any](xs []T, i int, follows func(a, b T) bool) int {
-	j := i
-	for j+1 < len(xs) && follows(xs[j], xs[j+1]) {
-		j++
-	}
-	return j
 }
 
 func span(a, b int) string {

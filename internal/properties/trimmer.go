@@ -14,7 +14,9 @@ import (
 
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/target"
+	"github.com/convspec/convspec/internal/gen"
 	"github.com/convspec/convspec/internal/jsoncmp"
+	"github.com/convspec/convspec/internal/prop"
 	"github.com/convspec/convspec/internal/trimout"
 	"github.com/convspec/convspec/reference/message"
 )
@@ -67,8 +69,8 @@ func (g trimGuarantee) checkCase(s trimSession, c trimCase) {
 	}
 }
 
-func trimmerProperties() []Property {
-	var out []Property
+func trimmerProperties() []prop.Property {
+	var out []prop.Property
 	for _, g := range trimGuarantees {
 		capability := protocol.GuaranteeCapability(g.guarantee)
 		if g.guarantee == protocol.GuaranteeTotal {
@@ -76,7 +78,7 @@ func trimmerProperties() []Property {
 			// (ANY-9, D-60).
 			capability = protocol.CapTrimmer
 		}
-		out = append(out, Property{
+		out = append(out, prop.Property{
 			ID: "prop/" + g.id, Clauses: []string{g.clause}, Capability: capability, Doc: g.doc,
 			Check: func(t *rapid.T, tg target.Target) {
 				limits := anyLimit
@@ -97,18 +99,18 @@ func trimmerProperties() []Property {
 // declined it (ANY-9), and there is no output to check.
 func (s trimSession) first(c trimCase) (out []json.RawMessage, ok bool) {
 	s.t.Helper()
-	out, err := s.trim(c.decl, raws(c.h.msgs), c.limit)
+	out, err := s.trim(c.decl, gen.Raws(c.h.Msgs), c.limit)
 	return out, !errors.Is(err, errDeclined)
 }
 
 func checkTrimSubsequence(s trimSession, c trimCase, all []json.RawMessage) {
 	out := trimout.Strip(c.decl, all)
-	for k, p := range match(c.h.msgs, out) {
+	for k, p := range match(c.h.Msgs, out) {
 		if p >= 0 {
 			continue
 		}
 		why := "is not an input message: invented or altered"
-		for i, m := range c.h.msgs {
+		for i, m := range c.h.Msgs {
 			if jsoncmp.Equal(m.Raw, out[k]) {
 				why = fmt.Sprintf("is in[%d] again, or out of order: the messages before it already stand for in[%d] or later", i, i)
 				break
@@ -143,7 +145,7 @@ func checkTrimSystem(s trimSession, c trimCase, all []json.RawMessage) {
 	}
 	if which == protocol.SystemLeading || which == protocol.SystemFirst {
 		for k, i := range kept {
-			if k >= len(out) || !jsoncmp.Equal(out[k], c.h.msgs[i].Raw) {
+			if k >= len(out) || !jsoncmp.Equal(out[k], c.h.Msgs[i].Raw) {
 				s.fail("ANY-3", "the trimmer keeps the %s system message(s), %s, but out[%d] is not in[%d]: the system prompt is dropped or moved\n%s\n%s",
 					which, positions(kept), k, i, c.describe(), describeOut(all))
 			}
@@ -151,7 +153,7 @@ func checkTrimSystem(s trimSession, c trimCase, all []json.RawMessage) {
 		return
 	}
 	held := map[int]bool{}
-	for _, p := range match(c.h.msgs, out) {
+	for _, p := range match(c.h.Msgs, out) {
 		held[p] = true
 	}
 	for _, i := range kept {
@@ -168,7 +170,7 @@ func checkTrimLastPrompt(s trimSession, c trimCase, all []json.RawMessage) {
 		return
 	}
 	for _, o := range trimout.Strip(c.decl, all) {
-		if jsoncmp.Equal(o, c.h.msgs[i].Raw) {
+		if jsoncmp.Equal(o, c.h.Msgs[i].Raw) {
 			return
 		}
 	}
@@ -176,18 +178,18 @@ func checkTrimLastPrompt(s trimSession, c trimCase, all []json.RawMessage) {
 }
 
 func checkTrimLastUnit(s trimSession, c trimCase, all []json.RawMessage) {
-	if len(c.h.msgs) == 0 {
+	if len(c.h.Msgs) == 0 {
 		return
 	}
-	n := len(c.h.msgs)
-	u := c.h.msgs[n-1].Unit[0]
+	n := len(c.h.Msgs)
+	u := c.h.Msgs[n-1].Unit[0]
 	if !trimout.Effective(c.decl, c.input())[u] {
 		return // the start rule leaves no unit after the kept messages (ANY-12)
 	}
 	out := trimout.Strip(c.decl, all)
-	want := raws(c.h.msgs[u:])
+	want := gen.Raws(c.h.Msgs[u:])
 	if len(out) < len(want) || !equalLists(out[len(out)-len(want):], want) {
-		s.fail("ANY-5", "the output does not end with the last unit %s\n%s\n%s", positions(rangeIdx(u, n)), c.describe(), describeOut(all))
+		s.fail("ANY-5", "the output does not end with the last unit %s\n%s\n%s", positions(gen.IndexRange(u, n)), c.describe(), describeOut(all))
 	}
 }
 
@@ -196,7 +198,7 @@ func checkTrimBound(s trimSession, c trimCase, all []json.RawMessage) {
 	fl := trimout.Floor(c.decl, in)
 	var flMsgs []json.RawMessage
 	for _, i := range fl {
-		flMsgs = append(flMsgs, c.h.msgs[i].Raw)
+		flMsgs = append(flMsgs, c.h.Msgs[i].Raw)
 	}
 	out := trimout.Strip(c.decl, all)
 	if _, applies := s.fallback(c); applies {
@@ -269,10 +271,10 @@ func checkTrimTotal(trimSession, trimCase, []json.RawMessage) {}
 
 func checkTrimHead(s trimSession, c trimCase, all []json.RawMessage) {
 	out := trimout.Strip(c.decl, all)
-	n := min(c.decl.Head, len(c.h.msgs))
-	if len(out) < n || !equalLists(out[:n], raws(c.h.msgs[:n])) {
+	n := min(c.decl.Head, len(c.h.Msgs))
+	if len(out) < n || !equalLists(out[:n], gen.Raws(c.h.Msgs[:n])) {
 		s.fail("ANY-11", "the trimmer declares a head of %d message(s), but the output does not start with %s\n%s\n%s",
-			c.decl.Head, positions(rangeIdx(0, n)), c.describe(), describeOut(all))
+			c.decl.Head, positions(gen.IndexRange(0, n)), c.describe(), describeOut(all))
 	}
 }
 
@@ -296,20 +298,20 @@ func checkTrimFallback(s trimSession, c trimCase, all []json.RawMessage) {
 	}
 	if out := trimout.Strip(c.decl, all); !equalLists(out, want) {
 		s.fail("ANY-14", "the last message in[%d] with what the trimmer always keeps counts %d %s, above the limit %d, so the output must be exactly them (%d message(s), fallback %q); it differs at out[%d]\n%s\n%s",
-			len(c.h.msgs)-1, s.count(c.decl, want), unit(c.decl), c.limit, len(want), c.decl.Fallback, firstDiffRaw(out, want), c.describe(), describeOut(all))
+			len(c.h.Msgs)-1, s.count(c.decl, want), unit(c.decl), c.limit, len(want), c.decl.Fallback, firstDiffRaw(out, want), c.describe(), describeOut(all))
 	}
 }
 
 func checkTrimStart(s trimSession, c trimCase, all []json.RawMessage) {
 	kept := trimout.Kept(c.decl, c.input())
 	out := trimout.Strip(c.decl, all)
-	for k, p := range match(c.h.msgs, out) {
+	for k, p := range match(c.h.Msgs, out) {
 		if p < 0 || kept[p] {
 			continue // ANY-1 reports what is not an input message
 		}
-		if c.h.msgs[p].Class != clsUserPrompt {
+		if c.h.Msgs[p].Class != gen.ClassUserPrompt {
 			s.fail("ANY-12", "after what it always keeps, the output starts on out[%d] = in[%d], a %s message, not a user prompt (start rule %q)\n%s\n%s",
-				k, p, c.h.msgs[p].Class, c.decl.Start, c.describe(), describeOut(all))
+				k, p, c.h.Msgs[p].Class, c.decl.Start, c.describe(), describeOut(all))
 		}
 		return
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/convspec/convspec/conformance/protocol"
+	"github.com/convspec/convspec/internal/gen"
 )
 
 // checkTrimCounter checks a native counter for sanity (ANY-13, D-60), so
@@ -14,7 +15,7 @@ import (
 // message, the count of a list is the empty list's plus what each message
 // adds alone.
 func checkTrimCounter(s trimSession, c trimCase, _ []json.RawMessage) {
-	all := raws(c.h.msgs)
+	all := gen.Raws(c.h.Msgs)
 	empty := s.count(c.decl, nil)
 	counts := make([]int, len(all)+1)
 	counts[0] = empty

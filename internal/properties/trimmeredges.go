@@ -7,6 +7,8 @@ import (
 
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/target"
+	"github.com/convspec/convspec/internal/gen"
+	"github.com/convspec/convspec/internal/prop"
 )
 
 // The trimmer properties' edge examples: every declared trimmer that
@@ -14,7 +16,7 @@ import (
 // units and runs of orphaned prompts, at limit 0 and one below and at the
 // conversation's own count (ANY-6, ANY-9) — or, for ANY-7, at its count
 // and one above — before any random case.
-func trimmerEdges(clause, guarantee string, check func(trimSession, trimCase)) []Example {
+func trimmerEdges(clause, guarantee string, check func(trimSession, trimCase)) []prop.Example {
 	limits := func(_, total int) []int { return []int{0, 1, max(total-1, 0), total} }
 	what := "limit 0, 1, its count − 1 and its count"
 	if guarantee == protocol.GuaranteeFits {
@@ -23,23 +25,23 @@ func trimmerEdges(clause, guarantee string, check func(trimSession, trimCase)) [
 		limits = func(eff, total int) []int { return []int{eff, eff + 1, max(eff, total)} }
 		what = "limit its count, its count + 1 and the whole input's count"
 	}
-	var out []Example
-	startsWithSystem := func(h history) bool { return len(h.msgs) > 1 && h.msgs[0].Role == "system" }
+	var out []prop.Example
+	startsWithSystem := func(h gen.History) bool { return len(h.Msgs) > 1 && h.Msgs[0].Role == "system" }
 	for k, cv := range []struct {
 		name   string
-		o      genOpts
-		accept func(history) bool
+		o      gen.HistoryOpts
+		accept func(gen.History) bool
 	}{
-		{"the empty conversation", genOpts{}, nil},
-		{"one message", genOpts{n: 1}, nil},
-		{"a mix of units", genOpts{n: 8, tools: -1}, nil},
-		{"tool-call units only", genOpts{n: 8, tools: 1, force: "tool"}, nil},
-		{"runs of orphaned prompts", genOpts{n: 10, tools: -1, runs: true}, nil},
-		{"a system prompt, then units", genOpts{n: 9, tools: 2, runs: true}, startsWithSystem},
+		{"the empty conversation", gen.HistoryOpts{}, nil},
+		{"one message", gen.HistoryOpts{N: 1}, nil},
+		{"a mix of units", gen.HistoryOpts{N: 8, Tools: -1}, nil},
+		{"tool-call units only", gen.HistoryOpts{N: 8, Tools: 1, Force: "tool"}, nil},
+		{"runs of orphaned prompts", gen.HistoryOpts{N: 10, Tools: -1, Runs: true}, nil},
+		{"a system prompt, then units", gen.HistoryOpts{N: 9, Tools: 2, Runs: true}, startsWithSystem},
 	} {
-		out = append(out, Example{
+		out = append(out, prop.Example{
 			Name: fmt.Sprintf("%s, %s", cv.name, what),
-			Run: func(f Failer, tg target.Target) {
+			Run: func(f prop.Failer, tg target.Target) {
 				// Every trimmer is checked on its own and every failing one
 				// is reported: one trimmer's failure hides no other's.
 				var fails []string
@@ -49,13 +51,13 @@ func trimmerEdges(clause, guarantee string, check func(trimSession, trimCase)) [
 						defer sf.recover()
 						s := trimSession{fixedSession(sf, tg, clause)}
 						o := cv.o
-						o.exact, o.marked, o.formats = true, true, bothOf(tg.Info().Formats, d.Formats)
-						if len(o.formats) == 1 {
-							o.format = o.formats[0]
+						o.Exact, o.Marked, o.Formats = true, true, bothOf(tg.Info().Formats, d.Formats)
+						if len(o.Formats) == 1 {
+							o.Format = o.Formats[0]
 						}
-						h := fixedHistory(o.formats, o, k, cv.accept)
+						h := fixedHistory(o.Formats, o, k, cv.accept)
 						c := trimCase{decl: d, h: h}
-						for _, limit := range slices.Compact(slices.Sorted(slices.Values(limits(s.count(d, c.effective()), s.count(d, raws(h.msgs)))))) {
+						for _, limit := range slices.Compact(slices.Sorted(slices.Values(limits(s.count(d, c.effective()), s.count(d, gen.Raws(h.Msgs)))))) {
 							if d.InDomain(limit) {
 								c.limit = limit
 								check(s, c)

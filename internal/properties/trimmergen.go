@@ -15,7 +15,9 @@ import (
 
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/target"
+	"github.com/convspec/convspec/internal/gen"
 	"github.com/convspec/convspec/internal/jsoncmp"
+	"github.com/convspec/convspec/internal/prop"
 	"github.com/convspec/convspec/internal/trimout"
 	"github.com/convspec/convspec/reference/message"
 )
@@ -23,7 +25,7 @@ import (
 // trimCase is one generated request to trimmer.trim.
 type trimCase struct {
 	decl  protocol.TrimmerDecl
-	h     history
+	h     gen.History
 	limit int
 }
 
@@ -46,13 +48,13 @@ func checked(tg target.Target, guarantee string) []protocol.TrimmerDecl {
 // alone, so that every trimmer gets the property's examples and random
 // checks of its own and its verdict does not depend on what else is
 // declared (D-75).
-func trimmerSubjects(guarantee string) func(target.Target) []Subject {
-	return func(tg target.Target) []Subject {
-		var out []Subject
+func trimmerSubjects(guarantee string) func(target.Target) []prop.Subject {
+	return func(tg target.Target) []prop.Subject {
+		var out []prop.Subject
 		for _, d := range checked(tg, guarantee) {
 			info := tg.Info()
 			info.Trimmers = []protocol.TrimmerDecl{d}
-			out = append(out, Subject{Name: fmt.Sprintf("trimmer %q", d.Name), Target: oneTrimmer{Target: tg, info: info}})
+			out = append(out, prop.Subject{Name: fmt.Sprintf("trimmer %q", d.Name), Target: oneTrimmer{Target: tg, info: info}})
 		}
 		return out
 	}
@@ -88,15 +90,15 @@ func drawTrimCase(t *rapid.T, s trimSession, guarantee string, limits func(t *ra
 	if len(d.Formats) == 1 {
 		format = d.Formats[0]
 	}
-	h := historyGen(genOpts{n: trimLen.Draw(t, "n"), marked: true, tools: -1, runs: rapid.Bool().Draw(t, "orphan runs"), format: format}).Draw(t, "conversation")
+	h := gen.Histories(gen.HistoryOpts{N: trimLen.Draw(t, "n"), Marked: true, Tools: -1, Runs: rapid.Bool().Draw(t, "orphan runs"), Format: format}).Draw(t, "conversation")
 	c := trimCase{decl: d, h: h}
-	c.limit = max(d.LimitMin, limits(t, s.count(d, c.effective()), s.count(d, raws(h.msgs))))
+	c.limit = max(d.LimitMin, limits(t, s.count(d, c.effective()), s.count(d, gen.Raws(h.Msgs))))
 	return c
 }
 
 // input is the case's conversation as the reference reads it.
 func (c trimCase) input() []message.Message {
-	in, _ := message.FromRaw(raws(c.h.msgs)) // generated, so well-formed
+	in, _ := message.FromRaw(gen.Raws(c.h.Msgs)) // generated, so well-formed
 	return in
 }
 
@@ -129,9 +131,9 @@ func unit(d protocol.TrimmerDecl) string {
 
 // leadingSystem is the number of system messages the conversation starts
 // with (ANY-3).
-func leadingSystem(h history) int {
+func leadingSystem(h gen.History) int {
 	n := 0
-	for n < len(h.msgs) && h.msgs[n].Class == clsSystem {
+	for n < len(h.Msgs) && h.Msgs[n].Class == gen.ClassSystem {
 		n++
 	}
 	return n
@@ -139,9 +141,9 @@ func leadingSystem(h history) int {
 
 // lastPrompt is the position of the latest user prompt, -1 when there is
 // none (ANY-4).
-func lastPrompt(h history) int {
-	for i := len(h.msgs) - 1; i >= 0; i-- {
-		if h.msgs[i].Class == clsUserPrompt {
+func lastPrompt(h gen.History) int {
+	for i := len(h.Msgs) - 1; i >= 0; i-- {
+		if h.Msgs[i].Class == gen.ClassUserPrompt {
 			return i
 		}
 	}
@@ -232,7 +234,7 @@ func (s trimSession) nativeCount(d protocol.TrimmerDecl, msgs []json.RawMessage)
 // match maps each output message to the input position it is JSON-equal
 // to, in order (ANY-1): -1 for an output message with no input message
 // left to stand for.
-func match(in []msg, out []json.RawMessage) []int {
+func match(in []gen.Message, out []json.RawMessage) []int {
 	pos := make([]int, len(out))
 	next := 0
 	for k, o := range out {
@@ -254,9 +256,9 @@ func (c trimCase) describe() string {
 	if c.decl.Counter == protocol.CounterNative {
 		fmt.Fprintf(&b, "trimmer %q (bound %s), limit %d; the input:\n", c.decl.Name, unit(c.decl), c.limit)
 	} else {
-		fmt.Fprintf(&b, "trimmer %q (bound %s), limit %d; the input counts %d %s:\n", c.decl.Name, unit(c.decl), c.limit, trimout.Count(c.decl, raws(c.h.msgs)), unit(c.decl))
+		fmt.Fprintf(&b, "trimmer %q (bound %s), limit %d; the input counts %d %s:\n", c.decl.Name, unit(c.decl), c.limit, trimout.Count(c.decl, gen.Raws(c.h.Msgs)), unit(c.decl))
 	}
-	for i, m := range c.h.msgs {
+	for i, m := range c.h.Msgs {
 		fmt.Fprintf(&b, "  in[%d] %-14s unit %v  %s\n", i, m.Class, m.Unit, abbreviate(m.Raw, 160))
 	}
 	return strings.TrimRight(b.String(), "\n")

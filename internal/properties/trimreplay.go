@@ -13,6 +13,7 @@ import (
 	"fmt"
 
 	"github.com/convspec/convspec/conformance/target"
+	"github.com/convspec/convspec/internal/gen"
 	"github.com/convspec/convspec/reference/message"
 )
 
@@ -39,7 +40,7 @@ func CheckTrimmerGuarantee(ctx context.Context, tg target.Target, guarantee stri
 	}
 	var fails []error
 	for _, d := range tg.Info().Claiming(guarantee) {
-		if !sendsOnly(d.Formats, msgs) {
+		if !gen.SendsOnly(d.Formats, msgs) {
 			continue // a trimmer is given only the formats it declares (D-35)
 		}
 		f := &stopFailer{}
@@ -58,21 +59,21 @@ func CheckTrimmerGuarantee(ctx context.Context, tg target.Target, guarantee stri
 
 // historyOf is what a generated history knows, read back from recorded
 // messages with the reference's classification (CLS-1, UNIT-1).
-func historyOf(raws []json.RawMessage) (history, error) {
+func historyOf(raws []json.RawMessage) (gen.History, error) {
 	msgs, err := message.FromRaw(raws)
 	if err != nil {
-		return history{}, err
+		return gen.History{}, err
 	}
 	units, err := message.Units(msgs)
 	if err != nil {
-		return history{}, err
+		return gen.History{}, err
 	}
-	h := history{msgs: make([]msg, len(msgs)), units: make([][2]int, len(units))}
+	h := gen.History{Msgs: make([]gen.Message, len(msgs)), Units: make([][2]int, len(units))}
 	for k, u := range units {
-		h.units[k] = [2]int{u.Start, u.End}
+		h.Units[k] = [2]int{u.Start, u.End}
 		for i := u.Start; i < u.End; i++ {
 			m := msgs[i]
-			h.msgs[i] = msg{Role: m.Role(), Seq: -1, Raw: raws[i], Class: string(m.Class()), IDs: m.ToolIDs(), Unit: h.units[k]}
+			h.Msgs[i] = gen.Message{Role: m.Role(), Seq: -1, Raw: raws[i], Class: string(m.Class()), IDs: m.ToolIDs(), Unit: h.Units[k]}
 		}
 	}
 	return h, nil

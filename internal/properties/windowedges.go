@@ -7,8 +7,11 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/convspec/convspec/conformance/target"
 	"pgregory.net/rapid"
+
+	"github.com/convspec/convspec/conformance/target"
+	"github.com/convspec/convspec/internal/gen"
+	"github.com/convspec/convspec/internal/prop"
 )
 
 // The window properties' edge examples: every invariant of a trim checked,
@@ -20,13 +23,13 @@ import (
 
 // windowCase is a window property's check of one trim: the window it
 // created and the conversation it trims.
-type windowCase func(s *session, w window, in []msg)
+type windowCase func(s *session, w window, in []gen.Message)
 
 // onTrims makes p a property of one trim: its random cases create a window
 // from a generated configuration (max_messages drawn by maxes) and trim a
 // conversation whose length mode places around the window's boundaries;
 // its edge examples are windowEdges'; check judges each trim.
-func (p Property) onTrims(clause string, maxes *rapid.Generator[int], mode lengthMode, check windowCase) Property {
+func onTrims(p prop.Property, clause string, maxes *rapid.Generator[int], mode gen.LengthMode, check windowCase) prop.Property {
 	p.Check = func(t *rapid.T, tg target.Target) {
 		s, w, in := start(t, tg, clause, maxes, mode)
 		check(s, w, in)
@@ -70,16 +73,16 @@ func windowEdgeList() []windowEdge {
 // of its own (edgeConversations, seeded by the edge's position in the
 // list), so that the edges between them meet every message shape and
 // tool-call units cut at different places.
-func windowEdges(clause string, mode lengthMode, check windowCase) []Example {
-	var out []Example
+func windowEdges(clause string, mode gen.LengthMode, check windowCase) []prop.Example {
+	var out []prop.Example
 	for k, e := range windowEdgeList() {
 		trims := e.max > 0 && e.n > e.max
-		if mode == overCap && !trims || mode == withinLimit && trims {
+		if mode == gen.OverCap && !trims || mode == gen.WithinLimit && trims {
 			continue
 		}
-		out = append(out, Example{
+		out = append(out, prop.Example{
 			Name: fmt.Sprintf("max_messages %d, preserve_first_n %d, preserve_last_n %d, %d messages", e.max, e.first, e.last, e.n),
-			Run: func(f Failer, tg target.Target) {
+			Run: func(f prop.Failer, tg target.Target) {
 				s := fixedSession(f, tg, clause)
 				w := s.create(fixedConfig(e.max, e.first, e.last))
 				for _, in := range edgeConversations(tg.Info().Formats, e.n, k) {
@@ -92,8 +95,8 @@ func windowEdges(clause string, mode lengthMode, check windowCase) []Example {
 }
 
 // fixedConfig is a configuration with every count set.
-func fixedConfig(maxN, first, last int) cfgCase {
-	c := cfgCase{Max: &maxN, First: &first, Last: &last, Sent: map[string]string{}}
+func fixedConfig(maxN, first, last int) gen.Config {
+	c := gen.Config{Max: &maxN, First: &first, Last: &last, Sent: map[string]string{}}
 	var mems []string
 	for _, m := range []struct {
 		name string
@@ -110,11 +113,11 @@ func fixedConfig(maxN, first, last int) cfgCase {
 // in the formats given (nil: both): the generator's mix of units for seed,
 // and tool-call units only, so that every cut falls inside or next to a
 // unit (UNIT-3, WIN-9).
-func edgeConversations(formats []string, n, seed int) [][]msg {
-	o := genOpts{n: n, exact: true, marked: true, tools: -1, formats: formats}
+func edgeConversations(formats []string, n, seed int) [][]gen.Message {
+	o := gen.HistoryOpts{N: n, Exact: true, Marked: true, Tools: -1, Formats: formats}
 	tools := o
-	tools.tools, tools.force = 1, "tool"
-	return [][]msg{fixedHistory(formats, o, seed, nil).msgs, fixedHistory(formats, tools, seed, nil).msgs}
+	tools.Tools, tools.Force = 1, "tool"
+	return [][]gen.Message{fixedHistory(formats, o, seed, nil).Msgs, fixedHistory(formats, tools, seed, nil).Msgs}
 }
 
 // fixedHistory is the conversation generator's fixed example for seed, or
@@ -125,7 +128,7 @@ func edgeConversations(formats []string, n, seed int) [][]msg {
 // Should no example be of the kind accept asks for, the first in the
 // formats stands in: an edge that cannot be reached in a format is no
 // fault of the implementation (TestEveryEdgeIsReached keeps them reached).
-func fixedHistory(formats []string, o genOpts, seed int, accept func(history) bool) history {
+func fixedHistory(formats []string, o gen.HistoryOpts, seed int, accept func(gen.History) bool) gen.History {
 	if h, ok := findHistory(formats, o, seed, accept); ok {
 		return h
 	}
@@ -134,24 +137,24 @@ func fixedHistory(formats []string, o genOpts, seed int, accept func(history) bo
 }
 
 // findHistory is fixedHistory without the stand-in.
-func findHistory(formats []string, o genOpts, seed int, accept func(history) bool) (history, bool) {
-	gen := historyGen(o)
+func findHistory(formats []string, o gen.HistoryOpts, seed int, accept func(gen.History) bool) (gen.History, bool) {
+	g := gen.Histories(o)
 	for try := range 500 {
-		h := gen.Example(seed + try*7919)
-		if inFormats(formats, h.msgs) && (accept == nil || accept(h)) {
+		h := g.Example(seed + try*7919)
+		if inFormats(formats, h.Msgs) && (accept == nil || accept(h)) {
 			return h, true
 		}
 	}
-	return history{}, false
+	return gen.History{}, false
 }
 
 // inFormats reports whether every message of in uses one of formats.
-func inFormats(formats []string, in []msg) bool {
+func inFormats(formats []string, in []gen.Message) bool {
 	if len(formats) == 0 {
 		return true
 	}
 	for _, m := range in {
-		if f := messageFormat(m.Raw); f != "" && !slices.Contains(formats, f) {
+		if f := gen.MessageFormat(m.Raw); f != "" && !slices.Contains(formats, f) {
 			return false
 		}
 	}
@@ -162,18 +165,18 @@ func inFormats(formats []string, in []msg) bool {
 // the configurations that leave a member to its default (CFG-1, CFG-2:
 // absent, null) or spell a count as 3.0 and 3e0 (CFG-3), and checks each
 // with check.
-func configEdges(clause string, check func(s *session, c cfgCase)) []Example {
-	var out []Example
+func configEdges(clause string, check func(s *session, c gen.Config)) []prop.Example {
+	var out []prop.Example
 	for _, e := range windowEdgeList() {
-		out = append(out, Example{
+		out = append(out, prop.Example{
 			Name: fmt.Sprintf("max_messages %d, preserve_first_n %d, preserve_last_n %d", e.max, e.first, e.last),
-			Run: func(f Failer, tg target.Target) {
+			Run: func(f prop.Failer, tg target.Target) {
 				check(fixedSession(f, tg, clause), fixedConfig(e.max, e.first, e.last))
 			},
 		})
 	}
 	three := 3
-	for _, c := range []cfgCase{
+	for _, c := range []gen.Config{
 		{},
 		{Raw: json.RawMessage(`{}`), Sent: map[string]string{}},
 		{Raw: json.RawMessage(`{"max_messages":null,"preserve_first_n":null,"preserve_last_n":null,"summarize_on_trim":null}`),
@@ -185,7 +188,7 @@ func configEdges(clause string, check func(s *session, c cfgCase)) []Example {
 		if c.Raw != nil {
 			name = "config " + string(c.Raw)
 		}
-		out = append(out, Example{Name: name, Run: func(f Failer, tg target.Target) { check(fixedSession(f, tg, clause), c) }})
+		out = append(out, prop.Example{Name: name, Run: func(f prop.Failer, tg target.Target) { check(fixedSession(f, tg, clause), c) }})
 	}
 	return out
 }
@@ -193,20 +196,20 @@ func configEdges(clause string, check func(s *session, c cfgCase)) []Example {
 // brokenToolEdges trims, with a window that trims and one that does not,
 // a conversation with one broken tool structure of each kind the
 // generator makes (UNIT-2), early and late in the conversation.
-func brokenToolEdges() []Example {
-	var out []Example
-	for k, kind := range append(slices.Clone(sureDefects), ambiguousDefects...) {
+func brokenToolEdges() []prop.Example {
+	var out []prop.Example
+	for k, kind := range append(slices.Clone(gen.SureDefects), gen.AmbiguousDefects...) {
 		for _, where := range []string{"early", "late"} {
-			out = append(out, Example{
+			out = append(out, prop.Example{
 				Name: fmt.Sprintf("one broken structure (%s) %s", kind, where),
-				Run: func(f Failer, tg target.Target) {
+				Run: func(f prop.Failer, tg target.Target) {
 					s := fixedSession(f, tg, "UNIT-2")
 					o := brokenToolOpts(tg.Info().Formats)
-					h := fixedHistory(o.formats, o, k, brokenAt(kind, where))
-					if len(h.broken) == 0 { // not reachable in these formats: nothing to refuse
+					h := fixedHistory(o.Formats, o, k, brokenAt(kind, where))
+					if len(h.Broken) == 0 { // not reachable in these formats: nothing to refuse
 						return
 					}
-					for _, c := range []cfgCase{fixedConfig(3, 1, 1), fixedConfig(0, 0, 0)} {
+					for _, c := range []gen.Config{fixedConfig(3, 1, 1), fixedConfig(0, 0, 0)} {
 						refusesBrokenTools(s, s.create(c), h)
 					}
 				},
@@ -217,19 +220,19 @@ func brokenToolEdges() []Example {
 }
 
 // brokenToolOpts generate conversations with one broken tool structure.
-func brokenToolOpts(formats []string) genOpts {
-	return genOpts{n: 8, exact: true, marked: true, tools: 2, defects: [2]int{1, 1}, ambiguous: true, formats: formats}
+func brokenToolOpts(formats []string) gen.HistoryOpts {
+	return gen.HistoryOpts{N: 8, Exact: true, Marked: true, Tools: 2, Defects: [2]int{1, 1}, Ambiguous: true, Formats: formats}
 }
 
 // brokenAt accepts a history whose one broken structure is of kind and
 // starts in its first half (where "early") or ends in its second
 // ("late").
-func brokenAt(kind, where string) func(history) bool {
-	return func(h history) bool {
-		if len(h.broken) == 0 || h.broken[0].defect != kind {
+func brokenAt(kind, where string) func(gen.History) bool {
+	return func(h gen.History) bool {
+		if len(h.Broken) == 0 || h.Broken[0].Defect != kind {
 			return false
 		}
-		idx, n := h.broken[0].idx, len(h.msgs)
+		idx, n := h.Broken[0].Idx, len(h.Msgs)
 		return len(idx) > 0 && (where == "early" && 2*idx[0] < n || where == "late" && 2*idx[len(idx)-1] >= n)
 	}
 }
@@ -237,20 +240,20 @@ func brokenAt(kind, where string) func(history) bool {
 // identicalEdges trims, with every boundary window that trims,
 // conversations of copies of a few templates (WIN-5: the window cuts by
 // position, not by content).
-func identicalEdges() []Example {
-	var out []Example
+func identicalEdges() []prop.Example {
+	var out []prop.Example
 	for k, e := range windowEdgeList() {
 		if e.max == 0 || e.n <= e.max {
 			continue
 		}
-		out = append(out, Example{
+		out = append(out, prop.Example{
 			Name: fmt.Sprintf("copies of a few messages, max_messages %d, preserve_first_n %d, preserve_last_n %d, %d messages", e.max, e.first, e.last, e.n),
-			Run: func(f Failer, tg target.Target) {
+			Run: func(f prop.Failer, tg target.Target) {
 				s := fixedSession(f, tg, "WIN-5")
 				w := s.create(fixedConfig(e.max, e.first, e.last))
-				gen := identicalConversationGen(e.n)
+				g := gen.IdenticalConversations(e.n)
 				for try := range 200 {
-					if conv := gen.Example(k + try*7919); inFormats(tg.Info().Formats, conv.msgs) || try == 199 {
+					if conv := g.Example(k + try*7919); inFormats(tg.Info().Formats, conv.Msgs) || try == 199 {
 						cutsByPosition(s, w, conv)
 						return
 					}
@@ -264,31 +267,31 @@ func identicalEdges() []Example {
 // estimateEdges estimates the empty list, one message with content of
 // each JSON type, and pairs of them whose characters add up to one over
 // and to a multiple of 4 (EST-1: the division is done once, on the total).
-func estimateEdges() []Example {
-	of := func(kind string) func(msg) bool { return func(m msg) bool { return m.Kind == kind } }
-	kinds := []func(msg) bool{of("string"), of("array"), of("object"), of("null"), of("absent"), of("number"), of("boolean"),
+func estimateEdges() []prop.Example {
+	of := func(kind string) func(gen.Message) bool { return func(m gen.Message) bool { return m.Kind == kind } }
+	kinds := []func(gen.Message) bool{of("string"), of("array"), of("object"), of("null"), of("absent"), of("number"), of("boolean"),
 		// a string written with escapes: EST-2 counts its value, not its JSON text
-		func(m msg) bool { return m.Kind == "string" && strings.Contains(string(m.Raw), `\\`) }}
-	return []Example{{Name: "the empty list, then one message of each content type and an escaped string, then pairs around multiples of 4", Run: func(f Failer, tg target.Target) {
+		func(m gen.Message) bool { return m.Kind == "string" && strings.Contains(string(m.Raw), `\\`) }}
+	return []prop.Example{{Name: "the empty list, then one message of each content type and an escaped string, then pairs around multiples of 4", Run: func(f prop.Failer, tg target.Target) {
 		s := fixedSession(f, tg, "EST-1")
 		estimate(s, nil)
-		gen := msgGen(0, msgOpts{tools: true, overflow: true})
-		var ones []msg
+		g := gen.Messages(0, gen.MessageOpts{Tools: true, Overflow: true})
+		var ones []gen.Message
 		for k, kind := range kinds {
 			for try := range 500 {
-				if m := gen.Example(k + try*7919); kind(m) && inFormats(tg.Info().Formats, []msg{m}) {
+				if m := g.Example(k + try*7919); kind(m) && inFormats(tg.Info().Formats, []gen.Message{m}) {
 					ones = append(ones, m)
 					break
 				}
 			}
 		}
 		for _, m := range ones {
-			estimate(s, []msg{m})
+			estimate(s, []gen.Message{m})
 		}
 		for i, a := range ones {
 			for _, b := range ones[i+1:] {
 				if r := (a.Chars + b.Chars) % 4; r == 0 || r == 1 {
-					estimate(s, []msg{a, b})
+					estimate(s, []gen.Message{a, b})
 				}
 			}
 		}

@@ -13,7 +13,7 @@ import (
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/result"
 	"github.com/convspec/convspec/features"
-	"github.com/convspec/convspec/internal/properties"
+	"github.com/convspec/convspec/internal/prop"
 	"github.com/convspec/convspec/internal/trace"
 )
 
@@ -155,7 +155,7 @@ func listCases(opts Options) ([]result.Case, error) {
 		opts.Features = features.FS
 	}
 	if opts.Properties == nil {
-		opts.Properties = properties.All()
+		opts.Properties = Properties()
 	}
 	var out []result.Case
 	seen := map[string]string{}
@@ -190,7 +190,7 @@ func tagNames(tags []*messages.PickleTag) []string {
 	return names
 }
 
-func propertyCase(p properties.Property) result.Case {
+func propertyCase(p prop.Property) result.Case {
 	level := p.Level
 	if level == "" {
 		level = levelOf(p.Clauses)

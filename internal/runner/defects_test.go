@@ -15,7 +15,7 @@ import (
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/inprocess"
 	"github.com/convspec/convspec/internal/mutants"
-	"github.com/convspec/convspec/internal/properties"
+	"github.com/convspec/convspec/internal/prop"
 	"github.com/convspec/convspec/internal/runner"
 	"github.com/convspec/convspec/internal/server"
 )
@@ -27,7 +27,7 @@ import (
 func TestSummaryOfADocumentConversation(t *testing.T) {
 	tg, err := inprocess.New(mutantNamed(t, "summary-of-tool-results").Engine)
 	require.NoError(t, err)
-	rs, err := runner.Run(context.Background(), tg, runner.Options{Seed: 1, Properties: []properties.Property{},
+	rs, err := runner.Run(context.Background(), tg, runner.Options{Seed: 1, Properties: []prop.Property{},
 		Run: regexp.MustCompile(`^SUM-6/`)})
 	require.NoError(t, err)
 	failed := 0
@@ -76,7 +76,7 @@ func (r rewording) Call(ctx context.Context, method string, params any) (json.Ra
 func TestEventErrorIsFreeText(t *testing.T) {
 	ref, err := inprocess.New(server.Reference{})
 	require.NoError(t, err)
-	rs, err := runner.Run(context.Background(), rewording{ref}, runner.Options{Seed: 1, Properties: []properties.Property{},
+	rs, err := runner.Run(context.Background(), rewording{ref}, runner.Options{Seed: 1, Properties: []prop.Property{},
 		Run: regexp.MustCompile(`^PREP-3/`)})
 	require.NoError(t, err)
 	require.NotEmpty(t, rs, "no PREP-3 scenario ran")

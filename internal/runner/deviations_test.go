@@ -12,7 +12,7 @@ import (
 	"github.com/convspec/convspec/conformance/result"
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/inprocess"
-	"github.com/convspec/convspec/internal/properties"
+	"github.com/convspec/convspec/internal/prop"
 	"github.com/convspec/convspec/internal/runner"
 	"github.com/convspec/convspec/internal/server"
 )
@@ -47,7 +47,7 @@ func (l levels) Info() target.Info {
 func TestEveryDeviationIsReported(t *testing.T) {
 	ref, err := inprocess.New(server.Reference{})
 	require.NoError(t, err)
-	opts := runner.Options{Seed: 1, Properties: []properties.Property{},
+	opts := runner.Options{Seed: 1, Properties: []prop.Property{},
 		Features: fstest.MapFS{"d.feature": {Data: []byte(twoDeviations)}}}
 	for _, tc := range []struct {
 		name    string
@@ -98,7 +98,7 @@ func TestDeviationParts(t *testing.T) {
 	ref, err := inprocess.New(server.Reference{})
 	require.NoError(t, err)
 	run := func(feature string) result.Result {
-		rs, err := runner.Run(context.Background(), ref, runner.Options{Seed: 1, Properties: []properties.Property{},
+		rs, err := runner.Run(context.Background(), ref, runner.Options{Seed: 1, Properties: []prop.Property{},
 			Features: fstest.MapFS{"d.feature": {Data: []byte(feature)}}})
 		require.NoError(t, err)
 		require.Len(t, rs, 1, "want one failure")

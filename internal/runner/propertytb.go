@@ -15,7 +15,7 @@ var errFailNow = errors.New("property failed")
 type propertyTB struct {
 	name string
 	// ctx is the run's context with the formats the properties may
-	// generate (properties.WithFormats); rapid derives every case's
+	// generate (gen.WithFormats); rapid derives every case's
 	// t.Context() from it.
 	ctx    context.Context
 	failed bool

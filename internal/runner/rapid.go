@@ -16,7 +16,8 @@ import (
 	"github.com/convspec/convspec/conformance/result"
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/deviation"
-	"github.com/convspec/convspec/internal/properties"
+	"github.com/convspec/convspec/internal/gen"
+	"github.com/convspec/convspec/internal/prop"
 )
 
 func runProperties(p *pool, opts Options) ([]result.Result, error) {
@@ -35,8 +36,8 @@ func runProperties(p *pool, opts Options) ([]result.Result, error) {
 		errMu    sync.Mutex
 		firstErr error
 	)
-	for i, prop := range opts.Properties {
-		c := propertyCase(prop)
+	for i, property := range opts.Properties {
+		c := propertyCase(property)
 		switch {
 		case !opts.selected(c.ID), p.ctx.Err() != nil:
 			continue
@@ -59,7 +60,7 @@ func runProperties(p *pool, opts Options) ([]result.Result, error) {
 			p.progress.start(c.ID)
 			g.begin()
 			started := time.Now()
-			r, err := runProperty(c, prop, g, opts)
+			r, err := runProperty(c, property, g, opts)
 			switch {
 			case err != nil:
 				errMu.Lock()
@@ -137,7 +138,7 @@ func prepareRapid(opts Options) error {
 // runProperty checks one property on one worker; the caller holds rapidMu
 // and has prepared rapid. A property with subjects is checked on each in
 // turn (D-75).
-func runProperty(c result.Case, p properties.Property, g *guard, opts Options) (result.Result, error) {
+func runProperty(c result.Case, p prop.Property, g *guard, opts Options) (result.Result, error) {
 	tg := g.target()
 	if p.Subjects == nil {
 		return checkProperty(c, p, g, tg, opts), nil
@@ -197,7 +198,7 @@ func mergeSubjects(c result.Case, seed uint64, rs []subjectResult) result.Result
 }
 
 // checkProperty runs a property's examples and random checks on tg.
-func checkProperty(c result.Case, p properties.Property, g *guard, tg target.Target, opts Options) result.Result {
+func checkProperty(c result.Case, p prop.Property, g *guard, tg target.Target, opts Options) result.Result {
 	if !opts.NoExamples {
 		if r, failed := runExamples(c, p, g, tg); failed {
 			return r
@@ -207,7 +208,7 @@ func checkProperty(c result.Case, p properties.Property, g *guard, tg target.Tar
 		return result.Result{Case: c, Outcome: result.Passed, Seed: opts.Seed}
 	}
 	tb := &propertyTB{name: c.ID}
-	tb.ctx = deviation.WithNoter(properties.WithFormats(g.ctx, tg.Info().Formats), tb)
+	tb.ctx = deviation.WithNoter(gen.WithFormats(g.ctx, tg.Info().Formats), tb)
 	bound := &shrinkBound{tb: tb, limit: cmp.Or(opts.ShrinkSteps, DefaultShrinkSteps)}
 	func() {
 		defer func() {
@@ -240,7 +241,7 @@ func checkProperty(c result.Case, p properties.Property, g *guard, tg target.Tar
 // runExamples runs a property's fixed examples, in order, before its
 // random checks; the first that fails is the property's result (no seed:
 // an example is the same in every run).
-func runExamples(c result.Case, p properties.Property, g *guard, tg target.Target) (result.Result, bool) {
+func runExamples(c result.Case, p prop.Property, g *guard, tg target.Target) (result.Result, bool) {
 	for _, ex := range p.Examples {
 		tb := &propertyTB{name: c.ID + "/" + ex.Name}
 		func() {

@@ -14,6 +14,8 @@ import (
 	"github.com/convspec/convspec/conformance/result"
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/features"
+	"github.com/convspec/convspec/internal/differential"
+	"github.com/convspec/convspec/internal/prop"
 	"github.com/convspec/convspec/internal/properties"
 )
 
@@ -49,8 +51,8 @@ type Options struct {
 	Seed uint64
 	// Features defaults to the embedded features.
 	Features fs.FS
-	// Properties defaults to properties.All().
-	Properties []properties.Property
+	// Properties defaults to Properties().
+	Properties []prop.Property
 	// NoShrink reports a failing property's first counterexample as found,
 	// without rapid's shrinking: for callers that need the verdict, not the
 	// smallest reproducing input — the faulty variants' kill test and
@@ -107,7 +109,7 @@ func RunWorkers(ctx context.Context, targets []target.Target, opts Options) (Sum
 		opts.Features = features.FS
 	}
 	if opts.Properties == nil {
-		opts.Properties = properties.All()
+		opts.Properties = Properties()
 	}
 	if opts.Seed == 0 {
 		opts.Seed = DefaultSeed
@@ -176,4 +178,11 @@ const DefaultSeed = result.DefaultSeed
 // through a JSON number in any language.
 func NewSeed() uint64 {
 	return 1 + rand.Uint64N(1<<53-1)
+}
+
+// Properties lists every property in the order of the reports: the
+// per-capability ones, then the differential ones, the only properties
+// that consult the reference.
+func Properties() []prop.Property {
+	return slices.Concat(properties.All(), differential.All())
 }

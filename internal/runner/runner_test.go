@@ -15,7 +15,7 @@ import (
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/inprocess"
 	"github.com/convspec/convspec/internal/mutants"
-	"github.com/convspec/convspec/internal/properties"
+	"github.com/convspec/convspec/internal/prop"
 	"github.com/convspec/convspec/internal/runner"
 	"github.com/convspec/convspec/internal/server"
 	"github.com/convspec/convspec/internal/trace"
@@ -193,8 +193,8 @@ func TestPropertyDetail(t *testing.T) {
 	require.NoError(t, err)
 	// The random checks' detail: without the edge examples, which catch
 	// this variant first.
-	var props []properties.Property
-	for _, p := range properties.All() {
+	var props []prop.Property
+	for _, p := range runner.Properties() {
 		if p.ID == "prop/window-estimate" {
 			p.Examples = nil
 			props = append(props, p)
@@ -234,8 +234,8 @@ func TestPropertyDeviationParts(t *testing.T) {
 	tg, err := inprocess.New(m.Engine)
 	require.NoError(t, err)
 	for _, examples := range []bool{true, false} {
-		var props []properties.Property
-		for _, p := range properties.All() {
+		var props []prop.Property
+		for _, p := range runner.Properties() {
 			if p.ID == "prop/window-estimate" {
 				if !examples {
 					p.Examples = nil

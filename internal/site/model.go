@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/convspec/convspec/internal/golden"
-	"github.com/convspec/convspec/internal/properties"
+	"github.com/convspec/convspec/internal/prop"
 	"github.com/convspec/convspec/internal/trace"
 	"github.com/convspec/convspec/spec"
 )
@@ -22,7 +22,7 @@ type Input struct {
 	Features map[string]string
 	// Properties are the suite's properties (only their IDs, clauses,
 	// capabilities and docs are used).
-	Properties []properties.Property
+	Properties []prop.Property
 	// Golden are the golden case files.
 	Golden []golden.File
 	// Version and Digest say which conform and suite the site shows.
@@ -40,7 +40,7 @@ type Clause struct {
 	// each whether this clause is the one the scenario's ID names (the
 	// scenario is shown in full there and linked elsewhere).
 	Scenarios  []*Scenario
-	Properties []properties.Property
+	Properties []prop.Property
 	Decisions  []*Decision
 	Items      []trace.Item
 }

@@ -19,7 +19,7 @@ import (
 	"github.com/convspec/convspec"
 	"github.com/convspec/convspec/features"
 	"github.com/convspec/convspec/internal/golden"
-	"github.com/convspec/convspec/internal/properties"
+	"github.com/convspec/convspec/internal/runner"
 	"github.com/convspec/convspec/internal/webui"
 	"github.com/convspec/convspec/spec"
 )
@@ -30,7 +30,7 @@ var clauseHeadingLine = regexp.MustCompile(`^#### ([A-Z]+-[0-9]+) — (.+)$`)
 func Embedded(version string) (Input, error) {
 	in := Input{
 		Spec: spec.Text(), Decisions: spec.Decisions(), Protocol: spec.Protocol(), Traceability: spec.Traceability(),
-		Features: map[string]string{}, Properties: properties.All(), Version: version,
+		Features: map[string]string{}, Properties: runner.Properties(), Version: version,
 	}
 	err := fs.WalkDir(features.FS, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {

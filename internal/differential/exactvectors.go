@@ -1,4 +1,4 @@
-package properties
+package differential
 
 // Exact token vectors: tokens.encode and budget.count checked on the
 // golden cases and a few thousand generated texts whose ids npm tiktoken
@@ -15,28 +15,30 @@ import (
 
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/target"
+	"github.com/convspec/convspec/internal/gen"
+	"github.com/convspec/convspec/internal/prop"
 	"github.com/convspec/convspec/internal/tokenvectors"
 )
 
 // countBatch is how many messages one budget.count request carries.
 const countBatch = 100
 
-func exactVectorProperties() []Property {
-	return []Property{
+func exactVectorProperties() []prop.Property {
+	return []prop.Property{
 		{
 			ID: "prop/tokens-exact-vectors", Clauses: []string{"TOK-1"}, Capability: protocol.CapTokens, Differential: true,
 			Doc:      "tokens.encode gives npm tiktoken's cl100k_base ids for every golden text and a few thousand generated texts (every Unicode category, white-space runs, contractions, digit runs)",
-			Examples: []Example{{Name: "token vectors", Run: checkEncodeVectors}},
+			Examples: []prop.Example{{Name: "token vectors", Run: checkEncodeVectors}},
 		},
 		{
 			ID: "prop/budget-exact-counts", Clauses: []string{"TOK-2", "TOK-3"}, Capability: protocol.CapBudget, Differential: true,
 			Doc:      "budget.count gives every user message of a golden or generated text the tokens of its role and text (TOK-2), and their sum (TOK-3)",
-			Examples: []Example{{Name: "token vectors", Run: checkCountVectors}},
+			Examples: []prop.Example{{Name: "token vectors", Run: checkCountVectors}},
 		},
 	}
 }
 
-func loadVectors(f Failer) tokenvectors.Corpus {
+func loadVectors(f prop.Failer) tokenvectors.Corpus {
 	c, err := tokenvectors.Load()
 	if err != nil {
 		f.Fatalf("%v", err)
@@ -57,14 +59,14 @@ func (m *mismatches) add(line string) {
 	}
 }
 
-func (m *mismatches) fail(f Failer, clause string, total int, what string) {
+func (m *mismatches) fail(f prop.Failer, clause string, total int, what string) {
 	f.Helper()
 	if m.n > 0 {
 		f.Fatalf("%s: %s differs from npm tiktoken's on %d of %d texts; the first:\n  %s", clause, what, m.n, total, strings.Join(m.shown, "\n  "))
 	}
 }
 
-func checkEncodeVectors(f Failer, tg target.Target) {
+func checkEncodeVectors(f prop.Failer, tg target.Target) {
 	c := loadVectors(f)
 	var bad mismatches
 	for _, k := range c.Cases {
@@ -90,7 +92,7 @@ func checkEncodeVectors(f Failer, tg target.Target) {
 	bad.fail(f, "TOK-1", len(c.Cases), "tokens.encode")
 }
 
-func checkCountVectors(f Failer, tg target.Target) {
+func checkCountVectors(f prop.Failer, tg target.Target) {
 	c := loadVectors(f)
 	var bad mismatches
 	sumBad := ""
@@ -99,7 +101,7 @@ func checkCountVectors(f Failer, tg target.Target) {
 		msgs := make([]json.RawMessage, len(batch))
 		want := 0
 		for i, k := range batch {
-			msgs[i] = mustJSON(map[string]string{"role": "user", "content": k.Text})
+			msgs[i] = gen.MustJSON(map[string]string{"role": "user", "content": k.Text})
 			want += c.RoleUserTokens + len(k.Tokens)
 		}
 		raw, err := tg.Call(context.Background(), protocol.MethodBudgetCount, protocol.BudgetCountParams{Messages: msgs})

@@ -1,4 +1,4 @@
-package properties
+package gen
 
 // Texts that reach the tokenizer's and the counters' corners on purpose:
 // characters of every Unicode general category and of many scripts, runs
@@ -133,9 +133,9 @@ func cornerPiece(t *rapid.T) string {
 	}
 }
 
-// cornerTextGen draws a corner text of up to eight pieces; sometimes only
+// CornerTexts draws a corner text of up to eight pieces; sometimes only
 // white space, sometimes empty.
-var cornerTextGen = rapid.Custom(func(t *rapid.T) string {
+var CornerTexts = rapid.Custom(func(t *rapid.T) string {
 	switch rapid.IntRange(0, 9).Draw(t, "text shape") {
 	case 0:
 		return ""

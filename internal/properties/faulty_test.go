@@ -1,173 +1,23 @@
 package properties
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
-	"flag"
-	"fmt"
 	"regexp"
-	"slices"
 	"strings"
 	"testing"
 	"unicode/utf16"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
 	"pgregory.net/rapid"
 
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/target"
-	"github.com/convspec/convspec/internal/inprocess"
+	"github.com/convspec/convspec/internal/gen"
 	"github.com/convspec/convspec/internal/jsoncmp"
-	"github.com/convspec/convspec/internal/server"
+	"github.com/convspec/convspec/internal/model"
+	"github.com/convspec/convspec/internal/prop"
 	"github.com/convspec/convspec/reference/message"
-	refwindow "github.com/convspec/convspec/reference/window"
-	"github.com/convspec/convspec/spec"
 )
-
-func reference(t *testing.T) target.Target {
-	t.Helper()
-	tg, err := inprocess.New(server.Reference{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tg
-}
-
-// TestReferenceHoldsEveryProperty runs every property against the
-// built-in reference.
-func TestReferenceHoldsEveryProperty(t *testing.T) {
-	tg := reference(t)
-	for _, p := range All() {
-		t.Run(p.ID, func(t *testing.T) {
-			for _, ex := range p.Examples {
-				ex.Run(t, tg)
-			}
-			if p.Check != nil {
-				rapid.Check(t, func(rt *rapid.T) { p.Check(rt, tg) })
-			}
-		})
-	}
-}
-
-var kebabID = regexp.MustCompile(`^prop/[a-z0-9]+(-[a-z0-9]+)*$`)
-
-func TestCatalogue(t *testing.T) {
-	seen := map[string]bool{}
-	for _, p := range All() {
-		if !kebabID.MatchString(p.ID) {
-			t.Errorf("%q: an ID is prop/ followed by a kebab-case name", p.ID)
-		}
-		if seen[p.ID] {
-			t.Errorf("%s: ID used twice", p.ID)
-		}
-		seen[p.ID] = true
-		if len(p.Clauses) == 0 {
-			t.Errorf("%s: names no clause", p.ID)
-		}
-		for _, id := range p.Clauses {
-			c, ok := spec.Lookup(id)
-			switch {
-			case !ok:
-				t.Errorf("%s: clause %s is not in SPEC.md", p.ID, id)
-			case c.Capability != strings.Split(p.Capability, "/")[0] && !messageModel(id) && !(p.Capability == protocol.CapTokens && id == "TOK-1"):
-				// trimmer/<guarantee> is capability trimmer; tokens.encode
-				// (capability tokens.cl100k) checks TOK-1, a clause of the
-				// budget section.
-				t.Errorf("%s: clause %s belongs to capability %q, the property to %q", p.ID, id, c.Capability, p.Capability)
-			}
-		}
-		if p.Doc == "" || p.Check == nil && len(p.Examples) == 0 {
-			t.Errorf("%s: needs a Doc and a Check or examples", p.ID)
-		}
-	}
-}
-
-// messageModel reports whether a clause is one of the message model's
-// (MSG, CLS, UNIT), which every capability uses (SPEC.md §1–2), so that a
-// property of any capability may check it.
-func messageModel(id string) bool {
-	for _, prefix := range []string{"MSG-", "CLS-", "UNIT-"} {
-		if strings.HasPrefix(id, prefix) {
-			return true
-		}
-	}
-	return false
-}
-
-// ---------------------------------------------------------------------------
-// The oracle checked against the spec's own examples
-
-func TestSpecExamples(t *testing.T) {
-	// EST-3: [ {"type": "text", "text": "hi 😀"} ] is 32 characters.
-	v := jarr(jobj(mem("type", jstr("text")), mem("text", jstr("hi 😀"))))
-	if got, want := v.compact(), `[{"type":"text","text":"hi 😀"}]`; got != want || utf16Len(got) != 32 {
-		t.Errorf("compact = %s (%d characters), want %s (32)", got, utf16Len(got), want)
-	}
-	// EST-2: "a", "é", "你" count 1; "😀" counts 2.
-	for s, n := range map[string]int{"a": 1, "é": 1, "你": 1, "😀": 2, "e\u0301": 2, "👩‍💻": 5} {
-		if utf16Len(s) != n {
-			t.Errorf("utf16Len(%q) = %d, want %d", s, utf16Len(s), n)
-		}
-	}
-	// WIN-3: max 5, h 3, t 4, seven messages: all kept, nothing evicted.
-	p := planCount(window{max: 5, h: 3, t: 4}, 7)
-	if !p.headOnly || fmt.Sprint(p.trimmed()) != "[0 1 2 3 4 5 6]" || len(p.evicted()) != 0 {
-		t.Errorf("WIN-3 example: %+v trimmed %v evicted %v", p, p.trimmed(), p.evicted())
-	}
-	// WIN-4: max 5, h 1, t 2, eight messages: trimmed m1 m5 m6 m7 m8.
-	p = planCount(window{max: 5, h: 1, t: 2}, 8)
-	if fmt.Sprint(p.trimmed()) != "[0 4 5 6 7]" || fmt.Sprint(p.evicted()) != "[1 2 3]" {
-		t.Errorf("WIN-4 example: trimmed %v evicted %v", p.trimmed(), p.evicted())
-	}
-	// WIN-2: t = 0 keeps no tail; n < h + t never overlaps.
-	if p := planCount(window{max: 3, h: 1, t: 0}, 6); fmt.Sprint(p.trimmed()) != "[0 4 5]" {
-		t.Errorf("t = 0: trimmed %v", p.trimmed())
-	}
-	if p := planCount(window{max: 2, h: 3, t: 3}, 4); fmt.Sprint(p.trimmed()) != "[0 1 2 3]" {
-		t.Errorf("overlap: trimmed %v", p.trimmed())
-	}
-}
-
-// TestGeneratedMessages checks the generators against themselves: every
-// message is valid JSON with a role, its wire form and compact form are
-// the same value, and the compact form is compact.
-func TestGeneratedMessages(t *testing.T) {
-	rapid.Check(t, func(rt *rapid.T) {
-		m := msgGen(rapid.IntRange(-1, 5).Draw(rt, "seq"), msgOpts{tools: rapid.Bool().Draw(rt, "tools")}).Draw(rt, "message")
-		var members map[string]json.RawMessage
-		if err := json.Unmarshal(m.Raw, &members); err != nil {
-			rt.Fatalf("not a JSON object: %v: %s", err, m.Raw)
-		}
-		var role string
-		if json.Unmarshal(members["role"], &role) != nil || role != m.Role {
-			rt.Fatalf("role %q, want %q: %s", role, m.Role, m.Raw)
-		}
-		c, ok := members["content"]
-		switch {
-		case m.Kind == "absent":
-			if ok {
-				rt.Fatalf("content present: %s", m.Raw)
-			}
-		case m.Kind == "string":
-			var s string
-			if json.Unmarshal(c, &s) != nil || s != m.Counted {
-				rt.Fatalf("string content %s decodes to %q, want %q", c, s, m.Counted)
-			}
-		case m.Kind != "null":
-			if !jsoncmp.Equal(c, []byte(m.Counted)) {
-				rt.Fatalf("compact form %s is not the content %s", m.Counted, c)
-			}
-			var b bytes.Buffer
-			if err := json.Compact(&b, []byte(m.Counted)); err != nil || b.String() != m.Counted {
-				rt.Fatalf("compact form %s is not compact JSON (%v)", m.Counted, err)
-			}
-		}
-	})
-}
 
 // ---------------------------------------------------------------------------
 // Faulty targets: each property must catch the bug it exists for
@@ -243,18 +93,18 @@ func (f *faulty) Call(ctx context.Context, method string, params any) (json.RawM
 
 // zones computes, for a trim of msgs, the reference's cut points along
 // the reference's units.
-func zones(c protocol.WindowConfig, msgs []json.RawMessage) plan {
-	w := window{max: c.MaxMessages, h: c.PreserveFirstN, t: c.PreserveLastN}
+func zones(c protocol.WindowConfig, msgs []json.RawMessage) model.Plan {
+	w := model.Window{Max: c.MaxMessages, First: c.PreserveFirstN, Last: c.PreserveLastN}
 	parsed, err := message.FromRaw(msgs)
 	if err != nil {
-		return planCount(w, len(msgs))
+		return model.PlanCount(w, len(msgs))
 	}
 	units, _ := message.Structure(parsed)
 	us := make([][2]int, len(units))
 	for i, u := range units {
 		us[i] = [2]int{u.Start, u.End}
 	}
-	return planUnits(w, us, len(msgs))
+	return model.PlanUnits(w, us, len(msgs))
 }
 
 func pick(msgs []json.RawMessage, idx ...[]int) []json.RawMessage {
@@ -302,8 +152,8 @@ var variants = []variant{
 		build: func(f *faulty) {
 			f.trim = func(_ context.Context, _ *faulty, c protocol.WindowConfig, p protocol.WindowTrimParams, r *protocol.WindowTrimResult) {
 				n, h, t := len(p.Messages), c.PreserveFirstN, c.PreserveLastN
-				if zp := zones(c, p.Messages); zp.headOnly && n < h+t {
-					r.Trimmed = append(pick(p.Messages, seqIdx(min(h, n))), p.Messages[n-min(t, n):]...)
+				if zp := zones(c, p.Messages); zp.HeadOnly && n < h+t {
+					r.Trimmed = append(pick(p.Messages, gen.Indices(min(h, n))), p.Messages[n-min(t, n):]...)
 				}
 			}
 		},
@@ -315,12 +165,12 @@ var variants = []variant{
 		build: func(f *faulty) {
 			f.trim = func(_ context.Context, _ *faulty, c protocol.WindowConfig, p protocol.WindowTrimParams, r *protocol.WindowTrimResult) {
 				z := zones(c, p.Messages)
-				if !z.trims || z.headOnly {
+				if !z.Trims || z.HeadOnly {
 					return
 				}
-				n := z.n
-				r.Trimmed = pick(p.Messages, seqIdx(z.head+z.keep), rangeIdx(n-z.tail, n))
-				r.Evicted = pick(p.Messages, rangeIdx(z.head+z.keep, n-z.tail))
+				n := z.N
+				r.Trimmed = pick(p.Messages, gen.Indices(z.Head+z.Keep), gen.IndexRange(n-z.Tail, n))
+				r.Evicted = pick(p.Messages, gen.IndexRange(z.Head+z.Keep, n-z.Tail))
 			}
 		},
 		caught: []expect{{"prop/window-matches-plan", []string{"WIN-4"}}},
@@ -331,12 +181,12 @@ var variants = []variant{
 		build: func(f *faulty) {
 			f.trim = func(_ context.Context, _ *faulty, c protocol.WindowConfig, p protocol.WindowTrimParams, r *protocol.WindowTrimResult) {
 				z := zones(c, p.Messages)
-				if !z.trims || z.headOnly {
+				if !z.Trims || z.HeadOnly {
 					return
 				}
 				last := r.Evicted[len(r.Evicted)-1]
 				r.Evicted = r.Evicted[:len(r.Evicted)-1]
-				r.Trimmed = append(append(append([]json.RawMessage{}, r.Trimmed[:z.head]...), last), r.Trimmed[z.head:]...)
+				r.Trimmed = append(append(append([]json.RawMessage{}, r.Trimmed[:z.Head]...), last), r.Trimmed[z.Head:]...)
 			}
 		},
 		caught: []expect{{"prop/window-bound", []string{"WIN-6"}}, {"prop/window-matches-plan", []string{"WIN-4"}}},
@@ -384,11 +234,11 @@ var variants = []variant{
 		build: func(f *faulty) {
 			f.trim = func(_ context.Context, _ *faulty, c protocol.WindowConfig, p protocol.WindowTrimParams, r *protocol.WindowTrimResult) {
 				z := zones(c, p.Messages)
-				if !z.trims || c.PreserveLastN != 0 {
+				if !z.Trims || c.PreserveLastN != 0 {
 					return
 				}
-				all := seqIdx(z.n) // messages.slice(-0)
-				r.Trimmed = pick(p.Messages, seqIdx(z.head), rangeIdx(z.n-z.keep, z.n), all)
+				all := gen.Indices(z.N) // messages.slice(-0)
+				r.Trimmed = pick(p.Messages, gen.Indices(z.Head), gen.IndexRange(z.N-z.Keep, z.N), all)
 			}
 		},
 		caught: []expect{{"prop/window-bound", []string{"WIN-6"}}, {"prop/window-matches-plan", []string{"WIN-2"}}},
@@ -480,8 +330,8 @@ var variants = []variant{
 				n := len(p.Messages)
 				h := min(c.PreserveFirstN, n)
 				t := min(c.PreserveLastN, n-h)
-				r.Trimmed = pick(p.Messages, seqIdx(h), rangeIdx(n-t, n))
-				r.Evicted = pick(p.Messages, rangeIdx(h, n-t))
+				r.Trimmed = pick(p.Messages, gen.Indices(h), gen.IndexRange(n-t, n))
+				r.Evicted = pick(p.Messages, gen.IndexRange(h, n-t))
 			}
 		},
 		caught: []expect{{"prop/window-under-cap-identity", []string{"CFG-5"}}},
@@ -743,22 +593,22 @@ func TestEveryPropertyCatchesSomething(t *testing.T) {
 	for _, k := range kills {
 		caught[k.property] = true
 	}
-	for _, p := range All() {
+	for _, p := range every() {
 		if !caught[p.ID] {
 			t.Errorf("%s: no faulty target shows that it can fail", p.ID)
 		}
 	}
 }
 
-func lookup(t *testing.T, id string) Property {
+func lookup(t *testing.T, id string) prop.Property {
 	t.Helper()
-	for _, p := range All() {
+	for _, p := range every() {
 		if p.ID == id {
 			return p
 		}
 	}
 	t.Fatalf("no property %s", id)
-	return Property{}
+	return prop.Property{}
 }
 
 // reportsUnder reports whether a failure message starts with one of the
@@ -799,206 +649,4 @@ func clip(s string) string {
 		}
 	}
 	return strings.Join(lines, "\n")
-}
-
-// quietRapid keeps rapid from writing fail files for the failures these
-// tests provoke on purpose, bounds shrinking and fixes the seed, so that
-// what is caught, and under which clause, is the same on every run; flags
-// are restored after.
-func quietRapid(t *testing.T) {
-	for name, value := range map[string]string{"rapid.nofailfile": "true", "rapid.shrinktime": "0s", "rapid.seed": "1"} {
-		f := flag.Lookup(name)
-		if f == nil {
-			t.Fatalf("rapid has no flag %s", name)
-		}
-		old := f.Value.String()
-		if err := flag.Set(name, value); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = flag.Set(name, old) })
-	}
-}
-
-// runAllCaptured runs a property's examples, then its random checks, as
-// the runner does, recording instead of failing the test.
-func runAllCaptured(p Property, tg target.Target) (failed bool, out string) {
-	for _, ex := range p.Examples {
-		rec := &recorder{name: p.ID + "/" + ex.Name}
-		func() {
-			defer func() {
-				if r := recover(); r != nil && r != errStop {
-					rec.failed = true
-					fmt.Fprintf(&rec.out, "panic: %v\n", r)
-				}
-			}()
-			ex.Run(rec, tg)
-		}()
-		if rec.failed {
-			return true, rec.out.String()
-		}
-	}
-	if p.Check == nil {
-		return false, ""
-	}
-	return runCaptured(p.ID, func(rt *rapid.T) { p.Check(rt, tg) })
-}
-
-// runCaptured runs a rapid check with a TB that records instead of
-// failing the test.
-func runCaptured(name string, prop func(*rapid.T)) (failed bool, out string) {
-	rec := &recorder{name: name}
-	func() {
-		defer func() {
-			if r := recover(); r != nil && r != errStop {
-				rec.failed = true
-				fmt.Fprintf(&rec.out, "panic: %v\n", r)
-			}
-		}()
-		rapid.Check(rec, prop)
-	}()
-	return rec.failed, rec.out.String()
-}
-
-var errStop = errors.New("stop")
-
-// recorder is a rapid.TB whose failures are recorded; FailNow panics
-// errStop, which runCaptured recovers.
-type recorder struct {
-	name   string
-	failed bool
-	out    strings.Builder
-}
-
-func (r *recorder) Helper()                    {}
-func (r *recorder) Name() string               { return r.name }
-func (r *recorder) Logf(f string, args ...any) { fmt.Fprintf(&r.out, f+"\n", args...) }
-func (r *recorder) Log(args ...any)            { fmt.Fprintln(&r.out, args...) }
-func (r *recorder) Skipf(f string, args ...any) {
-	r.Logf(f, args...)
-	r.SkipNow()
-}
-func (r *recorder) Skip(args ...any) { r.Log(args...); r.SkipNow() }
-func (r *recorder) SkipNow()         { r.failed = true; r.Log("skipped"); panic(errStop) }
-func (r *recorder) Errorf(f string, args ...any) {
-	r.failed = true
-	r.Logf(f, args...)
-}
-func (r *recorder) Error(args ...any) { r.failed = true; r.Log(args...) }
-func (r *recorder) Fatalf(f string, args ...any) {
-	r.Errorf(f, args...)
-	panic(errStop)
-}
-func (r *recorder) Fatal(args ...any) { r.Error(args...); panic(errStop) }
-func (r *recorder) FailNow()          { r.failed = true; panic(errStop) }
-func (r *recorder) Fail()             { r.failed = true }
-func (r *recorder) Failed() bool      { return r.failed }
-
-// TestOracleAgreesWithReference: the properties' own rendering of SUM-1
-// and reading of SUM-6 agree with the reference's on generated messages;
-// where they differ one of the two misreads the spec.
-func TestOracleAgreesWithReference(t *testing.T) {
-	rapid.Check(t, func(rt *rapid.T) {
-		h := historyGen(genOpts{n: rapid.IntRange(1, 10).Draw(rt, "n"), marked: true, tools: -1,
-			silent: rapid.Bool().Draw(rt, "silent")}).Draw(rt, "history")
-		for i, m := range h.msgs {
-			parsed, err := message.Parse(m.Raw)
-			if err != nil {
-				rt.Fatalf("input[%d] does not parse: %v: %s", i, err, m.Raw)
-			}
-			if got := refwindow.Render(parsed); got != m.Rendered {
-				rt.Fatalf("input[%d] %s\nrendered %q\nreference %q", i, m.Raw, m.Rendered, got)
-			}
-			if string(parsed.Class()) != m.Class {
-				rt.Fatalf("input[%d] %s: class %s, reference %s", i, m.Raw, m.Class, parsed.Class())
-			}
-			e := entryOf(m, i)
-			if k := meaning([]convEntry{e}); (k == meaningfulText) != refwindow.HasMeaningfulText([]message.Message{parsed}) {
-				rt.Fatalf("input[%d] %s: meaningful %v, reference %v", i, m.Raw, k == meaningfulText, !(k == meaningfulText))
-			}
-		}
-	})
-}
-
-// TestWindowEdgesCatchFaultyTargets: the edge examples alone, with no
-// random case, catch every faulty window target the window properties
-// catch — a bound broken by one must not wait for the seed to find it.
-func TestWindowEdgesCatchFaultyTargets(t *testing.T) {
-	for _, v := range variants {
-		for _, e := range v.caught {
-			p := lookup(t, e.property)
-			if len(p.Examples) == 0 || !strings.HasPrefix(p.ID, "prop/window-") {
-				continue
-			}
-			t.Run(v.name+"/"+p.ID, func(t *testing.T) {
-				f := &faulty{ref: reference(t), windows: map[string]protocol.WindowConfig{}, history: map[string][]json.RawMessage{}}
-				v.build(f)
-				p.Check = nil // the examples only
-				failed, out := runAllCaptured(p, f)
-				require.True(t, failed, "the edge examples of %s do not catch %s (%s)", p.ID, v.name, v.bug)
-				assert.True(t, reportsUnder(out, e.clauses), "%s caught %s but not under %s:\n%s", p.ID, v.name, strings.Join(e.clauses, " or "), out)
-			})
-		}
-	}
-}
-
-// TestFixedConversationKeepsToDeclaredFormats: the edge examples of an
-// implementation that declares one provider format never send the other.
-func TestFixedConversationKeepsToDeclaredFormats(t *testing.T) {
-	for _, formats := range [][]string{{protocol.FormatOpenAI}, {protocol.FormatAnthropic}, nil} {
-		seen := map[string]bool{}
-		for seed := range 20 {
-			for _, in := range edgeConversations(formats, 12, seed) {
-				for _, m := range in {
-					seen[messageFormat(m.Raw)] = true
-				}
-			}
-		}
-		for _, f := range protocol.Formats() {
-			assert.Equal(t, formats == nil || slices.Contains(formats, f), seen[f], "formats %v: messages of %s", formats, f)
-		}
-	}
-}
-
-// TestEveryEdgeIsReached: every shape of history the edge examples ask for
-// is found, in each provider format alone and in both — an edge that
-// silently fell back to an ordinary history would test nothing.
-func TestEveryEdgeIsReached(t *testing.T) {
-	for _, formats := range [][]string{{protocol.FormatOpenAI}, {protocol.FormatAnthropic}, nil} {
-		// The lists as the catalogue uses them: an edge's seed is its
-		// position in its list.
-		for _, edges := range [][]historyEdge{wellFormedEdges(), brokenEdges(0, 4), brokenEdges(0, 3), brokenEdges(0, 2), brokenEdges(1, 3)} {
-			for k, e := range edges {
-				o := e.o
-				o.exact, o.marked, o.formats = true, true, formats
-				_, ok := findHistory(formats, o, k, e.accept)
-				assert.True(t, ok, "formats %v: no history of the edge %q", formats, e.name)
-			}
-		}
-	}
-}
-
-// TestEveryBrokenToolEdgeIsReached: each kind of broken structure is found
-// early and late in a conversation, in each provider format alone and in
-// both.
-func TestEveryBrokenToolEdgeIsReached(t *testing.T) {
-	for _, formats := range [][]string{{protocol.FormatOpenAI}, {protocol.FormatAnthropic}, nil} {
-		var missed []string
-		for k, kind := range append(slices.Clone(sureDefects), ambiguousDefects...) {
-			for _, where := range []string{"early", "late"} {
-				if _, ok := findHistory(formats, brokenToolOpts(formats), k, brokenAt(kind, where)); !ok {
-					missed = append(missed, kind+" "+where)
-				}
-			}
-		}
-		assert.Empty(t, missed, "formats %v: edges never reached", formats)
-	}
-}
-
-// TestEveryPropertyHasEdgeExamples: every property runs fixed edge
-// examples before its random checks, so that a bug at a boundary is found
-// at every seed.
-func TestEveryPropertyHasEdgeExamples(t *testing.T) {
-	for _, p := range All() {
-		assert.NotEmpty(t, p.Examples, "%s has no edge examples", p.ID)
-	}
 }

@@ -1,4 +1,4 @@
-package properties
+package differential
 
 // Differential properties of the capabilities window and window.summarize.
 
@@ -9,6 +9,8 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/convspec/convspec/conformance/protocol"
+	"github.com/convspec/convspec/internal/gen"
+	"github.com/convspec/convspec/internal/prop"
 )
 
 var windowClauses = clauseTable{
@@ -29,8 +31,8 @@ var summarizeClauses = clauseTable{
 		"result.summarizer_calls[": "SUM-1"},
 }
 
-func diffWindowProperties() []Property {
-	return []Property{
+func diffWindowProperties() []prop.Property {
+	return []prop.Property{
 		diffProperty("prop/diff-window-trim", protocol.CapWindow,
 			"a window created from any configuration (members absent, null, spelled 3.0, at and around every boundary, invalid) and trimmed with growing conversations of every shape answers every request as the reference does",
 			[]string{"CFG-1", "CFG-2", "CFG-3", "CFG-4", "CFG-5", "CFG-6", "WIN-1", "WIN-2", "WIN-3", "WIN-4", "WIN-5", "WIN-6", "WIN-7", "WIN-8", "WIN-9", "EST-1", "MET-1", "MET-2", "MSG-1", "MSG-2", "UNIT-2", "UNIT-3"},
@@ -39,10 +41,10 @@ func diffWindowProperties() []Property {
 			"window.estimate of any list of messages (any content, astral and combining characters, numbers in every JSON spelling) answers as the reference does",
 			[]string{"EST-1", "EST-2", "EST-3", "EST-4", "EST-5", "MSG-1"},
 			func(t *rapid.T, _ []string) []call {
-				msgs := rapid.SliceOfN(msgGen(-1, msgOpts{tools: true, overflow: true, planeEdges: true}), 0, 6).Draw(t, "messages")
-				list := raws(msgs)
+				msgs := rapid.SliceOfN(gen.Messages(-1, gen.MessageOpts{Tools: true, Overflow: true, PlaneEdges: true}), 0, 6).Draw(t, "messages")
+				list := gen.Raws(msgs)
 				if rapid.IntRange(0, 9).Draw(t, "invalid") == 0 {
-					list = append(list, invalidMessage(t))
+					list = append(list, gen.InvalidMessage(t))
 				}
 				return []call{{protocol.MethodWindowEstimate, map[string]any{"messages": list}}}
 			}, map[string][]call{
@@ -58,8 +60,8 @@ func diffWindowProperties() []Property {
 			"window.summarize of any messages with any script answers as the reference does",
 			[]string{"SUM-9", "SUM-1"},
 			func(t *rapid.T, formats []string) []call {
-				msgs := diffConversation(t, formats, rapid.IntRange(0, 8).Draw(t, "n"))
-				return []call{{protocol.MethodWindowSummarize, map[string]any{"messages": msgs, "summarizer": scriptGen().Draw(t, "summarizer")}}}
+				msgs := gen.DiffConversation(t, formats, rapid.IntRange(0, 8).Draw(t, "n"))
+				return []call{{protocol.MethodWindowSummarize, map[string]any{"messages": msgs, "summarizer": gen.Scripts().Draw(t, "summarizer")}}}
 			}, map[string][]call{
 				"blank reply": {{protocol.MethodWindowSummarize, map[string]any{"messages": rawList(`{"role":"user","content":"a"}`), "summarizer": map[string]any{"reply": " \u2028"}}}},
 				"nothing":     {{protocol.MethodWindowSummarize, map[string]any{"messages": rawList(), "summarizer": map[string]any{"reply": "x"}}}},
@@ -96,11 +98,11 @@ var invalidConfigs = []string{`{"max_messages":-1}`, `{"max_messages":2.5}`, `{"
 // summarize, the window summarizes and the trims carry scripts.
 func drawTrims(t *rapid.T, formats []string, summarize bool) []call {
 	var cfg json.RawMessage
-	maxN, h, tl := defaultMax, defaultFirst, defaultLast
+	maxN, h, tl := gen.DefaultMax, gen.DefaultFirst, gen.DefaultLast
 	if !summarize && rapid.IntRange(0, 7).Draw(t, "invalid config") == 0 {
 		cfg = json.RawMessage(rapid.SampledFrom(invalidConfigs).Draw(t, "config"))
 	} else {
-		c := configGen(rapid.OneOf(rapid.SampledFrom([]int{1, 2, 3, 4, 5, 6, 10}), maxGen)).Draw(t, "config")
+		c := gen.Configs(rapid.OneOf(rapid.SampledFrom([]int{1, 2, 3, 4, 5, 6, 10}), gen.Maxes)).Draw(t, "config")
 		if summarize {
 			var m map[string]json.RawMessage
 			if c.Raw == nil || json.Unmarshal(c.Raw, &m) != nil || m == nil {
@@ -112,17 +114,17 @@ func drawTrims(t *rapid.T, formats []string, summarize bool) []call {
 			c.Raw, _ = json.Marshal(m)
 		}
 		cfg = c.Raw
-		maxN, h, tl, _ = c.want()
+		maxN, h, tl, _ = c.Want()
 	}
 	seq := []call{{protocol.MethodWindowCreate, map[string]any{}}}
 	if cfg != nil {
 		seq[0].Params["config"] = cfg
 	}
-	longestConv := lengthGen(maxN, h, tl, overCap).Draw(t, "length")
+	longestConv := gen.Lengths(maxN, h, tl, gen.OverCap).Draw(t, "length")
 	if summarize {
 		longestConv = max(longestConv, rapid.IntRange(0, 45).Draw(t, "summarized length"))
 	}
-	conv := diffConversation(t, formats, min(longestConv, longest))
+	conv := gen.DiffConversation(t, formats, min(longestConv, gen.LongestConversation))
 	trims := rapid.IntRange(1, 4).Draw(t, "trims")
 	if summarize {
 		trims = rapid.IntRange(1, 6).Draw(t, "trims")
@@ -133,7 +135,7 @@ func drawTrims(t *rapid.T, formats []string, summarize bool) []call {
 	for _, end := range ends {
 		p := map[string]any{"window": windowRef(0), "messages": conv[:end]}
 		if summarize && rapid.IntRange(0, 5).Draw(t, "no summarizer") > 0 {
-			p["summarizer"] = scriptGen().Draw(t, "summarizer")
+			p["summarizer"] = gen.Scripts().Draw(t, "summarizer")
 		}
 		seq = append(seq, call{protocol.MethodWindowTrim, p})
 	}
@@ -157,7 +159,7 @@ func numbered(n int) []json.RawMessage {
 	return out
 }
 
-func itoa(i int) string { return string(mustJSON(i)) }
+func itoa(i int) string { return string(gen.MustJSON(i)) }
 
 // trimSeq is a window of config trimmed once with messages.
 func trimSeq(config string, msgs []json.RawMessage, extra map[string]any) []call {

@@ -1,4 +1,4 @@
-package properties
+package gen
 
 import (
 	"encoding/json"
@@ -16,8 +16,8 @@ import (
 // know each message's character count (EST-2 – EST-4) without asking any
 // implementation, the reference included.
 
-// msg is one generated message and what the properties know about it.
-type msg struct {
+// Message is one generated message and what the properties know about it.
+type Message struct {
 	Role string
 	// Seq is the value of its "x_seq" marker member, -1 when it has none.
 	Seq int
@@ -30,9 +30,9 @@ type msg struct {
 	Counted string
 	// Chars is the number of characters it contributes to an estimate.
 	Chars int
-	// withoutContent is the message with its content member removed, to
+	// WithoutContent is the message with its content member removed, to
 	// tell apart what an estimate counts.
-	withoutContent json.RawMessage
+	WithoutContent json.RawMessage
 
 	// What the generator built, so that no property has to read it back
 	// from the JSON: the class (CLS-1), the tool call ids the message
@@ -52,14 +52,14 @@ type msg struct {
 }
 
 // GoString keeps rapid's logs of drawn values readable.
-func (m msg) GoString() string { return string(m.Raw) }
+func (m Message) GoString() string { return string(m.Raw) }
 
-// markerName is the member that tells the messages of a conversation apart.
-const markerName = "x_seq"
+// MarkerName is the member that tells the messages of a conversation apart.
+const MarkerName = "x_seq"
 
 // build fixes a message's texts and counts.
-func build(role string, obj jv, content *jv, seq int, spaced bool) msg {
-	m := msg{Role: role, Seq: seq, Raw: json.RawMessage(obj.wire(spaced)), Kind: "absent"}
+func build(role string, obj jv, content *jv, seq int, spaced bool) Message {
+	m := Message{Role: role, Seq: seq, Raw: json.RawMessage(obj.wire(spaced)), Kind: "absent"}
 	if content != nil {
 		switch content.kind {
 		case jNull:
@@ -71,14 +71,14 @@ func build(role string, obj jv, content *jv, seq int, spaced bool) msg {
 			m.Counted = content.compact()
 		}
 	}
-	m.Chars = utf16Len(m.Counted)
+	m.Chars = UTF16Len(m.Counted)
 	rest := jv{kind: jObj}
 	for _, mb := range obj.mems {
 		if mb.name != "content" {
 			rest.mems = append(rest.mems, mb)
 		}
 	}
-	m.withoutContent = json.RawMessage(rest.wire(spaced))
+	m.WithoutContent = json.RawMessage(rest.wire(spaced))
 	return m
 }
 
@@ -216,24 +216,24 @@ func imageBlock(t *rapid.T) jv {
 	)
 }
 
-// msgOpts says what a generated message may be.
-type msgOpts struct {
-	// tools allows tool calls and tool results: OpenAI tool_calls and
+// MessageOpts says what a generated message may be.
+type MessageOpts struct {
+	// Tools allows tool calls and tool results: OpenAI tool_calls and
 	// role "tool" messages, Anthropic tool_use and tool_result blocks,
 	// generated one by one rather than as a call followed by its results,
 	// so that a list of them is not well-formed: only window.estimate,
 	// which reads each message on its own, gets such lists. Conversations
 	// with tool calls come from conversationGen and historyGen (conv.go),
 	// which build whole units.
-	tools bool
-	// overflow allows numbers too large for a double (window.estimate
+	Tools bool
+	// Overflow allows numbers too large for a double (window.estimate
 	// only: MSG-2 compares numbers as doubles, which they are not).
-	overflow bool
-	// planeEdges adds, now and then, code points at the edges of the planes
+	Overflow bool
+	// PlaneEdges adds, now and then, code points at the edges of the planes
 	// (planeEdges) to a string content: U+FFFF counts one code unit and
 	// U+10000 two (EST-2). Only the differential estimate sets it, so that
 	// every other property draws as it did.
-	planeEdges bool
+	PlaneEdges bool
 }
 
 // shapes of message, as the agent loops this suite is for send them.
@@ -256,9 +256,9 @@ func shapeFormat(shape string) string {
 // msgGen generates one message with marker seq (-1: no marker).
 // stringContent draws a string content; with planeEdges, half of them end
 // in one to eight plane-edge code points.
-func (o msgOpts) stringContent(t *rapid.T) jv {
+func (o MessageOpts) stringContent(t *rapid.T) jv {
 	v := drawStr(t, "content")
-	if o.planeEdges && rapid.Bool().Draw(t, "plane edges") {
+	if o.PlaneEdges && rapid.Bool().Draw(t, "plane edges") {
 		for range rapid.IntRange(1, 8).Draw(t, "edges") {
 			v.str += string(rapid.SampledFrom(planeEdges).Draw(t, "edge"))
 		}
@@ -266,12 +266,12 @@ func (o msgOpts) stringContent(t *rapid.T) jv {
 	return v
 }
 
-func msgGen(seq int, o msgOpts) *rapid.Generator[msg] {
+func Messages(seq int, o MessageOpts) *rapid.Generator[Message] {
 	shapes := plainShapes
-	if o.tools {
+	if o.Tools {
 		shapes = append(append([]string(nil), plainShapes...), toolShapes...)
 	}
-	return rapid.Custom(func(t *rapid.T) msg {
+	return rapid.Custom(func(t *rapid.T) Message {
 		var (
 			role    string
 			content *jv
@@ -310,7 +310,7 @@ func msgGen(seq int, o msgOpts) *rapid.Generator[msg] {
 				blocks.elems = append(blocks.elems, textBlock(t))
 			}
 			for range rapid.IntRange(1, 2).Draw(t, "tool uses") {
-				b := toolUseBlock(t, o.overflow)
+				b := toolUseBlock(t, o.Overflow)
 				ids = append(ids, b.mems[1].val.str)
 				blocks.elems = append(blocks.elems, b)
 			}
@@ -352,23 +352,23 @@ func msgGen(seq int, o msgOpts) *rapid.Generator[msg] {
 			extra = append(extra, mem("name", drawStr(t, "name")))
 		case "odd-content":
 			role = rapid.SampledFrom([]string{"user", "assistant"}).Draw(t, "role")
-			set(oddContent(t, o.overflow))
+			set(oddContent(t, o.Overflow))
 		}
 		switch {
 		case role == "system" || role == "developer":
-			class = clsSystem
+			class = ClassSystem
 		case role == "tool":
-			class = clsToolResult
+			class = ClassToolResult
 		case role == "assistant" && len(ids) > 0:
-			class = clsToolCall
+			class = ClassToolCall
 		case role == "assistant":
-			class = clsAssistantText
+			class = ClassAssistantText
 		case len(ids) > 0:
-			class = clsToolResult
+			class = ClassToolResult
 		default:
-			class = clsUserPrompt
+			class = ClassUserPrompt
 		}
-		m := finish(t, role, content, extra, seq, o.overflow)
+		m := finish(t, role, content, extra, seq, o.Overflow)
 		m.Class, m.IDs = class, ids
 		return m
 	})

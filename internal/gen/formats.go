@@ -1,4 +1,4 @@
-package properties
+package gen
 
 import (
 	"context"
@@ -8,7 +8,6 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/convspec/convspec/conformance/protocol"
-	"github.com/convspec/convspec/conformance/target"
 )
 
 // The provider formats a property may generate (D-42): the one place that
@@ -72,19 +71,10 @@ func drawAnthropic(t *rapid.T, label string) bool {
 	return rapid.Bool().Draw(t, label)
 }
 
-// diagnostics reports whether tg's implementation declares the
-// diagnostics level (D-42): a property of another level checks warnings
-// and exact texts only then.
-func diagnostics(tg target.Target) bool { return tg.Info().HasLevel(protocol.LevelDiagnostics) }
-
-// validation says whether tg declares the validation level (D-42):
-// whether it is sent malformed input to refuse.
-func validation(tg target.Target) bool { return tg.Info().HasLevel(protocol.LevelValidation) }
-
-// messageFormat is the provider format a message's tool members show: a
+// MessageFormat is the provider format a message's tool members show: a
 // tool role or tool_calls for OpenAI, a tool_use or tool_result block for
 // Anthropic; "" for a message of neither.
-func messageFormat(raw json.RawMessage) string {
+func MessageFormat(raw json.RawMessage) string {
 	var m struct {
 		Role      string          `json:"role"`
 		ToolCalls json.RawMessage `json:"tool_calls"`
@@ -109,11 +99,11 @@ func messageFormat(raw json.RawMessage) string {
 	return ""
 }
 
-// sendsOnly reports whether every message anywhere in v — a request's
+// SendsOnly reports whether every message anywhere in v — a request's
 // params, a sequence of calls — uses one of formats (nil: both): a fixed
 // example in a format the implementation does not declare is not sent
 // (D-42).
-func sendsOnly(formats []string, v any) bool {
+func SendsOnly(formats []string, v any) bool {
 	if len(formats) == 0 {
 		return true
 	}
@@ -128,7 +118,7 @@ func sendsOnly(formats []string, v any) bool {
 		switch {
 		case json.Unmarshal(x, &obj) == nil:
 			if _, ok := obj["role"]; ok {
-				if f := messageFormat(x); f != "" && !slices.Contains(formats, f) {
+				if f := MessageFormat(x); f != "" && !slices.Contains(formats, f) {
 					return false
 				}
 			}

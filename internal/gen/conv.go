@@ -1,4 +1,4 @@
-package properties
+package gen
 
 // Conversations with tool calls. A conversation is generated in three
 // steps: a plan of units (a system prompt, a user prompt, an assistant
@@ -21,12 +21,12 @@ import (
 
 // Classes of CLS-1.
 const (
-	clsSystem        = "system"
-	clsUserPrompt    = "user_prompt"
-	clsAssistantText = "assistant_text"
-	clsToolCall      = "tool_call"
-	clsToolResult    = "tool_result"
-	clsOther         = "other"
+	ClassSystem        = "system"
+	ClassUserPrompt    = "user_prompt"
+	ClassAssistantText = "assistant_text"
+	ClassToolCall      = "tool_call"
+	ClassToolResult    = "tool_result"
+	clsOther           = "other"
 )
 
 // Codes of the malformed structures of UNIT-2.
@@ -37,54 +37,54 @@ const (
 	codeTwice      = "tool_call_answered_twice"
 )
 
-var structureCodes = []string{codeOrphan, codeUnanswered, codeDuplicate, codeTwice}
+var StructureCodes = []string{codeOrphan, codeUnanswered, codeDuplicate, codeTwice}
 
-// isAssistant: only assistant messages end a run of user prompts (PRUNE-2).
-func isAssistant(class string) bool { return class == clsAssistantText || class == clsToolCall }
+// IsAssistant: only assistant messages end a run of user prompts (PRUNE-2).
+func IsAssistant(class string) bool { return class == ClassAssistantText || class == ClassToolCall }
 
-// history is a generated conversation and what the generator knows of it.
-type history struct {
-	msgs []msg
-	// units are the well-formed units (UNIT-1), in order. In a well-formed
+// History is a generated conversation and what the generator knows of it.
+type History struct {
+	Msgs []Message
+	// Units are the well-formed units (UNIT-1), in order. In a well-formed
 	// conversation they cover every message; otherwise the messages of the
 	// broken structures are in none.
-	units [][2]int
-	// broken are the injected malformed structures, in order of their
+	Units [][2]int
+	// Broken are the injected malformed structures, in order of their
 	// first message.
-	broken []structure
+	Broken []structure
 }
 
 // structure is one malformed tool structure (UNIT-2).
 type structure struct {
-	// defect is what was done to a well-formed conversation.
-	defect string
-	// codes are the codes UNIT-2 may give it: one, unless the spec leaves
+	// Defect is what was done to a well-formed conversation.
+	Defect string
+	// Codes are the codes UNIT-2 may give it: one, unless the spec leaves
 	// the choice open (sure is false then).
-	codes []string
+	Codes []string
 	sure  bool
-	// idx are the input positions of its messages: what build drops
+	// Idx are the input positions of its messages: what build drops
 	// (BUILD-2) when sure.
-	idx []int
-	// named are the positions an error message about it may name.
-	named []int
+	Idx []int
+	// Named are the positions an error message about it may name.
+	Named []int
 }
 
-func (h history) GoString() string {
+func (h History) GoString() string {
 	var b strings.Builder
-	for i, m := range h.msgs {
+	for i, m := range h.Msgs {
 		fmt.Fprintf(&b, "%d %s %s\n", i, m.Class, m.Raw)
 	}
-	fmt.Fprintf(&b, "units %v", h.units)
-	for _, s := range h.broken {
-		fmt.Fprintf(&b, "\nbroken %s %v at %v", s.defect, s.codes, s.idx)
+	fmt.Fprintf(&b, "units %v", h.Units)
+	for _, s := range h.Broken {
+		fmt.Fprintf(&b, "\nbroken %s %v at %v", s.Defect, s.Codes, s.Idx)
 	}
 	return b.String()
 }
 
-func (h history) wellFormed() bool { return len(h.broken) == 0 }
+func (h History) wellFormed() bool { return len(h.Broken) == 0 }
 
-// unitStart reports whether position i starts a well-formed unit.
-func (h history) unitStart(i int) bool { return h.msgs[i].Unit[0] == i }
+// UnitStart reports whether position i starts a well-formed unit.
+func (h History) UnitStart(i int) bool { return h.Msgs[i].Unit[0] == i }
 
 // Plans
 
@@ -123,42 +123,42 @@ type insertion struct {
 	known  int    // for orphan-known-id: the plan index of the unit whose id it answers
 }
 
-// genOpts says what a conversation may hold.
-type genOpts struct {
+// HistoryOpts says what a conversation may hold.
+type HistoryOpts struct {
 	// exact: exactly n messages, else at least n.
-	n     int
-	exact bool
-	// marked gives every message its position as marker (x_seq).
-	marked bool
-	// tools is the weight of tool units: 0 never, else drawn per
+	N     int
+	Exact bool
+	// Marked gives every message its position as marker (x_seq).
+	Marked bool
+	// Tools is the weight of tool units: 0 never, else drawn per
 	// conversation when -1.
-	tools int
-	// runs makes orphaned prompt runs likely: prompts after prompts,
+	Tools int
+	// Runs makes orphaned prompt runs likely: prompts after prompts,
 	// separated by system messages and other roles, at the start and
 	// the end (PRUNE-1, PRUNE-2).
-	runs bool
-	// defects is how many defects to inject: at least defects[0], at
+	Runs bool
+	// Defects is how many defects to inject: at least defects[0], at
 	// most defects[1].
-	defects [2]int
-	// ambiguous allows defects whose code or extent the spec leaves open.
-	ambiguous bool
+	Defects [2]int
+	// Ambiguous allows defects whose code or extent the spec leaves open.
+	Ambiguous bool
 	// plainTemplates, when set, makes every message that is not part of a
 	// tool unit a copy of one of these (no marker).
-	templates []msg
-	// force makes every unit of this kind (tool, prompt, …).
-	force string
-	// silent leaves the text out of tool calls (SUM-6: only tool results
+	templates []Message
+	// Force makes every unit of this kind (tool, prompt, …).
+	Force string
+	// Silent leaves the text out of tool calls (SUM-6: only tool results
 	// and calls, nothing to summarize).
-	silent bool
-	// formats are the provider formats tool units may take (nil: both,
+	Silent bool
+	// Formats are the provider formats tool units may take (nil: both,
 	// and units mixing them; see providerFormats).
-	formats []string
-	// format, when set ("openai" or "anthropic"), makes every tool call
+	Formats []string
+	// Format, when set ("openai" or "anthropic"), makes every tool call
 	// of that format: a trimmer may declare only one (ANY-10).
-	format string
-	// base is added to every marker and idBase to every tool id number,
+	Format string
+	// Base is added to every marker and idBase to every tool id number,
 	// so that conversations generated one after another can be joined.
-	base, idBase int
+	Base, IdBase int
 }
 
 // markov lists what may follow a unit of each kind; rapid shrinks towards
@@ -172,13 +172,13 @@ var markov = map[string][]string{
 	"other":     {"prompt", "assistant", "tool", "other"},
 }
 
-func drawPlan(t *rapid.T, o genOpts) []item {
-	tools := o.tools
+func drawPlan(t *rapid.T, o HistoryOpts) []item {
+	tools := o.Tools
 	if tools < 0 {
 		tools = rapid.SampledFrom([]int{1, 2, 0, 3}).Draw(t, "tool weight")
 	}
 	runs := 0
-	if o.runs {
+	if o.Runs {
 		runs = rapid.IntRange(1, 4).Draw(t, "run weight")
 	}
 	var (
@@ -187,8 +187,8 @@ func drawPlan(t *rapid.T, o genOpts) []item {
 		prev    string
 		stretch int // units left in a tool-free stretch
 	)
-	for size < o.n {
-		left := o.n - size
+	for size < o.N {
+		left := o.N - size
 		var kinds []string
 		for _, k := range markov[prev] {
 			switch {
@@ -210,8 +210,8 @@ func drawPlan(t *rapid.T, o genOpts) []item {
 			kinds = append(kinds, "system", "other")
 		}
 		kind := rapid.SampledFrom(kinds).Draw(t, "unit")
-		if o.force != "" {
-			kind = o.force
+		if o.Force != "" {
+			kind = o.Force
 		}
 		if stretch > 0 {
 			stretch--
@@ -221,10 +221,10 @@ func drawPlan(t *rapid.T, o genOpts) []item {
 		it := item{kind: kind}
 		if kind == "tool" {
 			limit := left
-			if !o.exact {
+			if !o.Exact {
 				limit = 1 << 20
 			}
-			spec, ok := drawToolSpec(t, limit, o.format, o.formats)
+			spec, ok := drawToolSpec(t, limit, o.Format, o.Formats)
 			if !ok {
 				it.kind = "prompt"
 			}
@@ -234,7 +234,7 @@ func drawPlan(t *rapid.T, o genOpts) []item {
 		size += itemSize(it)
 		prev = it.kind
 	}
-	if !o.exact && runs > 0 && rapid.Bool().Draw(t, "end with a run") {
+	if !o.Exact && runs > 0 && rapid.Bool().Draw(t, "end with a run") {
 		for range rapid.IntRange(1, 3).Draw(t, "trailing prompts") {
 			if rapid.IntRange(0, 3).Draw(t, "system inside the run") == 0 {
 				plan = append(plan, item{kind: "system"})
@@ -281,7 +281,7 @@ func drawToolSpec(t *rapid.T, limit int, only string, formats []string) (toolSpe
 		format = "openai"
 	}
 	var s toolSpec
-	perm := func(k int) []int { return rapid.Permutation(seqIdx(k)).Draw(t, "result order") }
+	perm := func(k int) []int { return rapid.Permutation(Indices(k)).Draw(t, "result order") }
 	switch format {
 	case "openai":
 		n = min(n, limit-1)

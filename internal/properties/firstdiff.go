@@ -3,6 +3,7 @@ package properties
 import (
 	"encoding/json"
 
+	"github.com/convspec/convspec/internal/gen"
 	"github.com/convspec/convspec/internal/jsoncmp"
 )
 
@@ -10,7 +11,7 @@ import (
 
 // firstDiff is the first position where got is not JSON-equal to the input
 // messages at positions want, -1 when there is none.
-func firstDiff(got []json.RawMessage, want []int, in []msg) int {
+func firstDiff(got []json.RawMessage, want []int, in []gen.Message) int {
 	for i := range max(len(got), len(want)) {
 		if i >= len(got) || i >= len(want) || !jsoncmp.Equal(got[i], in[want[i]].Raw) {
 			return i

@@ -1,4 +1,4 @@
-package properties
+package differential
 
 // Differential properties of the capabilities config and loop. Config
 // files are drawn as trees and written as YAML (block or flow style, keys
@@ -15,6 +15,8 @@ import (
 
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/internal/agentrun"
+	"github.com/convspec/convspec/internal/gen"
+	"github.com/convspec/convspec/internal/prop"
 )
 
 var configClauses = clauseTable{
@@ -240,8 +242,8 @@ func configSource(t *rapid.T) map[string]any {
 	return map[string]any{"format": rapid.SampledFrom([]string{"yaml", "yaml", "yaml", "yaml", "yaml", "yaml", "yaml", "yaml", "yaml", "YAML", "toml"}).Draw(t, "format"), "text": text}
 }
 
-func diffConfigProperties() []Property {
-	return []Property{
+func diffConfigProperties() []prop.Property {
+	return []prop.Property{
 		diffProperty("prop/diff-config-resolve", protocol.CapConfig,
 			"config.resolve of any config file (YAML and JSON; null, ~, empty, tags, aliases, merge keys, duplicates, both key forms; counts spelled every way) answers as the reference does",
 			[]string{"CONF-1", "CONF-2", "CONF-3", "CONF-4", "CONF-5", "CONF-6", "CONF-7"},
@@ -256,24 +258,24 @@ func diffConfigProperties() []Property {
 }
 
 func drawLoopRun(t *rapid.T, formats []string) []call {
-	c := drawLoopCase(t)
+	c := gen.DrawLoopCase(t)
 	if formats != nil {
-		c.plan.Provider = rapid.SampledFrom(formats).Draw(t, "provider")
+		c.Plan.Provider = rapid.SampledFrom(formats).Draw(t, "provider")
 	}
-	initial, iterations, err := agentrun.Build(c.plan)
+	initial, iterations, err := agentrun.Build(c.Plan)
 	if err != nil {
 		t.Fatalf("generator: %v", err)
 	}
 	if initial == nil {
 		initial = []json.RawMessage{}
 	}
-	var config any = c.config()
+	var config any = c.Config()
 	if rapid.IntRange(0, 4).Draw(t, "config file") == 0 {
 		config = configSource(t)
 	}
 	p := map[string]any{"config": config, "initial": initial, "iterations": iterations}
-	if len(c.summarizers) > 0 {
-		p["summarizers"] = c.summarizers
+	if len(c.Summarizers) > 0 {
+		p["summarizers"] = c.Summarizers
 	}
 	return []call{{protocol.MethodLoopRun, p}}
 }
@@ -304,5 +306,28 @@ func configExamples() map[string][]call {
 	ex["no text"] = []call{{protocol.MethodConfigResolve, map[string]any{"config": map[string]any{"format": "json"}}}}
 	ex["json duplicate"] = []call{{protocol.MethodConfigResolve, map[string]any{"config": map[string]any{"format": "json", "text": `{"execution":{},"execution":{}}`}}}}
 	ex["json 3.0"] = []call{{protocol.MethodConfigResolve, map[string]any{"config": map[string]any{"format": "json", "text": `{"execution":{"conversation":{"max_messages":3.0,"preserve_first_n":null}}}`}}}}
+	return ex
+}
+
+// loopRunExamples are the same runs as loop.run requests, for the
+// differential property.
+func loopRunExamples() map[string][]call {
+	ex := map[string][]call{}
+	for _, provider := range []string{agentrun.OpenAI, agentrun.Anthropic} {
+		for _, c := range gen.LoopEdgeCases(provider) {
+			initial, iterations, err := agentrun.Build(c.Plan)
+			if err != nil {
+				panic(fmt.Sprintf("loop edge %s: %v", gen.LoopEdgeName(c), err))
+			}
+			if initial == nil {
+				initial = []json.RawMessage{}
+			}
+			p := map[string]any{"config": c.Config(), "initial": initial, "iterations": iterations}
+			if len(c.Summarizers) > 0 {
+				p["summarizers"] = c.Summarizers
+			}
+			ex[gen.LoopEdgeName(c)] = []call{{protocol.MethodLoopRun, p}}
+		}
+	}
 	return ex
 }

@@ -1,4 +1,4 @@
-package properties
+package gen
 
 import (
 	"fmt"
@@ -168,6 +168,6 @@ func quoteEscaped(b *strings.Builder, s string) {
 	b.WriteByte('"')
 }
 
-// utf16Len is the number of UTF-16 code units of s: ECMAScript's
+// UTF16Len is the number of UTF-16 code units of s: ECMAScript's
 // String.prototype.length (EST-2).
-func utf16Len(s string) int { return len(utf16.Encode([]rune(s))) }
+func UTF16Len(s string) int { return len(utf16.Encode([]rune(s))) }

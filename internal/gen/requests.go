@@ -1,4 +1,4 @@
-package properties
+package gen
 
 // Generators of the differential properties: requests over the whole input
 // space the spec allows, with the rare shapes drawn on purpose — both
@@ -13,35 +13,28 @@ import (
 	"strings"
 
 	"pgregory.net/rapid"
-
-	"github.com/convspec/convspec/conformance/target"
 )
 
-// providerFormats are the provider formats the generated requests may use
-// against a target: nil means both, and units that mix them. This is the
-// one place to narrow it when the handshake declares formats.
-func providerFormats(info target.Info) []string { return info.Formats }
-
-// diffConversation draws a conversation of n units or more for the
+// DiffConversation draws a conversation of n units or more for the
 // differential properties: the conversation generator's agent
 // conversations, with rare units inserted between units and, now and then,
 // a malformed structure or an invalid message.
-func diffConversation(t *rapid.T, formats []string, n int) []json.RawMessage {
-	return drawConversation(t, formats, n, true)
+func DiffConversation(t *rapid.T, formats []string, n int) []json.RawMessage {
+	return DrawConversation(t, formats, n, true)
 }
 
-// drawConversation is diffConversation; faults false leaves out malformed
+// DrawConversation is DiffConversation; faults false leaves out malformed
 // structures and invalid messages, for a request that has a fault of
 // another kind already: which of two faults an error names is open.
-func drawConversation(t *rapid.T, formats []string, n int, faults bool) []json.RawMessage {
-	o := genOpts{n: n, exact: true, tools: -1, formats: formats, marked: rapid.Bool().Draw(t, "marked")}
+func DrawConversation(t *rapid.T, formats []string, n int, faults bool) []json.RawMessage {
+	o := HistoryOpts{N: n, Exact: true, Tools: -1, Formats: formats, Marked: rapid.Bool().Draw(t, "marked")}
 	if faults && rapid.IntRange(0, 7).Draw(t, "defects") == 0 {
-		o.exact, o.defects, o.ambiguous = false, [2]int{1, 1}, true
+		o.Exact, o.Defects, o.Ambiguous = false, [2]int{1, 1}, true
 	}
-	h := historyGen(o).Draw(t, "conversation")
-	out := raws(h.msgs)
+	h := Histories(o).Draw(t, "conversation")
+	out := Raws(h.Msgs)
 	starts := []int{}
-	for _, u := range h.units {
+	for _, u := range h.Units {
 		starts = append(starts, u[0])
 	}
 	starts = append(starts, len(out))
@@ -56,7 +49,7 @@ func drawConversation(t *rapid.T, formats []string, n int, faults bool) []json.R
 		}
 	}
 	if faults && len(out) > 0 && rapid.IntRange(0, 11).Draw(t, "invalid message") == 0 {
-		out[rapid.IntRange(0, len(out)-1).Draw(t, "invalid at")] = invalidMessage(t)
+		out[rapid.IntRange(0, len(out)-1).Draw(t, "invalid at")] = InvalidMessage(t)
 	}
 	return out
 }
@@ -69,7 +62,7 @@ func rareUnit(t *rapid.T, formats []string, k int) []json.RawMessage {
 	id := fmt.Sprintf("rare_%d_%d", k, rapid.IntRange(0, 99).Draw(t, "rare id"))
 	// Corner texts (every Unicode category, white-space runs,
 	// contractions) reach the counters through these units.
-	text := func(label string) string { return string(mustJSON(cornerTextGen.Draw(t, label))) }
+	text := func(label string) string { return string(MustJSON(CornerTexts.Draw(t, label))) }
 	openai := formats == nil || slices.Contains(formats, "openai")
 	if openai && (formats == nil || slices.Contains(formats, "anthropic")) {
 		openai = rapid.Bool().Draw(t, "openai")
@@ -175,8 +168,8 @@ func one(format string, args ...any) []json.RawMessage {
 	return []json.RawMessage{json.RawMessage(fmt.Sprintf(format, args...))}
 }
 
-// invalidMessage draws a message MSG-1 or CLS-2 refuses.
-func invalidMessage(t *rapid.T) json.RawMessage {
+// InvalidMessage draws a message MSG-1 or CLS-2 refuses.
+func InvalidMessage(t *rapid.T) json.RawMessage {
 	return json.RawMessage(rapid.SampledFrom(onlyFormats(t, []string{
 		`{"content":"hi"}`, `{"role":""}`, `{"role":7}`, `"hi"`, `null`, `[]`,
 		`{"role":"user","content":"\ud800"}`, `{"role":"user","content":"a\udc00b"}`,
@@ -184,13 +177,13 @@ func invalidMessage(t *rapid.T) json.RawMessage {
 		`{"role":"assistant","tool_calls":[{"id":""}]}`, `{"role":"tool","content":"x"}`, `{"role":"tool","tool_call_id":7}`,
 		`{"role":"assistant","content":[{"type":"tool_use","name":"f","input":{}}]}`,
 		`{"role":"user","content":[{"type":"tool_result","content":"x"}]}`,
-	}, func(m string) string { return messageFormat(json.RawMessage(m)) })).Draw(t, "invalid message"))
+	}, func(m string) string { return MessageFormat(json.RawMessage(m)) })).Draw(t, "invalid message"))
 }
 
-// scriptGen draws a summarizer script: a reply (sometimes blank or only
+// Scripts draws a summarizer script: a reply (sometimes blank or only
 // white space), an error, or either answering late, within its timeout or
 // after it.
-func scriptGen() *rapid.Generator[map[string]any] {
+func Scripts() *rapid.Generator[map[string]any] {
 	return rapid.Custom(func(t *rapid.T) map[string]any {
 		s := map[string]any{}
 		switch rapid.IntRange(0, 5).Draw(t, "script") {

@@ -1,4 +1,4 @@
-package properties
+package differential
 
 // Differential properties of the capabilities budget and tokens.cl100k.
 // Limits are drawn around the thresholds of the conversation at hand: the
@@ -16,7 +16,9 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/convspec/convspec/conformance/protocol"
+	"github.com/convspec/convspec/internal/gen"
 	"github.com/convspec/convspec/internal/inprocess"
+	"github.com/convspec/convspec/internal/prop"
 	"github.com/convspec/convspec/internal/server"
 )
 
@@ -79,7 +81,7 @@ func limitAround(t *rapid.T, count int) int {
 // adds one, is valid unless ratio says otherwise.
 func drawBudgetParams(t *rapid.T, formats []string, p map[string]any) (faulty bool) {
 	fault := rapid.SampledFrom([]string{"none", "none", "none", "message", "model", "limit"}).Draw(t, "fault")
-	msgs := drawConversation(t, formats, rapid.IntRange(1, 10).Draw(t, "n"), fault == "message")
+	msgs := gen.DrawConversation(t, formats, rapid.IntRange(1, 10).Draw(t, "n"), fault == "message")
 	switch rapid.IntRange(0, 3).Draw(t, "exact at") {
 	case 0:
 		msgs, _ = padTo(msgs, 4) // 80 % of count·5/4 is count
@@ -108,21 +110,21 @@ func drawBudgetParams(t *rapid.T, formats []string, p map[string]any) (faulty bo
 	return fault != "none"
 }
 
-func diffBudgetProperties() []Property {
-	return []Property{
+func diffBudgetProperties() []prop.Property {
+	return []prop.Property{
 		diffProperty("prop/diff-tokens-encode", protocol.CapTokens,
 			"tokens.encode of texts from every Unicode general category and many scripts, white-space runs of every kind and length, contractions in every case and digit runs answers the reference's token ids",
 			[]string{"TOK-1"},
 			func(t *rapid.T, _ []string) []call {
-				return []call{{protocol.MethodTokensEncode, map[string]any{"text": cornerTextGen.Draw(t, "text")}}}
+				return []call{{protocol.MethodTokensEncode, map[string]any{"text": gen.CornerTexts.Draw(t, "text")}}}
 			}, encodeExamples(), budgetClauses.of),
 		diffProperty("prop/diff-budget-count", protocol.CapBudget,
 			"budget.count of any messages (every content shape, corner texts, rare units) answers the reference's per-message counts",
 			[]string{"TOK-2", "TOK-3", "MSG-1"},
 			func(t *rapid.T, formats []string) []call {
-				msgs := diffConversation(t, formats, rapid.IntRange(0, 8).Draw(t, "n"))
+				msgs := gen.DiffConversation(t, formats, rapid.IntRange(0, 8).Draw(t, "n"))
 				for range rapid.IntRange(0, 3).Draw(t, "plain messages") {
-					msgs = append(msgs, msgGen(-1, msgOpts{tools: true}).Draw(t, "message").Raw)
+					msgs = append(msgs, gen.Messages(-1, gen.MessageOpts{Tools: true}).Draw(t, "message").Raw)
 				}
 				return []call{{protocol.MethodBudgetCount, map[string]any{"messages": msgs}}}
 			}, map[string][]call{
@@ -164,7 +166,7 @@ func diffBudgetProperties() []Property {
 			"budget.compress of any conversation with any script answers as the reference does",
 			[]string{"CMP-1", "CMP-2"},
 			func(t *rapid.T, formats []string) []call {
-				return []call{{protocol.MethodBudgetCompress, map[string]any{"messages": diffConversation(t, formats, rapid.IntRange(0, 10).Draw(t, "n")), "summarizer": scriptGen().Draw(t, "summarizer")}}}
+				return []call{{protocol.MethodBudgetCompress, map[string]any{"messages": gen.DiffConversation(t, formats, rapid.IntRange(0, 10).Draw(t, "n")), "summarizer": gen.Scripts().Draw(t, "summarizer")}}}
 			}, map[string][]call{
 				"blank reply": {{protocol.MethodBudgetCompress, map[string]any{"messages": numbered(5), "summarizer": map[string]any{"reply": " "}}}},
 				"ends in a tool result": {{protocol.MethodBudgetCompress, map[string]any{"summarizer": map[string]any{"reply": "S"}, "messages": rawList(`{"role":"system","content":"s"}`, `{"role":"user","content":"u"}`,
@@ -175,7 +177,7 @@ func diffBudgetProperties() []Property {
 			"budget.prepare with limits around 80 % and 95 % and summarizers that reply, fail or reply blank answers as the reference does",
 			[]string{"PREP-1", "PREP-2", "PREP-3", "PREP-4", "PREP-5"},
 			func(t *rapid.T, formats []string) []call {
-				p := map[string]any{"summarizer": scriptGen().Draw(t, "summarizer")}
+				p := map[string]any{"summarizer": gen.Scripts().Draw(t, "summarizer")}
 				drawBudgetParams(t, formats, p)
 				return []call{{protocol.MethodBudgetPrepare, p}}
 			}, thresholdExamples(protocol.MethodBudgetPrepare), budgetClauses.of),

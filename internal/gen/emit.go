@@ -1,4 +1,4 @@
-package properties
+package gen
 
 import (
 	"fmt"
@@ -16,8 +16,8 @@ import (
 
 type emitter struct {
 	t      *rapid.T
-	o      genOpts
-	h      history
+	o      HistoryOpts
+	h      History
 	salt   string
 	nextID int
 	// ids are the ids each tool item declared.
@@ -35,38 +35,38 @@ func (e *emitter) newID(anthropic bool) string {
 
 // add appends one message: its marker is its position.
 func (e *emitter) add(role string, content *jv, extra []jmember, class string, ids []string) int {
-	at := len(e.h.msgs)
+	at := len(e.h.Msgs)
 	seq := -1
-	if e.o.marked {
-		seq = e.o.base + at
+	if e.o.Marked {
+		seq = e.o.Base + at
 	}
 	m := finish(e.t, role, content, extra, seq, false)
 	m.Class, m.IDs = class, ids
-	e.h.msgs = append(e.h.msgs, m)
+	e.h.Msgs = append(e.h.Msgs, m)
 	return at
 }
 
 func (e *emitter) unit(start, end int) {
 	for i := start; i < end; i++ {
-		e.h.msgs[i].Unit = [2]int{start, end}
+		e.h.Msgs[i].Unit = [2]int{start, end}
 	}
-	e.h.units = append(e.h.units, [2]int{start, end})
+	e.h.Units = append(e.h.Units, [2]int{start, end})
 }
 
 func (e *emitter) broken(defect string, codes []string, idx, named []int) {
-	sure := len(codes) == 1 && !slices.Contains(ambiguousDefects, defect)
+	sure := len(codes) == 1 && !slices.Contains(AmbiguousDefects, defect)
 	if named == nil {
 		named = idx
 	}
-	e.h.broken = append(e.h.broken, structure{defect: defect, codes: codes, sure: sure, idx: idx, named: named})
+	e.h.Broken = append(e.h.Broken, structure{Defect: defect, Codes: codes, sure: sure, Idx: idx, Named: named})
 }
 
 func (e *emitter) plain(kind string) {
 	t := e.t
 	if e.o.templates != nil {
 		k := rapid.OneOf(rapid.Just(0), rapid.IntRange(0, len(e.o.templates)-1)).Draw(t, "template of")
-		at := len(e.h.msgs)
-		e.h.msgs = append(e.h.msgs, e.o.templates[k])
+		at := len(e.h.Msgs)
+		e.h.Msgs = append(e.h.Msgs, e.o.templates[k])
 		e.unit(at, at+1)
 		return
 	}
@@ -80,9 +80,9 @@ func (e *emitter) plain(kind string) {
 	switch kind {
 	case "system":
 		role, content, extra = systemParts(t)
-		class = clsSystem
+		class = ClassSystem
 	case "prompt":
-		role, class = "user", clsUserPrompt
+		role, class = "user", ClassUserPrompt
 		shapes := onlyFormats(t, []string{"text", "text", "text", "text", "blocks", "blocks", "image", "no-content", "odd", "lone-result"}, func(s string) string {
 			if s == "lone-result" {
 				return protocol.FormatAnthropic // a tool_result block, if not in an array
@@ -106,7 +106,7 @@ func (e *emitter) plain(kind string) {
 			set(jobj(mem("type", jstr("tool_result")), mem("tool_use_id", jstr(e.newID(true))), mem("content", drawStr(t, "content"))))
 		}
 	case "assistant":
-		role, class = "assistant", clsAssistantText
+		role, class = "assistant", ClassAssistantText
 		switch rapid.SampledFrom([]string{"text", "text", "text", "blocks", "blocks", "null", "no-content", "odd", "empty-calls"}).Draw(t, "assistant shape") {
 		case "text":
 			set(drawStr(t, "content"))
@@ -143,7 +143,7 @@ func (e *emitter) call(ids []string, anthropic []bool) int {
 	set := func(v jv) { content = &v }
 	calls := jarr()
 	blocks := jarr()
-	if !e.o.silent && rapid.IntRange(0, 2).Draw(t, "text before the calls") == 0 {
+	if !e.o.Silent && rapid.IntRange(0, 2).Draw(t, "text before the calls") == 0 {
 		blocks.elems = append(blocks.elems, textBlock(t))
 	}
 	for i, id := range ids {
@@ -154,7 +154,7 @@ func (e *emitter) call(ids []string, anthropic []bool) int {
 				mem("name", jstr(rapid.SampledFrom([]string{"get_weather", "read_file", "bash"}).Draw(t, "tool"))),
 				mem("input", jobj(mem("query", drawStr(t, "input")))),
 			))
-			if !e.o.silent && rapid.IntRange(0, 5).Draw(t, "text between the calls") == 0 {
+			if !e.o.Silent && rapid.IntRange(0, 5).Draw(t, "text between the calls") == 0 {
 				blocks.elems = append(blocks.elems, textBlock(t))
 			}
 		} else {
@@ -168,7 +168,7 @@ func (e *emitter) call(ids []string, anthropic []bool) int {
 		case 0:
 			// absent
 		case 1:
-			if e.o.silent {
+			if e.o.Silent {
 				set(jstr(rapid.SampledFrom([]string{"", " ", "\n"}).Draw(t, "blank content")))
 				break
 			}
@@ -180,7 +180,7 @@ func (e *emitter) call(ids []string, anthropic []bool) int {
 	if len(calls.elems) > 0 {
 		extra = append(extra, mem("tool_calls", calls))
 	}
-	return e.add("assistant", content, extra, clsToolCall, ids)
+	return e.add("assistant", content, extra, ClassToolCall, ids)
 }
 
 // result emits one result message answering ids: an OpenAI tool message
@@ -189,7 +189,7 @@ func (e *emitter) result(ids []string, anthropic bool) int {
 	t := e.t
 	if !anthropic {
 		c := toolContent(t)
-		return e.add("tool", &c, []jmember{mem("tool_call_id", jstr(ids[0]))}, clsToolResult, ids)
+		return e.add("tool", &c, []jmember{mem("tool_call_id", jstr(ids[0]))}, ClassToolResult, ids)
 	}
 	blocks := jarr()
 	for _, id := range ids {
@@ -209,7 +209,7 @@ func (e *emitter) result(ids []string, anthropic bool) int {
 		at := rapid.IntRange(0, len(blocks.elems)).Draw(t, "text at")
 		blocks.elems = slices.Insert(blocks.elems, at, textBlock(t))
 	}
-	return e.add("user", &blocks, nil, clsToolResult, ids)
+	return e.add("user", &blocks, nil, ClassToolResult, ids)
 }
 
 // pending is a result message moved behind the next unit.
@@ -307,8 +307,8 @@ func (e *emitter) tool(idx int, it item) *pending {
 		}
 		e.result(answer, format(g))
 	}
-	end := len(e.h.msgs)
-	all := rangeIdx(start, end)
+	end := len(e.h.Msgs)
+	all := IndexRange(start, end)
 	switch it.defect {
 	case "":
 		e.unit(start, end)
@@ -332,9 +332,9 @@ func (e *emitter) tool(idx int, it item) *pending {
 // unitOf is the positions of the unit plan item i was emitted as.
 func (e *emitter) unitOf(i int) []int {
 	ids := e.ids[i]
-	for _, u := range e.h.units {
-		if slices.Equal(e.h.msgs[u[0]].IDs, ids) {
-			return rangeIdx(u[0], u[1])
+	for _, u := range e.h.Units {
+		if slices.Equal(e.h.Msgs[u[0]].IDs, ids) {
+			return IndexRange(u[0], u[1])
 		}
 	}
 	return nil
@@ -363,11 +363,11 @@ func (e *emitter) orphan(x insertion) {
 	e.broken(x.defect, codes, []int{at}, append(named, at))
 }
 
-func emit(t *rapid.T, plan []item, ins []insertion, o genOpts) history {
-	e := &emitter{t: t, o: o, ids: map[int][]string{}, nextID: o.idBase}
+func emit(t *rapid.T, plan []item, ins []insertion, o HistoryOpts) History {
+	e := &emitter{t: t, o: o, ids: map[int][]string{}, nextID: o.IdBase}
 	e.salt = rapid.SampledFrom([]string{"", "0", "Ab", "é", "😀", "x-"}).Draw(t, "id salt")
-	e.h.msgs = []msg{}
-	e.h.units = [][2]int{}
+	e.h.Msgs = []Message{}
+	e.h.Units = [][2]int{}
 	var moved *pending
 	for i := 0; i <= len(plan); i++ {
 		for _, x := range ins {
@@ -391,25 +391,25 @@ func emit(t *rapid.T, plan []item, ins []insertion, o genOpts) history {
 		}
 		moved = next
 	}
-	slices.SortStableFunc(e.h.broken, func(a, b structure) int { return a.idx[0] - b.idx[0] })
+	slices.SortStableFunc(e.h.Broken, func(a, b structure) int { return a.Idx[0] - b.Idx[0] })
 	return e.h
 }
 
-// conversationGen generates a well-formed conversation of exactly n
+// Conversations generates a well-formed conversation of exactly n
 // messages, each with its position as marker: agent conversations in both
 // formats, with parallel calls, results in any order, long tool-free
 // stretches, multi-block content and unicode.
-func conversationGen(n int) *rapid.Generator[[]msg] {
-	return rapid.Custom(func(t *rapid.T) []msg {
-		o := genOpts{n: n, exact: true, marked: true, tools: -1}
-		return emit(t, drawPlan(t, o), nil, o).msgs
+func Conversations(n int) *rapid.Generator[[]Message] {
+	return rapid.Custom(func(t *rapid.T) []Message {
+		o := HistoryOpts{N: n, Exact: true, Marked: true, Tools: -1}
+		return emit(t, drawPlan(t, o), nil, o).Msgs
 	})
 }
 
-// historyGen generates a conversation of at least o.n messages with the
+// Histories generates a conversation of at least o.n messages with the
 // defects o allows.
-func historyGen(o genOpts) *rapid.Generator[history] {
-	return rapid.Custom(func(t *rapid.T) history {
+func Histories(o HistoryOpts) *rapid.Generator[History] {
+	return rapid.Custom(func(t *rapid.T) History {
 		o := o
 		plan := drawPlan(t, o)
 		plan, ins := drawDefects(t, plan, o)
@@ -417,55 +417,55 @@ func historyGen(o genOpts) *rapid.Generator[history] {
 	})
 }
 
-// identicalConversationGen generates n messages without markers, each a
+// IdenticalConversations generates n messages without markers, each a
 // copy of one of one to three plain templates (mostly the first) or a
 // message of a tool-call unit, so that only their position tells the
 // copies apart.
-func identicalConversationGen(n int) *rapid.Generator[identical] {
-	return rapid.Custom(func(t *rapid.T) identical {
+func IdenticalConversations(n int) *rapid.Generator[Identical] {
+	return rapid.Custom(func(t *rapid.T) Identical {
 		k := rapid.IntRange(1, 3).Draw(t, "templates")
-		var c identical
+		var c Identical
 		for range k {
-			c.templates = append(c.templates, msgGen(-1, msgOpts{}).Draw(t, "template"))
+			c.Templates = append(c.Templates, Messages(-1, MessageOpts{}).Draw(t, "template"))
 		}
-		o := genOpts{n: n, exact: true, tools: rapid.SampledFrom([]int{0, 1}).Draw(t, "tools"), templates: c.templates}
-		c.msgs = emit(t, drawPlan(t, o), nil, o).msgs
+		o := HistoryOpts{N: n, Exact: true, Tools: rapid.SampledFrom([]int{0, 1}).Draw(t, "tools"), templates: c.Templates}
+		c.Msgs = emit(t, drawPlan(t, o), nil, o).Msgs
 		return c
 	})
 }
 
-type identical struct {
-	templates []msg
-	msgs      []msg
+type Identical struct {
+	Templates []Message
+	Msgs      []Message
 }
 
-func (c identical) messages() []msg { return c.msgs }
+func (c Identical) Messages() []Message { return c.Msgs }
 
-// of is the template message k copies, -1 for a message of a tool unit.
-func (c identical) of(k int) int {
-	for i, m := range c.templates {
-		if string(m.Raw) == string(c.msgs[k].Raw) {
+// Of is the template message k copies, -1 for a message of a tool unit.
+func (c Identical) Of(k int) int {
+	for i, m := range c.Templates {
+		if string(m.Raw) == string(c.Msgs[k].Raw) {
 			return i
 		}
 	}
 	return -1
 }
 
-func (c identical) GoString() string {
+func (c Identical) GoString() string {
 	var b strings.Builder
-	for i, m := range c.templates {
+	for i, m := range c.Templates {
 		fmt.Fprintf(&b, "template %c: %s\n", 'A'+i, m.Raw)
 	}
 	b.WriteString("messages: ")
-	for k := range c.msgs {
-		b.WriteByte(c.letter(k))
+	for k := range c.Msgs {
+		b.WriteByte(c.Letter(k))
 	}
 	return b.String()
 }
 
-// letter is the template letter of message k, '*' for a tool unit's.
-func (c identical) letter(k int) byte {
-	if t := c.of(k); t >= 0 {
+// Letter is the template letter of message k, '*' for a tool unit's.
+func (c Identical) Letter(k int) byte {
+	if t := c.Of(k); t >= 0 {
 		return byte('A' + t)
 	}
 	return '*'

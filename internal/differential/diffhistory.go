@@ -1,4 +1,4 @@
-package properties
+package differential
 
 // Differential properties of the capability history.
 
@@ -9,6 +9,8 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/convspec/convspec/conformance/protocol"
+	"github.com/convspec/convspec/internal/gen"
+	"github.com/convspec/convspec/internal/prop"
 )
 
 var historyClauses = clauseTable{
@@ -23,11 +25,11 @@ var maxSpellings = []string{"0", "1", "2", "3", "5", "10", "3.0", "3e0", "30E-1"
 
 const validMaxes = 10
 
-func diffHistoryProperties() []Property {
+func diffHistoryProperties() []prop.Property {
 	conversation := func(t *rapid.T, formats []string) []json.RawMessage {
-		return diffConversation(t, formats, rapid.IntRange(0, 14).Draw(t, "n"))
+		return gen.DiffConversation(t, formats, rapid.IntRange(0, 14).Draw(t, "n"))
 	}
-	return []Property{
+	return []prop.Property{
 		diffProperty("prop/diff-history-classify", protocol.CapHistory,
 			"history.classify of any conversation (both formats, rare shapes, malformed structures) answers as the reference does",
 			[]string{"CLS-1", "CLS-2", "UNIT-1", "UNIT-2", "MSG-1"},
@@ -41,8 +43,8 @@ func diffHistoryProperties() []Property {
 			"history.prune of any conversation, runs of prompts separated by every class, answers as the reference does",
 			[]string{"PRUNE-1", "PRUNE-2", "PRUNE-3", "PRUNE-4", "MSG-1"},
 			func(t *rapid.T, formats []string) []call {
-				h := historyGen(genOpts{n: rapid.IntRange(0, 14).Draw(t, "n"), tools: -1, runs: true, formats: formats}).Draw(t, "conversation")
-				msgs := raws(h.msgs)
+				h := gen.Histories(gen.HistoryOpts{N: rapid.IntRange(0, 14).Draw(t, "n"), Tools: -1, Runs: true, Formats: formats}).Draw(t, "conversation")
+				msgs := gen.Raws(h.Msgs)
 				if rapid.Bool().Draw(t, "with rare units") {
 					msgs = conversation(t, formats)
 				}
@@ -65,7 +67,7 @@ func diffHistoryProperties() []Property {
 				}
 				// One fault at most: which of a bad max_messages and a bad
 				// message an error names is open.
-				p["messages"] = drawConversation(t, formats, rapid.IntRange(0, 14).Draw(t, "n"), valid)
+				p["messages"] = gen.DrawConversation(t, formats, rapid.IntRange(0, 14).Draw(t, "n"), valid)
 				return []call{{protocol.MethodHistoryBuild, p}}
 			}, buildExamples(), historyClauses.of),
 	}

@@ -1,4 +1,4 @@
-package properties
+package gen
 
 import (
 	"slices"
@@ -12,18 +12,18 @@ import (
 // (sent only where any reading gives the same answer: window.trim must
 // refuse them all, history.prune ignores structure).
 var (
-	sureDefects      = []string{"orphan", "drop", "move", "twice", "dup"}
-	ambiguousDefects = []string{"orphan-known-id", "orphan-in-run", "twice-after", "dup-same"}
+	SureDefects      = []string{"orphan", "drop", "move", "twice", "dup"}
+	AmbiguousDefects = []string{"orphan-known-id", "orphan-in-run", "twice-after", "dup-same"}
 )
 
-func drawDefects(t *rapid.T, plan []item, o genOpts) ([]item, []insertion) {
-	count := o.defects[0]
-	if o.defects[1] > count {
-		count = rapid.IntRange(o.defects[0], o.defects[1]).Draw(t, "defects")
+func drawDefects(t *rapid.T, plan []item, o HistoryOpts) ([]item, []insertion) {
+	count := o.Defects[0]
+	if o.Defects[1] > count {
+		count = rapid.IntRange(o.Defects[0], o.Defects[1]).Draw(t, "defects")
 	}
-	kinds := sureDefects
-	if o.ambiguous {
-		kinds = append(append([]string(nil), sureDefects...), ambiguousDefects...)
+	kinds := SureDefects
+	if o.Ambiguous {
+		kinds = append(append([]string(nil), SureDefects...), AmbiguousDefects...)
 	}
 	var ins []insertion
 	free := func(i int) bool { return plan[i].kind == "tool" && plan[i].defect == "" && !plan[i].reserved }
@@ -47,7 +47,7 @@ func drawDefects(t *rapid.T, plan []item, o genOpts) ([]item, []insertion) {
 				if !slotFree(s) {
 					continue
 				}
-				if kind == "orphan-known-id" && !slices.ContainsFunc(seqIdx(s), intactTool) {
+				if kind == "orphan-known-id" && !slices.ContainsFunc(Indices(s), intactTool) {
 					continue
 				}
 				cands = append(cands, s)
@@ -63,7 +63,7 @@ func drawDefects(t *rapid.T, plan []item, o genOpts) ([]item, []insertion) {
 				case "twice":
 					ok = len(g) >= 2 || slices.Contains(plan[i].tool.anthropic, true)
 				case "dup":
-					ok = slices.ContainsFunc(seqIdx(i), intactTool)
+					ok = slices.ContainsFunc(Indices(i), intactTool)
 				case "dup-same":
 					ok = len(plan[i].tool.anthropic) >= 2
 				case "move":
@@ -79,7 +79,7 @@ func drawDefects(t *rapid.T, plan []item, o genOpts) ([]item, []insertion) {
 			}
 		}
 		if len(cands) == 0 {
-			if d < o.defects[0] && kind != "orphan" {
+			if d < o.Defects[0] && kind != "orphan" {
 				d-- // slot 0 is free unless an orphan is there already
 				kinds = []string{"orphan"}
 			}

@@ -1,4 +1,4 @@
-package properties
+package gen
 
 import (
 	"strings"
@@ -12,7 +12,7 @@ import (
 // unknown member, the marker at any position, spaced JSON — and builds it.
 // Members an implementation knows nothing about must come back untouched
 // (MSG-2) and must not be counted (EST-5).
-func finish(t *rapid.T, role string, content *jv, extra []jmember, seq int, overflow bool) msg {
+func finish(t *rapid.T, role string, content *jv, extra []jmember, seq int, overflow bool) Message {
 	if rapid.IntRange(0, 2).Draw(t, "extras") == 0 {
 		switch rapid.IntRange(0, 2).Draw(t, "extra") {
 		case 0:
@@ -30,7 +30,7 @@ func finish(t *rapid.T, role string, content *jv, extra []jmember, seq int, over
 	obj.mems = append(obj.mems, extra...)
 	if seq >= 0 {
 		at := rapid.IntRange(0, len(obj.mems)).Draw(t, "marker position")
-		obj.mems = append(obj.mems[:at], append([]jmember{mem(markerName, jint(seq))}, obj.mems[at:]...)...)
+		obj.mems = append(obj.mems[:at], append([]jmember{mem(MarkerName, jint(seq))}, obj.mems[at:]...)...)
 	}
 	spaced := rapid.IntRange(0, 5).Draw(t, "spaced") == 0
 	m := build(role, obj, content, seq, spaced)

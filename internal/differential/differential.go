@@ -1,6 +1,8 @@
-package properties
-
-// Differential properties: the reference as oracle on generated inputs.
+// Package differential holds the differential properties: the reference
+// as oracle on generated inputs. It is the one part of the judge that
+// imports the reference (internal/server, internal/inprocess); every other
+// property checks an invariant or a model without it.
+//
 // Each one draws a sequence of requests (a window's create and trims, a
 // single budget.count, …), sends every request to the target and to the
 // built-in reference in process, and compares the two responses member by
@@ -10,6 +12,7 @@ package properties
 // names the clause that governs the first differing member, shows both
 // values by JSON path and every request sent; rapid shrinks it to the
 // smallest sequence first.
+package differential
 
 import (
 	"context"
@@ -24,23 +27,17 @@ import (
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/deviation"
+	"github.com/convspec/convspec/internal/gen"
 	"github.com/convspec/convspec/internal/inprocess"
 	"github.com/convspec/convspec/internal/jsoncmp"
+	"github.com/convspec/convspec/internal/prop"
 	"github.com/convspec/convspec/internal/server"
 )
 
-// Failer is what a check reports to: a *rapid.T for a generated case, the
-// runner's recorder for a fixed example.
-type Failer interface {
-	Helper()
-	Fatalf(format string, args ...any)
-}
-
-// Example is a fixed case a property runs before its random checks, so
-// that a bug at a boundary never depends on the seed.
-type Example struct {
-	Name string
-	Run  func(f Failer, tg target.Target)
+// All are the properties that compare the target with
+// the reference (or with exact token vectors), capability by capability.
+func All() []prop.Property {
+	return slices.Concat(diffWindowProperties(), diffHistoryProperties(), diffBudgetProperties(), diffConfigProperties(), exactVectorProperties())
 }
 
 // call is one request of a differential sequence. A params member named
@@ -55,7 +52,7 @@ type call struct {
 type windowRef int
 
 // GoString keeps rapid's logs of drawn sequences readable.
-func (c call) GoString() string { return c.Method + " " + string(mustJSON(c.Params)) }
+func (c call) GoString() string { return c.Method + " " + string(gen.MustJSON(c.Params)) }
 
 // openMembers are the members of a result the spec leaves open: left out
 // of the differential comparison (and listed in spec/golden.md).
@@ -67,7 +64,7 @@ var diagnosticsMembers = jsoncmp.Diagnostics
 
 // openFor is what the comparison leaves out for tg.
 func openFor(tg target.Target) []jsoncmp.Pattern {
-	if diagnostics(tg) {
+	if prop.Diagnostics(tg) {
 		return openMembers
 	}
 	return append(slices.Clone(openMembers), diagnosticsMembers...)
@@ -96,7 +93,7 @@ func normalize(method string, r jsoncmp.Response) jsoncmp.Response {
 
 // differ sends a sequence to tg and to the reference and fails on the first
 // response that differs. clauseOf names the clause of a differing member.
-func differ(ctx context.Context, f Failer, tg target.Target, seq []call, clauseOf func(method, path string) string) {
+func differ(ctx context.Context, f prop.Failer, tg target.Target, seq []call, clauseOf func(method, path string) string) {
 	f.Helper()
 	ref := inprocess.Oracle(server.Reference{}) // fresh: its handles start from nothing
 	var refHandles, tgHandles []string
@@ -111,7 +108,7 @@ func differ(ctx context.Context, f Failer, tg target.Target, seq []call, clauseO
 		if want.failure != nil {
 			f.Fatalf("the reference failed on %s: %v", c.Method, want.failure)
 		}
-		if want.Error != nil && protocol.IsValidationKind(want.Error.Kind()) && !validation(tg) {
+		if want.Error != nil && protocol.IsValidationKind(want.Error.Kind()) && !prop.Validation(tg) {
 			// Refusing malformed input is level validation (D-42): a
 			// target that does not declare it is never sent the request,
 			// and a window that was not created is unbound on both sides.
@@ -120,7 +117,7 @@ func differ(ctx context.Context, f Failer, tg target.Target, seq []call, clauseO
 			}
 			continue
 		}
-		sent = append(sent, c.Method+" "+string(mustJSON(refParams)))
+		sent = append(sent, c.Method+" "+string(gen.MustJSON(refParams)))
 		got := respond(ctx, tg, c.Method, tgParams)
 		if got.failure != nil {
 			deviation.Note(ctx, f, deviation.Parts{Sent: strings.Join(sent, "\n")})
@@ -145,7 +142,7 @@ func differ(ctx context.Context, f Failer, tg target.Target, seq []call, clauseO
 // the structure's code), whatever the method's own clauses; else clauseOf's.
 func clauseOfDifference(method, path string, want jsoncmp.Response, clauseOf func(method, path string) string) string {
 	if want.Error != nil && want.Error.Kind() == protocol.KindInvalidMessage {
-		for _, code := range structureCodes {
+		for _, code := range gen.StructureCodes {
 			if strings.Contains(want.Error.Message, code) {
 				return "UNIT-2"
 			}
@@ -219,17 +216,17 @@ func bind(params map[string]any, handles []string) (map[string]any, bool) {
 // diffProperty makes a differential property of a sequence generator and
 // its fixed examples.
 // draw gets the provider formats the target accepts (providerFormats).
-func diffProperty(id, capability, doc string, clauses []string, draw func(t *rapid.T, formats []string) []call, examples map[string][]call, clauseOf func(method, path string) string) Property {
-	p := Property{ID: id, Capability: capability, Doc: doc, Clauses: clauses, Differential: true,
+func diffProperty(id, capability, doc string, clauses []string, draw func(t *rapid.T, formats []string) []call, examples map[string][]call, clauseOf func(method, path string) string) prop.Property {
+	p := prop.Property{ID: id, Capability: capability, Doc: doc, Clauses: clauses, Differential: true,
 		Check: func(t *rapid.T, tg target.Target) {
-			seq := rapid.Custom(func(t *rapid.T) []call { return draw(t, providerFormats(tg.Info())) }).Draw(t, "requests")
+			seq := rapid.Custom(func(t *rapid.T) []call { return draw(t, prop.ProviderFormats(tg.Info())) }).Draw(t, "requests")
 			differ(t.Context(), t, tg, seq, clauseOf)
 		},
 	}
 	for _, name := range sortedKeys(examples) {
 		seq := examples[name]
-		p.Examples = append(p.Examples, Example{Name: name, Run: func(f Failer, tg target.Target) {
-			if !sendsOnly(providerFormats(tg.Info()), seq) {
+		p.Examples = append(p.Examples, prop.Example{Name: name, Run: func(f prop.Failer, tg target.Target) {
+			if !gen.SendsOnly(prop.ProviderFormats(tg.Info()), seq) {
 				return // not in a format the implementation declares (D-42)
 			}
 			differ(context.Background(), f, tg, seq, clauseOf)

@@ -1,4 +1,4 @@
-package properties
+package gen
 
 import (
 	"encoding/json"
@@ -15,13 +15,13 @@ import (
 
 // Defaults of CFG-1.
 const (
-	defaultMax   = 100
-	defaultFirst = 1
-	defaultLast  = 20
+	DefaultMax   = 100
+	DefaultFirst = 1
+	DefaultLast  = 20
 )
 
-// cfgCase is a generated ConversationHistoryConfig.
-type cfgCase struct {
+// Config is a generated ConversationHistoryConfig.
+type Config struct {
 	// Raw is the config sent; nil sends no config member at all.
 	Raw json.RawMessage
 	// Max, First and Last are the counts sent; nil when the member is
@@ -32,8 +32,8 @@ type cfgCase struct {
 	Sent map[string]string
 }
 
-// clause is the clause that fixes the effective value of member.
-func (c cfgCase) clause(member string) string {
+// Clause is the clause that fixes the effective value of member.
+func (c Config) Clause(member string) string {
 	sent, ok := c.Sent[member]
 	switch {
 	case !ok:
@@ -47,8 +47,8 @@ func (c cfgCase) clause(member string) string {
 	}
 }
 
-// how says how member was sent.
-func (c cfgCase) how(member string) string {
+// How says how member was sent.
+func (c Config) How(member string) string {
 	sent, ok := c.Sent[member]
 	switch {
 	case c.Raw == nil:
@@ -62,15 +62,15 @@ func (c cfgCase) how(member string) string {
 	}
 }
 
-func (c cfgCase) GoString() string {
+func (c Config) GoString() string {
 	if c.Raw == nil {
 		return "(no config)"
 	}
 	return string(c.Raw)
 }
 
-// want is the effective configuration the case must produce (CFG-1, CFG-2).
-func (c cfgCase) want() (maxN, first, last int, summarize bool) {
+// Want is the effective configuration the case must produce (CFG-1, CFG-2).
+func (c Config) Want() (maxN, first, last int, summarize bool) {
 	or := func(p *int, d int) int {
 		if p == nil {
 			return d
@@ -80,27 +80,27 @@ func (c cfgCase) want() (maxN, first, last int, summarize bool) {
 	if c.Summarize != nil {
 		summarize = *c.Summarize
 	}
-	return or(c.Max, defaultMax), or(c.First, defaultFirst), or(c.Last, defaultLast), summarize
+	return or(c.Max, DefaultMax), or(c.First, DefaultFirst), or(c.Last, DefaultLast), summarize
 }
 
-// maxGen draws max_messages with weight on the small values where the
+// Maxes draws max_messages with weight on the small values where the
 // boundaries are; 0 disables trimming (CFG-5).
-var maxGen = rapid.OneOf(
+var Maxes = rapid.OneOf(
 	rapid.SampledFrom([]int{0, 1, 2, 3, 4, 5, 8, 10, 20}),
 	rapid.IntRange(0, 30),
 )
 
-// configGen draws a configuration whose preserve_first_n + preserve_last_n
+// Configs draws a configuration whose preserve_first_n + preserve_last_n
 // lands below, at, one above and far above max_messages, with members
 // sometimes absent or null, and counts sometimes spelled 3.0 or 3e0
 // (CFG-3). maxes draws max_messages.
-func configGen(maxes *rapid.Generator[int]) *rapid.Generator[cfgCase] {
-	return rapid.Custom(func(t *rapid.T) cfgCase {
+func Configs(maxes *rapid.Generator[int]) *rapid.Generator[Config] {
+	return rapid.Custom(func(t *rapid.T) Config {
 		// rapid favours the first choices, so the rare one comes last. A
 		// default max_messages (100) takes a conversation of 101 messages to
 		// trim, slow to shrink and long to read, so it stays rare.
 		if rapid.IntRange(0, 23).Draw(t, "no config") == 23 {
-			return cfgCase{}
+			return Config{}
 		}
 		maxN := maxes.Draw(t, "max_messages")
 		var sum int
@@ -122,7 +122,7 @@ func configGen(maxes *rapid.Generator[int]) *rapid.Generator[cfgCase] {
 		first := rapid.IntRange(0, sum).Draw(t, "preserve_first_n")
 		last := sum - first
 
-		c := cfgCase{Sent: map[string]string{}}
+		c := Config{Sent: map[string]string{}}
 		var mems []string
 		count := func(name string, v int, dst **int) {
 			presence := []string{"set", "set", "set", "set", "set", "set", "absent", "null"}
@@ -170,34 +170,34 @@ func configGen(maxes *rapid.Generator[int]) *rapid.Generator[cfgCase] {
 	})
 }
 
-// lengthMode says which side of the cap a conversation length falls on.
-type lengthMode int
+// LengthMode says which side of the cap a conversation length falls on.
+type LengthMode int
 
 const (
-	anyLength   lengthMode = iota
-	overCap                // n > max when max > 0, so that the window trims
-	withinLimit            // n <= max, or any n when max is 0 (WIN-1)
+	AnyLength   LengthMode = iota
+	OverCap                // n > max when max > 0, so that the window trims
+	WithinLimit            // n <= max, or any n when max is 0 (WIN-1)
 )
 
-// longest is the longest conversation generated.
-const longest = 130
+// LongestConversation is the longest conversation generated.
+const LongestConversation = 130
 
-// lengthGen draws a conversation length around every boundary of the
+// Lengths draws a conversation length around every boundary of the
 // effective configuration: 0, 1, max − 1, max, max + 1, h + t ± 1, and
 // longer ones.
-func lengthGen(maxN, h, t int, mode lengthMode) *rapid.Generator[int] {
-	if mode == anyLength {
-		return rapid.OneOf(lengthGen(maxN, h, t, withinLimit), lengthGen(maxN, h, t, overCap))
+func Lengths(maxN, h, t int, mode LengthMode) *rapid.Generator[int] {
+	if mode == AnyLength {
+		return rapid.OneOf(Lengths(maxN, h, t, WithinLimit), Lengths(maxN, h, t, OverCap))
 	}
 	cands := []int{0, 1, 2, maxN - 1, maxN, maxN + 1, maxN + 2, h + t - 1, h + t, h + t + 1,
 		h, h + 1, t, t + 1, 2 * maxN, maxN + h + t, maxN + h + t + 1}
-	lo, hi := 0, longest
+	lo, hi := 0, LongestConversation
 	switch mode {
-	case overCap:
+	case OverCap:
 		if maxN > 0 {
 			lo = maxN + 1
 		}
-	case withinLimit:
+	case WithinLimit:
 		if maxN > 0 {
 			hi = maxN
 		}
