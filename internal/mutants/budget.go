@@ -5,7 +5,6 @@ package mutants
 
 import (
 	"context"
-	"slices"
 	"strings"
 
 	"github.com/convspec/convspec/internal/server"
@@ -75,28 +74,6 @@ func (compressMutant) Name() string { return "convspec-mutant" }
 
 func (c compressMutant) Compress(ctx context.Context, msgs []message.Message, s budget.Summarizer) ([]message.Message, error) {
 	return c.compress(ctx, msgs, s)
-}
-
-// lastMessageCompress is [system, summary, last message].
-func lastMessageCompress(ctx context.Context, msgs []message.Message, s budget.Summarizer) ([]message.Message, error) {
-	rest := msgs
-	var out []message.Message
-	if len(rest) > 0 && rest[0].Class() == message.System {
-		out, rest = append(out, rest[0]), rest[1:]
-	}
-	var last []message.Message
-	if len(rest) > 0 {
-		rest, last = rest[:len(rest)-1], rest[len(rest)-1:]
-	}
-	text, err := s.Summarize(ctx, slices.Clone(rest))
-	if err != nil {
-		return nil, err
-	}
-	summary, err := message.New("assistant", text)
-	if err != nil {
-		return nil, err
-	}
-	return slices.Concat(out, []message.Message{summary}, last), nil
 }
 
 // placeholderOnFailure answers for a failing summaryFn.

@@ -13,6 +13,7 @@ import (
 	"errors"
 	"sort"
 
+	"github.com/convspec/convspec/internal/fault"
 	"github.com/convspec/convspec/internal/server"
 	"github.com/convspec/convspec/reference/config"
 	"github.com/convspec/convspec/reference/history"
@@ -163,13 +164,8 @@ func All() []Mutant {
 			Engine: namelessEngine{}}, {Name: "head-tail-overlap", Clauses: []string{"WIN-2", "WIN-5"},
 			Bug:    "takes the tail as the last t messages even when they overlap the head, so messages appear twice",
 			Engine: trimMutant(overlappingTrim)}, {Name: "loop-approaching-at-80", Clauses: []string{"LOOP-5"},
-			Bug: "warns at exactly 80% of the cap instead of above it",
-			Engine: replaced{runLoop: editingEvents(loop.Execute, func(r loop.Run, it loop.IterationResult) []window.Warning {
-				if n, max := it.Metrics.MessageCount, r.Config.MaxMessages; max > 0 && 100*n == loop.ApproachingPercent*max {
-					return append(it.Events, loop.ApproachingLimit(n, max))
-				}
-				return it.Events
-			})}}, {Name: "loop-evicts-first-message", Clauses: []string{"LOOP-2"},
+			Bug:    "warns at exactly 80% of the cap instead of above it",
+			Faults: fault.Of(fault.LoopApproachingInclusive)}, {Name: "loop-evicts-first-message", Clauses: []string{"LOOP-2"},
 			Bug: "honours preserve_first_n 0 in the loop, dropping the system prompt",
 			Engine: replaced{runLoop: editingEvents(func(ctx context.Context, r loop.Run) (loop.Result, error) {
 				w, err := window.New(r.Config)
@@ -278,5 +274,5 @@ func All() []Mutant {
 	ms = append(ms, domainMutants()...)
 	ms = append(ms, outsiderMutants()...)
 	sort.Slice(ms, func(i, j int) bool { return ms[i].Name < ms[j].Name })
-	return ms
+	return withFaults(ms)
 }

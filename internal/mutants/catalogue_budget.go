@@ -8,6 +8,7 @@ import (
 	"context"
 	"slices"
 
+	"github.com/convspec/convspec/internal/fault"
 	"github.com/convspec/convspec/reference/budget"
 	"github.com/convspec/convspec/reference/message"
 )
@@ -178,5 +179,5 @@ func budgetCatalogue() []Mutant {
 				return budget.Compress(ctx, msgs, placeholderOnFailure{s})
 			}}}, {Name: "compress-keeps-last-message", Clauses: []string{"CMP-1"},
 			Bug:    "keeps the last message instead of the last user prompt, so a conversation ending in a tool result keeps the result",
-			Engine: compressMutant{compress: lastMessageCompress}}}
+			Faults: fault.Of(fault.CompressKeepsLastMessage)}}
 }

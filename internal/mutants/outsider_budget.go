@@ -8,8 +8,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"slices"
 
+	"github.com/convspec/convspec/internal/fault"
 	"github.com/convspec/convspec/reference/budget"
 	"github.com/convspec/convspec/reference/message"
 	"github.com/convspec/convspec/reference/tokens"
@@ -139,41 +139,7 @@ func outsiderBudgetMutants() []Mutant {
 			// tool_result message as the prompt.
 			Name: "outsider-budget-compress-last-user-role", Bug: "keeps the last message whose role is user as the prompt, even an Anthropic tool_result message",
 			Clauses: []string{"CMP-1"},
-			Engine: replaced{compress: func(ctx context.Context, msgs []message.Message, s budget.Summarizer) ([]message.Message, error) {
-				var sys *message.Message
-				rest := msgs
-				if len(msgs) > 0 && msgs[0].Class() == message.System {
-					sys, rest = &msgs[0], msgs[1:]
-				}
-				last := -1
-				for i := len(rest) - 1; i >= 0; i-- {
-					if rest[i].Role() == "user" {
-						last = i
-						break
-					}
-				}
-				compressed := slices.Clone(rest)
-				if last >= 0 {
-					compressed = slices.Delete(compressed, last, last+1)
-				}
-				text, err := s.Summarize(ctx, compressed)
-				if err != nil {
-					return nil, err
-				}
-				summary, err := message.New("assistant", text)
-				if err != nil {
-					return nil, err
-				}
-				var out []message.Message
-				if sys != nil {
-					out = append(out, *sys)
-				}
-				out = append(out, summary)
-				if last >= 0 {
-					out = append(out, rest[last])
-				}
-				return out, nil
-			}},
+			Faults:  fault.Of(fault.CompressPromptByRole),
 		},
 		{
 			// budget.prepare over 95 % of the limit, summarizer failing, with

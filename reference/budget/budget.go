@@ -13,6 +13,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/convspec/convspec/internal/fault"
 	"github.com/convspec/convspec/reference/message"
 	"github.com/convspec/convspec/reference/tokens"
 )
@@ -198,6 +199,7 @@ type Summarizer interface {
 // a system message, summary (assistant), last user prompt], with one call to
 // s for the messages in between.
 func Compress(ctx context.Context, msgs []message.Message, s Summarizer) ([]message.Message, error) {
+	fs := fault.From(ctx)
 	var sys *message.Message
 	rest := msgs
 	if len(msgs) > 0 && msgs[0].Class() == message.System {
@@ -205,10 +207,13 @@ func Compress(ctx context.Context, msgs []message.Message, s Summarizer) ([]mess
 	}
 	last := -1
 	for i := len(rest) - 1; i >= 0; i-- {
-		if rest[i].Class() == message.UserPrompt {
+		if rest[i].Class() == message.UserPrompt || rest[i].Role() == "user" && fs.On(fault.CompressPromptByRole) {
 			last = i
 			break
 		}
+	}
+	if len(rest) > 0 && last != len(rest)-1 && fs.On(fault.CompressKeepsLastMessage) {
+		last = len(rest) - 1
 	}
 	compressed := slices.Clone(rest)
 	if last >= 0 {
