@@ -14,8 +14,6 @@ import (
 	"github.com/convspec/convspec/reference/message"
 )
 
-// buildWith is the reference's build with another choice of where the
-// kept conversation starts.
 // startingAt builds like the reference but starts the window where start
 // says.
 func startingAt(start func(rest []message.Message, max int) int) replaced {
@@ -24,19 +22,21 @@ func startingAt(start func(rest []message.Message, max int) int) replaced {
 	}}
 }
 
+// buildWith is the reference's build with another choice of where the
+// kept conversation starts: the reference repairs and prunes (a build
+// without a limit), the variant windows.
 func buildWith(msgs []message.Message, max int, start func(rest []message.Message, max int) int) (history.Result, error) {
-	if max < 0 {
+	res, err := history.Build(msgs, 0)
+	if err != nil || max <= 0 {
 		return history.Build(msgs, max)
 	}
-	sane, warnings := history.Sanitize(msgs)
-	pruned, _ := history.Prune(sane)
 	sys := 0
-	for sys < len(pruned) && pruned[sys].Class() == message.System {
+	for sys < len(res.Messages) && res.Messages[sys].Class() == message.System {
 		sys++
 	}
-	rest := pruned[sys:]
-	out := append(slices.Clone(pruned[:sys]), rest[start(rest, max):]...)
-	return history.Result{Messages: out, Warnings: warnings}, nil
+	rest := res.Messages[sys:]
+	res.Messages = append(slices.Clone(res.Messages[:sys]), rest[start(rest, max):]...)
+	return res, nil
 }
 
 // unitCountStart applies BUILD-3 counting units instead of messages.
@@ -53,25 +53,14 @@ func unitCountStart(rest []message.Message, max int) int {
 	return units[len(units)-max].Start
 }
 
-// fitOnlyStart applies BUILD-3's first two rules and, when nothing fits,
-// keeps nothing.
+// fitOnlyStart starts where the reference does, except that when not
+// even the last unit fits it keeps nothing (BUILD-4 keeps that unit whole).
 func fitOnlyStart(rest []message.Message, max int) int {
-	n := len(rest)
-	if max == 0 || n <= max {
-		return 0
+	start := len(rest) - len(history.Window(rest, max))
+	if max > 0 && len(rest)-start > max {
+		return len(rest)
 	}
-	units, _ := message.Structure(rest)
-	for _, u := range units {
-		if n-u.Start <= max && rest[u.Start].Class() == message.UserPrompt {
-			return u.Start
-		}
-	}
-	for _, u := range units {
-		if n-u.Start <= max {
-			return u.Start
-		}
-	}
-	return n
+	return start
 }
 
 func isPrompt(m message.Message) bool { return m.Class() == message.UserPrompt }

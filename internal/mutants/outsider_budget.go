@@ -98,38 +98,10 @@ func outsiderBudgetMutants() []Mutant {
 			Name: "outsider-budget-prune-stops-at-target", Bug: "stops pruning once the count is at or below the target, not strictly below it",
 			Clauses: []string{"PRN-1"},
 			Engine: replaced{pruneBudget: func(msgs []message.Message, limit, pct int) ([]message.Message, []int, error) {
-				if len(msgs) == 0 || pct <= 0 || pct > 100 {
+				if pct <= 0 || pct > 100 {
 					return budget.Prune(msgs, limit, pct)
 				}
-				units, err := message.Units(msgs)
-				if err != nil {
-					return nil, nil, err
-				}
-				per := make([]int, len(msgs))
-				total := 0
-				for i, m := range msgs {
-					per[i] = budget.MessageTokens(m)
-					total += per[i]
-				}
-				var removed []int
-				drop := make([]bool, len(msgs))
-				for _, u := range units[min(1, len(units)):max(1, len(units)-1)] {
-					if 100*total <= pct*limit {
-						break
-					}
-					for i := u.Start; i < u.End; i++ {
-						drop[i] = true
-						total -= per[i]
-						removed = append(removed, i)
-					}
-				}
-				var kept []message.Message
-				for i, m := range msgs {
-					if !drop[i] {
-						kept = append(kept, m)
-					}
-				}
-				return kept, removed, nil
+				return pruneUntil(msgs, func(count, _ int) bool { return 100*count <= pct*limit })
 			}},
 		},
 		{
