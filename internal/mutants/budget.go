@@ -161,32 +161,10 @@ func budgetCatalogue() []Mutant {
 			}}}, {Name: "budget-ignores-role", Clauses: []string{"TOK-2"},
 			Bug:    "counts only the content, not the role",
 			Engine: replaced{msgTokens: func(m message.Message) int { return budget.MessageTokens(m) - 1 }}}, {Name: "budget-prepares-at-80", Clauses: []string{"PREP-1"},
-			Bug: "prepares with >= 80%: a conversation at exactly 80% is pruned and warned about",
-			Engine: replaced{prepare: func(ctx context.Context, msgs []message.Message, model string, limits budget.Limits, s budget.Summarizer) ([]message.Message, []budget.Event, error) {
-				limit, err := limits.Of(model)
-				if err != nil {
-					return nil, nil, err
-				}
-				if count := budget.Count(msgs); 100*count == budget.WarnPercent*limit {
-					kept, _, err := budget.Prune(msgs, limit, budget.WarnPercent)
-					if err != nil {
-						return nil, nil, err
-					}
-					return kept, []budget.Event{{Name: budget.EventApproaching, TokenCount: count, Limit: limit}}, nil
-				}
-				return budget.Prepare(ctx, msgs, model, limits, s)
-			}}}, {Name: "budget-prepare-passes-malformed", Clauses: []string{"UNIT-2", "PREP-1"},
-			Bug: "checks tool structure only where it prunes, so under 80% a malformed conversation is passed on unchanged",
-			Engine: replaced{prepare: func(ctx context.Context, msgs []message.Message, model string, limits budget.Limits, s budget.Summarizer) ([]message.Message, []budget.Event, error) {
-				limit, err := limits.Of(model)
-				if err != nil {
-					return nil, nil, err
-				}
-				if _, err := message.Units(msgs); err != nil && !budget.Approaching(budget.Count(msgs), limit) {
-					return slices.Clone(msgs), nil, nil
-				}
-				return budget.Prepare(ctx, msgs, model, limits, s)
-			}}}, {Name: "budget-prune-do-while", Clauses: []string{"PRN-3"},
+			Bug:    "prepares with >= 80%: a conversation at exactly 80% is pruned and warned about",
+			Faults: fault.Of(fault.PrepareAt80Inclusive)}, {Name: "budget-prepare-passes-malformed", Clauses: []string{"UNIT-2", "PREP-1"},
+			Bug:    "checks tool structure only where it prunes, so under 80% a malformed conversation is passed on unchanged",
+			Faults: fault.Of(fault.PrepareUnitsCheckedOnlyWhenPruning)}, {Name: "budget-prune-do-while", Clauses: []string{"PRN-3"},
 			Bug: "removes a unit before testing the count (a do-while loop), so a conversation already below the target loses one",
 			Engine: replaced{pruneBudget: func(msgs []message.Message, limit, percent int) ([]message.Message, []int, error) {
 				kept, removed, err := budget.Prune(msgs, limit, percent)
@@ -282,16 +260,8 @@ func budgetCatalogue() []Mutant {
 				return out, events, err
 			}},
 		}, {Name: "budget-warns-after-pruning", Clauses: []string{"PREP-2"},
-			Bug: "reports the token count after pruning in context_window_approaching",
-			Engine: replaced{prepare: func(ctx context.Context, msgs []message.Message, model string, limits budget.Limits, s budget.Summarizer) ([]message.Message, []budget.Event, error) {
-				out, events, err := budget.Prepare(ctx, msgs, model, limits, s)
-				for i := range events {
-					if events[i].Name == budget.EventApproaching {
-						events[i].TokenCount = budget.Count(out)
-					}
-				}
-				return out, events, err
-			}}}, {Name: "compress-invents-summary", Clauses: []string{"CMP-2"},
+			Bug:    "reports the token count after pruning in context_window_approaching",
+			Faults: fault.Of(fault.PrepareEventCountAfterPrune)}, {Name: "compress-invents-summary", Clauses: []string{"CMP-2"},
 			Bug: "catches a failing summaryFn and compresses with a placeholder summary instead of failing",
 			Engine: compressMutant{compress: func(ctx context.Context, msgs []message.Message, s budget.Summarizer) ([]message.Message, error) {
 				return budget.Compress(ctx, msgs, placeholderOnFailure{s})

@@ -4,7 +4,6 @@ package mutants
 // CMP-*, PREP-*).
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -120,18 +119,7 @@ func outsiderBudgetMutants() []Mutant {
 			// variant returns the pruned conversation.
 			Name: "outsider-budget-prepare-no-recheck-after-failure", Bug: "after a failed compression returns the pruned conversation without checking it is below the hard limit",
 			Clauses: []string{"PREP-4", "PREP-3"},
-			Engine: replaced{prepare: func(ctx context.Context, msgs []message.Message, model string, limits budget.Limits, s budget.Summarizer) ([]message.Message, []budget.Event, error) {
-				out, events, err := budget.Prepare(ctx, msgs, model, limits, s)
-				if err == nil || len(events) == 0 || events[0].Name != budget.EventCompressionFailed {
-					return out, events, err
-				}
-				limit, _ := limits.Of(model)
-				kept, _, perr := budget.Prune(msgs, limit, budget.WarnPercent)
-				if perr != nil {
-					return nil, events, perr
-				}
-				return kept, events, nil
-			}},
+			Faults:  fault.Of(fault.PrepareNoRecheckAfterFailure),
 		},
 		{
 			// budget.check with limits {"m": 0}: invalid_params (a limit must
@@ -155,13 +143,7 @@ func outsiderBudgetMutants() []Mutant {
 			// the count after it.
 			Name: "outsider-budget-event-count-after-prune", Bug: "reports the token count after pruning in context_window_approaching",
 			Clauses: []string{"PREP-2"},
-			Engine: replaced{prepare: func(ctx context.Context, msgs []message.Message, model string, limits budget.Limits, s budget.Summarizer) ([]message.Message, []budget.Event, error) {
-				out, events, err := budget.Prepare(ctx, msgs, model, limits, s)
-				if err == nil && len(events) == 1 && events[0].Name == budget.EventApproaching {
-					events[0].TokenCount = budget.Count(out)
-				}
-				return out, events, err
-			}},
+			Faults:  fault.Of(fault.PrepareEventCountAfterPrune),
 		},
 	}
 }
