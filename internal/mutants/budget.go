@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/convspec/convspec/internal/fault"
-	"github.com/convspec/convspec/internal/server"
 	"github.com/convspec/convspec/reference/budget"
 	"github.com/convspec/convspec/reference/message"
 	"github.com/convspec/convspec/reference/tokens"
@@ -25,16 +24,6 @@ func anyModel(l budget.Limits) budget.Limits {
 	}
 	return l
 }
-
-// tokenMutant is the reference with tokens.encode replaced.
-type tokenMutant struct {
-	server.Reference
-	encode func(string) []int
-}
-
-func (tokenMutant) Name() string { return "convspec-mutant" }
-
-func (t tokenMutant) EncodeTokens(text string) []int { return t.encode(text) }
 
 // cl100kSpecials are cl100k_base's special tokens.
 var cl100kSpecials = map[string]int{
@@ -64,18 +53,6 @@ func encodeWithSpecials(text string) []int {
 		text = text[at+len(which):]
 	}
 	return ids
-}
-
-// compressMutant is the reference with budget.compress replaced.
-type compressMutant struct {
-	server.Reference
-	compress func(context.Context, []message.Message, budget.Summarizer) ([]message.Message, error)
-}
-
-func (compressMutant) Name() string { return "convspec-mutant" }
-
-func (c compressMutant) Compress(ctx context.Context, msgs []message.Message, s budget.Summarizer) ([]message.Message, error) {
-	return c.compress(ctx, msgs, s)
 }
 
 // placeholderOnFailure answers for a failing summaryFn.
@@ -281,7 +258,7 @@ func budgetCatalogue() []Mutant {
 			Faults: fault.Of(fault.PrepareEventCountAfterPrune)},
 		{Name: "compress-invents-summary", Clauses: []string{"CMP-2"},
 			Bug: "catches a failing summaryFn and compresses with a placeholder summary instead of failing",
-			Engine: compressMutant{compress: func(ctx context.Context, msgs []message.Message, s budget.Summarizer) ([]message.Message, error) {
+			Engine: replaced{compress: func(ctx context.Context, msgs []message.Message, s budget.Summarizer) ([]message.Message, error) {
 				return budget.Compress(ctx, msgs, placeholderOnFailure{s})
 			}}},
 		{Name: "compress-keeps-last-message", Clauses: []string{"CMP-1"},
@@ -289,6 +266,6 @@ func budgetCatalogue() []Mutant {
 			Faults: fault.Of(fault.CompressKeepsLastMessage)},
 		{Name: "tokens-special-text", Clauses: []string{"TOK-1"},
 			Bug:    "encodes with tiktoken's encode(allowed_special=\"all\"), so the text <|endoftext|> becomes the special token 100257",
-			Engine: tokenMutant{encode: encodeWithSpecials}},
+			Engine: replaced{encode: encodeWithSpecials}},
 	}
 }

@@ -135,18 +135,6 @@ func anyUnitStart(rest []message.Message, max int) int {
 	return units[len(units)-1].Start
 }
 
-// classifyMutant is the reference with history.classify replaced.
-type classifyMutant struct {
-	server.Reference
-	classify func([]message.Message) ([]message.Class, []message.Unit, error)
-}
-
-func (classifyMutant) Name() string { return "convspec-mutant" }
-
-func (c classifyMutant) Classify(msgs []message.Message) ([]message.Class, []message.Unit, error) {
-	return c.classify(msgs)
-}
-
 // openAIOnlyClassify reads tool_calls and role "tool" only: Anthropic
 // calls and results are plain messages, units of one.
 func openAIOnlyClassify(msgs []message.Message) ([]message.Class, []message.Unit, error) {
@@ -259,7 +247,7 @@ func historyCatalogue() []Mutant {
 			}}},
 		{Name: "classify-openai-only", Clauses: []string{"CLS-1", "UNIT-1"},
 			Bug:    "knows only the OpenAI tool format: a tool_use block is assistant text, a user message of tool_result blocks a user prompt",
-			Engine: classifyMutant{classify: openAIOnlyClassify}},
+			Engine: replaced{classify: openAIOnlyClassify}},
 		{Name: "prune-drops-between", Clauses: []string{"PRUNE-3"},
 			Bug:    "drops everything between the members of a run (system messages, tool results), not only the orphaned prompts",
 			Engine: replaced{prune: pruneDroppingBetween}},
