@@ -50,7 +50,8 @@ func hasBlock(text []byte) bool {
 	return strings.Contains(string(text), "conversation:") || strings.Contains(string(text), `"conversation"`)
 }
 
-// configCatalogue is the catalogue's variants of capability config: the configuration files.
+// configCatalogue is the catalogue's variants of capability config: the
+// configuration files.
 func configCatalogue() []Mutant {
 	return []Mutant{
 		{Name: "config-block-replaces-shorthand", Clauses: []string{"CONF-3"},

@@ -78,7 +78,8 @@ func goJSONEstimate(msgs []message.Message) int {
 	}) + 3) / 4
 }
 
-// estimateCatalogue is the catalogue's variants of the window's token estimate.
+// estimateCatalogue is the catalogue's variants of the window's token
+// estimate.
 func estimateCatalogue() []Mutant {
 	return []Mutant{
 		{Name: "estimate-bytes", Clauses: []string{"EST-2", "EST-3"},

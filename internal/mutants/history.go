@@ -213,7 +213,8 @@ func rememberingPrune() func([]message.Message) ([]message.Message, []int) {
 	}
 }
 
-// historyCatalogue is the catalogue's variants of capability history: classification, pruning and building.
+// historyCatalogue is the catalogue's variants of capability history:
+// classification, pruning and building.
 func historyCatalogue() []Mutant {
 	return []Mutant{
 		{Name: "build-counts-units", Clauses: []string{"BUILD-4"},

@@ -113,7 +113,8 @@ func uncheckedTrim(c window.Config, msgs []message.Message) (window.Result, erro
 	return w.Apply(countPlan(c, []message.Unit{{Start: 0, End: len(msgs)}}), msgs), nil
 }
 
-// messagesCatalogue is the catalogue's variants of what a message is: roles, tool members and tool structure.
+// messagesCatalogue is the catalogue's variants of what a message is:
+// roles, tool members and tool structure.
 func messagesCatalogue() []Mutant {
 	return []Mutant{
 		{Name: "message-role-enum", Clauses: []string{"MSG-1"},

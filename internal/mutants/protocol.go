@@ -29,7 +29,8 @@ type namelessEngine struct{ server.Reference }
 
 func (namelessEngine) Name() string { return "" }
 
-// protocolCatalogue is the catalogue's variants of the protocol itself: the handshake and answering a bad request.
+// protocolCatalogue is the catalogue's variants of the protocol itself:
+// the handshake and answering a bad request.
 func protocolCatalogue() []Mutant {
 	return []Mutant{
 		{Name: "config-type-panics", Clauses: []string{"PROTO-2", "CFG-3"},

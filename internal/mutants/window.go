@@ -324,7 +324,8 @@ func ignoreUnknown(raw json.RawMessage) (window.Config, error) {
 	return window.ParseConfig(raw)
 }
 
-// windowCatalogue is the catalogue's variants of capability window: its configuration, plan, trim, metrics and warnings.
+// windowCatalogue is the catalogue's variants of capability window: its
+// configuration, plan, trim, metrics and warnings.
 func windowCatalogue() []Mutant {
 	return []Mutant{
 		{Name: "cap-off-by-one", Clauses: []string{"WIN-4", "WIN-6"},
