@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/convspec/convspec/internal/server"
+	"github.com/convspec/convspec/internal/fault"
 	"github.com/convspec/convspec/reference/budget"
 	"github.com/convspec/convspec/reference/message"
 	"github.com/convspec/convspec/reference/tokens"
@@ -24,16 +24,6 @@ func anyModel(l budget.Limits) budget.Limits {
 	}
 	return l
 }
-
-// tokenMutant is the reference with tokens.encode replaced.
-type tokenMutant struct {
-	server.Reference
-	encode func(string) []int
-}
-
-func (tokenMutant) Name() string { return "convspec-mutant" }
-
-func (t tokenMutant) EncodeTokens(text string) []int { return t.encode(text) }
 
 // cl100kSpecials are cl100k_base's special tokens.
 var cl100kSpecials = map[string]int{
@@ -63,40 +53,6 @@ func encodeWithSpecials(text string) []int {
 		text = text[at+len(which):]
 	}
 	return ids
-}
-
-// compressMutant is the reference with budget.compress replaced.
-type compressMutant struct {
-	server.Reference
-	compress func(context.Context, []message.Message, budget.Summarizer) ([]message.Message, error)
-}
-
-func (compressMutant) Name() string { return "convspec-mutant" }
-
-func (c compressMutant) Compress(ctx context.Context, msgs []message.Message, s budget.Summarizer) ([]message.Message, error) {
-	return c.compress(ctx, msgs, s)
-}
-
-// lastMessageCompress is [system, summary, last message].
-func lastMessageCompress(ctx context.Context, msgs []message.Message, s budget.Summarizer) ([]message.Message, error) {
-	rest := msgs
-	var out []message.Message
-	if len(rest) > 0 && rest[0].Class() == message.System {
-		out, rest = append(out, rest[0]), rest[1:]
-	}
-	var last []message.Message
-	if len(rest) > 0 {
-		rest, last = rest[:len(rest)-1], rest[len(rest)-1:]
-	}
-	text, err := s.Summarize(ctx, slices.Clone(rest))
-	if err != nil {
-		return nil, err
-	}
-	summary, err := message.New("assistant", text)
-	if err != nil {
-		return nil, err
-	}
-	return slices.Concat(out, []message.Message{summary}, last), nil
 }
 
 // placeholderOnFailure answers for a failing summaryFn.
@@ -148,4 +104,168 @@ func pruneUntil(msgs []message.Message, done func(count, n int) bool) ([]message
 		}
 	}
 	return dropIndexes(msgs, removed), removed, nil
+}
+
+// budgetCatalogue is the catalogue's variants of capability budget: token
+// counts, limits, thresholds, pruning, compression and preparation.
+func budgetCatalogue() []Mutant {
+	return []Mutant{
+		{Name: "budget-at-80-is-approaching", Clauses: []string{"THR-1"},
+			Bug:    "uses >= where the spec says >: exactly 80% counts as approaching",
+			Engine: replaced{approaching: func(c, l int) bool { return 100*c >= budget.WarnPercent*l }}},
+		{Name: "budget-at-95-is-at-limit", Clauses: []string{"THR-2"},
+			Bug:    "uses >= where the spec says >: exactly 95% counts as at the limit",
+			Engine: replaced{atLimit: func(c, l int) bool { return 100*c >= budget.HardPercent*l }}},
+		{Name: "budget-claude-100k", Clauses: []string{"LIM-1"},
+			Bug: "gives claude-3.5-sonnet Claude 2's limit of 100,000 tokens instead of 200,000",
+			Engine: replaced{limits: func(extra map[string]int) (budget.Limits, error) {
+				l, err := budget.NewLimits(extra)
+				if err != nil {
+					return nil, err
+				}
+				if _, set := extra["claude-3.5-sonnet"]; !set {
+					l["claude-3.5-sonnet"] = 100_000
+				}
+				return l, nil
+			}}},
+		{Name: "budget-counts-bytes", Clauses: []string{"TOK-2", "TOK-3"},
+			Bug:    "counts ceil(UTF-8 bytes / 4) instead of cl100k tokens",
+			Engine: replaced{msgTokens: func(m message.Message) int { return (len(m.Raw()) + 3) / 4 }}},
+		{Name: "budget-default-limit", Clauses: []string{"LIM-2"},
+			Bug: "silently uses 128,000 for a model it does not know",
+			Engine: replaced{limits: func(extra map[string]int) (budget.Limits, error) {
+				l, err := budget.NewLimits(extra)
+				if err != nil {
+					return nil, err
+				}
+				return anyModel(l), nil
+			}}},
+		{Name: "budget-ignores-role", Clauses: []string{"TOK-2"},
+			Bug:    "counts only the content, not the role",
+			Engine: replaced{msgTokens: func(m message.Message) int { return budget.MessageTokens(m) - 1 }}},
+		{Name: "budget-prepares-at-80", Clauses: []string{"PREP-1"},
+			Bug:    "prepares with >= 80%: a conversation at exactly 80% is pruned and warned about",
+			Faults: fault.Of(fault.PrepareAt80Inclusive)},
+		{Name: "budget-prepare-passes-malformed", Clauses: []string{"UNIT-2", "PREP-1"},
+			Bug:    "checks tool structure only where it prunes, so under 80% a malformed conversation is passed on unchanged",
+			Faults: fault.Of(fault.PrepareUnitsCheckedOnlyWhenPruning)},
+		{Name: "budget-prune-do-while", Clauses: []string{"PRN-3"},
+			Bug: "removes a unit before testing the count (a do-while loop), so a conversation already below the target loses one",
+			Engine: replaced{pruneBudget: func(msgs []message.Message, limit, percent int) ([]message.Message, []int, error) {
+				kept, removed, err := budget.Prune(msgs, limit, percent)
+				if err != nil || len(removed) > 0 {
+					return kept, removed, err
+				}
+				units, err := message.Units(msgs)
+				if err != nil || len(units) < 3 {
+					return kept, removed, err
+				}
+				var gone []int
+				for i := units[1].Start; i < units[1].End; i++ {
+					gone = append(gone, i)
+				}
+				return dropIndexes(msgs, gone), gone, nil
+			}}},
+		{Name: "budget-prune-empty-ok", Clauses: []string{"PRN-4"},
+			Bug: "has no guard for an empty conversation and returns an empty list",
+			Engine: replaced{pruneBudget: func(msgs []message.Message, limit, percent int) ([]message.Message, []int, error) {
+				if len(msgs) == 0 {
+					return []message.Message{}, nil, nil
+				}
+				return budget.Prune(msgs, limit, percent)
+			}}},
+		{Name: "budget-prune-gives-up", Clauses: []string{"PREP-5"},
+			Bug: "stops pruning after 100 units (a guard against an endless loop), so a long conversation stays above the target",
+			Engine: replaced{pruneBudget: func(msgs []message.Message, limit, percent int) ([]message.Message, []int, error) {
+				return pruneUntil(msgs, func(c, n int) bool { return 100*c < percent*limit || n == 100 })
+			}}},
+		{
+			Name:    "budget-prune-stops-at-target",
+			Bug:     "stops pruning once the count is at or below the target (<=), where the spec asks for strictly below",
+			Clauses: []string{"PRN-1"},
+			Engine: replaced{pruneBudget: func(msgs []message.Message, limit, percent int) ([]message.Message, []int, error) {
+				// Below percent+ε: 100·c <= p·L is 100·c < p·L + 1.
+				return pruneUntil(msgs, func(c, _ int) bool { return 100*c <= percent*limit })
+			}},
+		},
+		{Name: "budget-prunes-messages", Clauses: []string{"UNIT-3", "PRN-1"},
+			Bug:    "prunes message by message, as 003's first draft did, splitting a tool call from its results",
+			Engine: replaced{pruneBudget: messageByMessagePrune}},
+		{
+			Name: "budget-prunes-newest", Bug: "removes the newest messages before the final one instead of the oldest",
+			Clauses: []string{"PRN-1"},
+			Engine: replaced{pruneBudget: func(msgs []message.Message, limit, percent int) ([]message.Message, []int, error) {
+				if len(msgs) < 3 {
+					return budget.Prune(msgs, limit, percent)
+				}
+				// prune the reversed middle, then map positions back
+				mid := slices.Clone(msgs[1 : len(msgs)-1])
+				slices.Reverse(mid)
+				rev := append(append([]message.Message{msgs[0]}, mid...), msgs[len(msgs)-1])
+				_, removed, err := budget.Prune(rev, limit, percent)
+				if err != nil {
+					return budget.Prune(msgs, limit, percent)
+				}
+				gone := map[int]bool{}
+				var orig []int
+				for _, r := range removed {
+					o := len(msgs) - 1 - r
+					gone[o] = true
+					orig = append(orig, o)
+				}
+				slices.Sort(orig)
+				var kept []message.Message
+				for i, m := range msgs {
+					if !gone[i] {
+						kept = append(kept, m)
+					}
+				}
+				return kept, orig, nil
+			}},
+		},
+		{Name: "budget-prunes-system-prompt", Clauses: []string{"PRN-2"},
+			Bug: "starts pruning at index 0, dropping the system prompt",
+			Engine: replaced{pruneBudget: func(msgs []message.Message, limit, percent int) ([]message.Message, []int, error) {
+				kept, removed, err := budget.Prune(msgs, limit, percent)
+				if err != nil || len(removed) == 0 {
+					return kept, removed, err
+				}
+				return kept[1:], append([]int{0}, removed...), nil
+			}}},
+		{Name: "budget-ratio-inverted", Clauses: []string{"PRN-5", "PRN-1"},
+			Bug: "reads target_ratio as the share of the limit to free, pruning below (1 − ratio) of the limit",
+			Engine: replaced{pruneBudget: func(msgs []message.Message, limit, percent int) ([]message.Message, []int, error) {
+				return budget.Prune(msgs, limit, max(1, 100-percent))
+			}}},
+		{
+			Name: "budget-recursive-compression", Bug: "compresses again when the compressed conversation is still at the limit (the summarizer call is checked too)",
+			Clauses: []string{"PREP-3", "PREP-4"},
+			Engine: replaced{prepare: func(ctx context.Context, msgs []message.Message, model string, limits budget.Limits, s budget.Summarizer) ([]message.Message, []budget.Event, error) {
+				out, events, err := budget.Prepare(ctx, msgs, model, limits, s)
+				if err == nil {
+					return out, events, nil
+				}
+				// "retry" by compressing the already compressed conversation
+				again, cerr := budget.Compress(ctx, msgs, s)
+				if cerr == nil {
+					_, _ = budget.Compress(ctx, again, s)
+				}
+				return out, events, err
+			}},
+		},
+		{Name: "budget-warns-after-pruning", Clauses: []string{"PREP-2"},
+			Bug:    "reports the token count after pruning in context_window_approaching",
+			Faults: fault.Of(fault.PrepareEventCountAfterPrune)},
+		{Name: "compress-invents-summary", Clauses: []string{"CMP-2"},
+			Bug: "catches a failing summaryFn and compresses with a placeholder summary instead of failing",
+			Engine: replaced{compress: func(ctx context.Context, msgs []message.Message, s budget.Summarizer) ([]message.Message, error) {
+				return budget.Compress(ctx, msgs, placeholderOnFailure{s})
+			}}},
+		{Name: "compress-keeps-last-message", Clauses: []string{"CMP-1"},
+			Bug:    "keeps the last message instead of the last user prompt, so a conversation ending in a tool result keeps the result",
+			Faults: fault.Of(fault.CompressKeepsLastMessage)},
+		{Name: "tokens-special-text", Clauses: []string{"TOK-1"},
+			Bug:    "encodes with tiktoken's encode(allowed_special=\"all\"), so the text <|endoftext|> becomes the special token 100257",
+			Engine: replaced{encode: encodeWithSpecials}},
+	}
 }

@@ -77,3 +77,28 @@ func goJSONEstimate(msgs []message.Message) int {
 		return message.Length(string(b))
 	}) + 3) / 4
 }
+
+// estimateCatalogue is the catalogue's variants of the window's token
+// estimate.
+func estimateCatalogue() []Mutant {
+	return []Mutant{
+		{Name: "estimate-bytes", Clauses: []string{"EST-2", "EST-3"},
+			Bug:    "counts UTF-8 bytes instead of UTF-16 code units (Go's len)",
+			Engine: estimateMutant(bytesEstimate)},
+		{Name: "estimate-counts-role", Clauses: []string{"EST-5"},
+			Bug:    "counts the role as well as the content",
+			Engine: estimateMutant(roleCountingEstimate)},
+		{Name: "estimate-floor", Clauses: []string{"EST-1"},
+			Bug:    "rounds the estimate down (integer division) instead of up",
+			Engine: estimateMutant(floorEstimate)},
+		{Name: "estimate-go-json", Clauses: []string{"EST-3"},
+			Bug:    "serializes content with Go's encoding/json (sorted keys, <>& escaped) instead of JSON.stringify",
+			Engine: estimateMutant(goJSONEstimate)},
+		{Name: "estimate-null-is-four", Clauses: []string{"EST-4"},
+			Bug:    "counts null content as JSON.stringify(null), 4 characters",
+			Engine: estimateMutant(nullCountingEstimate)},
+		{Name: "estimate-per-message", Clauses: []string{"EST-1"},
+			Bug:    "rounds up per message and sums, instead of dividing the total once",
+			Engine: estimateMutant(perMessageEstimate)},
+	}
+}

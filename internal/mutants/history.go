@@ -14,8 +14,6 @@ import (
 	"github.com/convspec/convspec/reference/message"
 )
 
-// buildWith is the reference's build with another choice of where the
-// kept conversation starts.
 // startingAt builds like the reference but starts the window where start
 // says.
 func startingAt(start func(rest []message.Message, max int) int) replaced {
@@ -24,19 +22,21 @@ func startingAt(start func(rest []message.Message, max int) int) replaced {
 	}}
 }
 
+// buildWith is the reference's build with another choice of where the
+// kept conversation starts: the reference repairs and prunes (a build
+// without a limit), the variant windows.
 func buildWith(msgs []message.Message, max int, start func(rest []message.Message, max int) int) (history.Result, error) {
-	if max < 0 {
+	res, err := history.Build(msgs, 0)
+	if err != nil || max <= 0 {
 		return history.Build(msgs, max)
 	}
-	sane, warnings := history.Sanitize(msgs)
-	pruned, _ := history.Prune(sane)
 	sys := 0
-	for sys < len(pruned) && pruned[sys].Class() == message.System {
+	for sys < len(res.Messages) && res.Messages[sys].Class() == message.System {
 		sys++
 	}
-	rest := pruned[sys:]
-	out := append(slices.Clone(pruned[:sys]), rest[start(rest, max):]...)
-	return history.Result{Messages: out, Warnings: warnings}, nil
+	rest := res.Messages[sys:]
+	res.Messages = append(slices.Clone(res.Messages[:sys]), rest[start(rest, max):]...)
+	return res, nil
 }
 
 // unitCountStart applies BUILD-3 counting units instead of messages.
@@ -53,25 +53,14 @@ func unitCountStart(rest []message.Message, max int) int {
 	return units[len(units)-max].Start
 }
 
-// fitOnlyStart applies BUILD-3's first two rules and, when nothing fits,
-// keeps nothing.
+// fitOnlyStart starts where the reference does, except that when not
+// even the last unit fits it keeps nothing (BUILD-4 keeps that unit whole).
 func fitOnlyStart(rest []message.Message, max int) int {
-	n := len(rest)
-	if max == 0 || n <= max {
-		return 0
+	start := len(rest) - len(history.Window(rest, max))
+	if max > 0 && len(rest)-start > max {
+		return len(rest)
 	}
-	units, _ := message.Structure(rest)
-	for _, u := range units {
-		if n-u.Start <= max && rest[u.Start].Class() == message.UserPrompt {
-			return u.Start
-		}
-	}
-	for _, u := range units {
-		if n-u.Start <= max {
-			return u.Start
-		}
-	}
-	return n
+	return start
 }
 
 func isPrompt(m message.Message) bool { return m.Class() == message.UserPrompt }
@@ -144,18 +133,6 @@ func anyUnitStart(rest []message.Message, max int) int {
 		}
 	}
 	return units[len(units)-1].Start
-}
-
-// classifyMutant is the reference with history.classify replaced.
-type classifyMutant struct {
-	server.Reference
-	classify func([]message.Message) ([]message.Class, []message.Unit, error)
-}
-
-func (classifyMutant) Name() string { return "convspec-mutant" }
-
-func (c classifyMutant) Classify(msgs []message.Message) ([]message.Class, []message.Unit, error) {
-	return c.classify(msgs)
 }
 
 // openAIOnlyClassify reads tool_calls and role "tool" only: Anthropic
@@ -233,5 +210,64 @@ func rememberingPrune() func([]message.Message) ([]message.Message, []int) {
 		kept, removed := server.Reference{}.Prune(msgs)
 		all = append(all, removed...)
 		return kept, slices.Clone(all)
+	}
+}
+
+// historyCatalogue is the catalogue's variants of capability history:
+// classification, pruning and building.
+func historyCatalogue() []Mutant {
+	return []Mutant{
+		{Name: "build-counts-units", Clauses: []string{"BUILD-4"},
+			Bug:    "measures max_messages in units, a tool call and its results counting as one, so the output holds more messages than the bound",
+			Engine: startingAt(unitCountStart)},
+		{Name: "build-dangling-call", Clauses: []string{"BUILD-2"},
+			Bug: "does not repair stored history, so an unanswered tool call or orphaned result is sent on",
+			Engine: replaced{build: func(msgs []message.Message, max int) (history.Result, error) {
+				pruned, _ := history.Prune(msgs)
+				return history.Result{Messages: history.Window(pruned, max)}, nil
+			}}},
+		{Name: "build-drops-oversized-unit", Clauses: []string{"BUILD-4"},
+			Bug:    "keeps only what fits, so when the last unit alone is longer than max_messages only the system prompt is sent",
+			Engine: startingAt(fitOnlyStart)},
+		{Name: "build-ignores-exchanges", Clauses: []string{"BUILD-3"},
+			Bug:    "starts the window at any message boundary instead of at a user prompt, so the model sees a reply without its question",
+			Engine: startingAt(anyUnitStart)},
+		{Name: "build-prunes-after-window", Clauses: []string{"BUILD-1"},
+			Bug: "applies the window before pruning, wasting the budget on orphaned prompts",
+			Engine: replaced{build: func(msgs []message.Message, max int) (history.Result, error) {
+				sane, warnings := history.Sanitize(msgs)
+				pruned, _ := history.Prune(history.Window(sane, max))
+				return history.Result{Messages: pruned, Warnings: warnings}, nil
+			}}},
+		{Name: "build-prunes-before-repair", Clauses: []string{"BUILD-5", "BUILD-1"},
+			Bug: "prunes before repairing, so dropping a broken tool call leaves two user prompts adjacent",
+			Engine: replaced{build: func(msgs []message.Message, max int) (history.Result, error) {
+				pruned, _ := history.Prune(msgs)
+				sane, warnings := history.Sanitize(pruned)
+				return history.Result{Messages: history.Window(sane, max), Warnings: warnings}, nil
+			}}},
+		{Name: "classify-openai-only", Clauses: []string{"CLS-1", "UNIT-1"},
+			Bug:    "knows only the OpenAI tool format: a tool_use block is assistant text, a user message of tool_result blocks a user prompt",
+			Engine: replaced{classify: openAIOnlyClassify}},
+		{Name: "prune-drops-between", Clauses: []string{"PRUNE-3"},
+			Bug:    "drops everything between the members of a run (system messages, tool results), not only the orphaned prompts",
+			Engine: replaced{prune: pruneDroppingBetween}},
+		{Name: "prune-keeps-first", Clauses: []string{"PRUNE-1"},
+			Bug:    "keeps the first user prompt of a run instead of the last",
+			Engine: replaced{prune: pruneWith(isPrompt, message.Message.IsAssistant, true)}},
+		{Name: "prune-remembers-removed", Clauses: []string{"MSG-3", "PRUNE-3"},
+			Bug:    "keeps the removed positions in a field that is never reset, so every prune reports those of the earlier ones too",
+			Engine: replaced{prune: rememberingPrune()}},
+		{Name: "prune-single-pass", Clauses: []string{"PRUNE-1", "PRUNE-4"},
+			Bug:    "after removing a prompt forgets the one that replaced it, so a run of three keeps two and a second prune removes more",
+			Engine: replaced{prune: singlePassPrune}},
+		{Name: "prune-tool-result-as-prompt", Clauses: []string{"CLS-1", "PRUNE-2"},
+			Bug:    "treats an Anthropic user message of tool_result blocks as a user prompt, pruning it and orphaning its call",
+			Engine: replaced{prune: pruneWith(func(m message.Message) bool { return m.Role() == "user" }, message.Message.IsAssistant, false)}},
+		{Name: "prune-tool-result-breaks-run", Clauses: []string{"PRUNE-2"},
+			Bug: "lets a tool result end a run of user prompts, so orphaned prompts before it survive",
+			Engine: replaced{prune: pruneWith(isPrompt, func(m message.Message) bool {
+				return m.IsAssistant() || m.Class() == message.ToolResult
+			}, false)}},
 	}
 }

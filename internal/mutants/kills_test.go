@@ -28,6 +28,7 @@ import (
 
 	"github.com/convspec/convspec/conformance/result"
 	"github.com/convspec/convspec/features"
+	"github.com/convspec/convspec/internal/fault"
 	"github.com/convspec/convspec/internal/inprocess"
 	"github.com/convspec/convspec/internal/runner"
 
@@ -194,10 +195,19 @@ func newRow(t *testing.T, m mutants.Mutant, killers []mutants.Failure) (killsRow
 // (a property's counterexample depends on the seed and the number of
 // checks), and says which kills no longer kill it.
 func runRow(m mutants.Mutant, row killsRow) ([]string, error) {
+	return runRowTraced(m, row, nil)
+}
+
+// runRowTraced is runRow recording into trace, when not nil, the fault
+// points of the variant that its cases reach.
+func runRowTraced(m mutants.Mutant, row killsRow, trace *fault.Trace) ([]string, error) {
 	// A variant with state must start as `make test` starts it, not as an
 	// earlier search left it: All makes new engines.
 	if fresh, ok := mutants.Lookup(m.Name); ok {
 		m = fresh
+	}
+	if trace != nil {
+		m = m.Traced(trace)
 	}
 	tg, err := inprocess.New(m.Engine)
 	if err != nil {

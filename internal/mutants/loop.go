@@ -6,6 +6,7 @@ package mutants
 import (
 	"context"
 
+	"github.com/convspec/convspec/internal/fault"
 	"github.com/convspec/convspec/reference/loop"
 	"github.com/convspec/convspec/reference/message"
 	"github.com/convspec/convspec/reference/window"
@@ -53,4 +54,60 @@ func withoutCode(ws []window.Warning, code string) []window.Warning {
 		}
 	}
 	return out
+}
+
+// loopCatalogue is the catalogue's variants of capability loop.
+func loopCatalogue() []Mutant {
+	return []Mutant{
+		{Name: "loop-approaching-at-80", Clauses: []string{"LOOP-5"},
+			Bug:    "warns at exactly 80% of the cap instead of above it",
+			Faults: fault.Of(fault.LoopApproachingInclusive)},
+		{Name: "loop-evicts-first-message", Clauses: []string{"LOOP-2"},
+			Bug: "honours preserve_first_n 0 in the loop, dropping the system prompt",
+			Engine: replaced{runLoop: editingEvents(func(ctx context.Context, r loop.Run) (loop.Result, error) {
+				w, err := window.New(r.Config)
+				if err != nil {
+					return loop.Result{}, err
+				}
+				return loop.ExecuteWith(ctx, r, w)
+			}, func(_ loop.Run, it loop.IterationResult) []window.Warning {
+				return withoutCode(it.Events, loop.CodeFirstRaised)
+			})}},
+		{Name: "loop-hands-on-untrimmed-state", Clauses: []string{"LOOP-3"},
+			Bug: "returns the conversation state after the final reply without trimming it",
+			Engine: replaced{runLoop: withTrimmer(func(w *window.Window) loop.Trimmer {
+				return onlyWhen(w, func(msgs []message.Message) bool { return msgs[len(msgs)-1].Class() != message.AssistantText })
+			})}},
+		{Name: "loop-no-trim-event", Clauses: []string{"LOOP-4"},
+			Bug: "trims silently, without the conversation_trimmed log event",
+			Engine: replaced{runLoop: editingEvents(loop.Execute, func(_ loop.Run, it loop.IterationResult) []window.Warning {
+				return withoutCode(it.Events, loop.CodeTrimmed)
+			})}},
+		{Name: "loop-tool-result-as-prompt", Clauses: []string{"LOOP-6"},
+			Bug: "classifies an Anthropic tool_result message as a user prompt, so the window cuts between a tool_use and its result",
+			Engine: replaced{runLoop: withTrimmer(func(w *window.Window) loop.Trimmer {
+				return trimmerFunc(func(_ context.Context, msgs []message.Message, _ window.Summarizer) (window.Result, error) {
+					units, err := message.Units(msgs)
+					if err != nil {
+						return window.Result{}, err
+					}
+					var split []message.Unit
+					for _, u := range units {
+						if msgs[u.Start].Role() == "assistant" && u.Len() > 1 && msgs[u.Start+1].Role() == "user" {
+							for i := u.Start; i < u.End; i++ {
+								split = append(split, message.Unit{Start: i, End: i + 1})
+							}
+							continue
+						}
+						split = append(split, u)
+					}
+					return w.Apply(w.Config().Plan(split), msgs), nil
+				})
+			})}},
+		{Name: "loop-trims-once-per-iteration", Clauses: []string{"LOOP-1", "LOOP-7", "LOOP-3"},
+			Bug: "trims only before the first model call of an iteration, so the array grows through the tool-call loop",
+			Engine: replaced{runLoop: withTrimmer(func(w *window.Window) loop.Trimmer {
+				return onlyWhen(w, func(msgs []message.Message) bool { return msgs[len(msgs)-1].Class() == message.UserPrompt })
+			})}},
+	}
 }

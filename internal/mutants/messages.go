@@ -112,3 +112,19 @@ func uncheckedTrim(c window.Config, msgs []message.Message) (window.Result, erro
 	w, _ := window.New(c)
 	return w.Apply(countPlan(c, []message.Unit{{Start: 0, End: len(msgs)}}), msgs), nil
 }
+
+// messagesCatalogue is the catalogue's variants of what a message is:
+// roles, tool members and tool structure.
+func messagesCatalogue() []Mutant {
+	return []Mutant{
+		{Name: "message-role-enum", Clauses: []string{"MSG-1"},
+			Bug:    "validates role against system/user/assistant/tool, refusing developer and every other role",
+			Engine: strictMessages{check: knownRolesOnly}},
+		{Name: "tool-call-schema", Clauses: []string{"CLS-2"},
+			Bug:    "validates tool members against the providers' full schemas, refusing a call without function or name, or a result without content",
+			Engine: strictMessages{check: fullToolSchema}},
+		{Name: "window-accepts-broken-tools", Clauses: []string{"UNIT-2"},
+			Bug:    "trims a conversation with an orphaned tool result or an unanswered call instead of refusing it",
+			Engine: trimMutant(uncheckedTrim)},
+	}
+}

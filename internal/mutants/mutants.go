@@ -5,6 +5,7 @@
 package mutants
 
 import (
+	"github.com/convspec/convspec/internal/fault"
 	"github.com/convspec/convspec/internal/server"
 )
 
@@ -16,6 +17,10 @@ type Mutant struct {
 	// Clauses are the spec clauses the bug breaks; the suite must report a
 	// failure tagged with at least one of them.
 	Clauses []string
+	// Faults are the points of the reference the variant turns on, for a
+	// variant that is the reference with those points on (D-68); All
+	// gives it the engine that serves them.
+	Faults fault.Set
 	// Engine serves the variant.
 	Engine server.Engine
 	// RefusedAtHandshake says that the harness refuses the variant's

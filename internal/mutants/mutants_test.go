@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/convspec/convspec/conformance/result"
+	"github.com/convspec/convspec/internal/fault"
 	"github.com/convspec/convspec/internal/inprocess"
 	"github.com/convspec/convspec/internal/mutants"
 	"github.com/convspec/convspec/internal/runner"
@@ -67,13 +68,22 @@ func TestSuiteKillsEveryMutant(t *testing.T) {
 				// that exist; running them is make test's.
 				return
 			}
-			problems, err := runRow(m, row)
+			trace := new(fault.Trace)
+			problems, err := runRowTraced(m, row, trace)
 			if err != nil {
 				t.Fatal(err)
 			}
 			for _, p := range problems {
 				t.Errorf("%s is stale for variant %s (%s): %s; %s, and if it then says the variant survives, the suite lost the check of %v",
 					killsFile, m.Name, m.Bug, p, regenerate, m.Clauses)
+			}
+			// A variant that is the reference with fault points on must die
+			// through them (D-68): a point its kills never reach sits on a
+			// dead line, or the variant is killed for another reason.
+			for _, p := range m.Faults.Points() {
+				if !trace.Reached(p) {
+					t.Errorf("variant %s: the cases that kill it (%v) never reach its fault point %s", m.Name, row.Kills, p)
+				}
 			}
 		})
 	}
@@ -219,6 +229,26 @@ func TestCatalogue(t *testing.T) {
 		t.Fatalf("the catalogue has %d mutants; it needs at least 5", len(all))
 	}
 	seen := map[string]bool{}
+	// Every fault point the reference consults is turned on by a variant,
+	// and a variant turns on only points the reference lists (D-68).
+	points := map[fault.Point]bool{}
+	for _, p := range fault.All() {
+		points[p] = true
+	}
+	used := map[fault.Point]bool{}
+	for _, m := range all {
+		for _, p := range m.Faults.Points() {
+			used[p] = true
+			if !points[p] {
+				t.Errorf("variant %s turns on fault point %s, which fault.All does not list", m.Name, p)
+			}
+		}
+	}
+	for _, p := range fault.All() {
+		if !used[p] {
+			t.Errorf("fault point %s is turned on by no variant: a point that no variant uses is dead code in the reference", p)
+		}
+	}
 	for _, m := range all {
 		if seen[m.Name] || m.Name == "" || m.Bug == "" || len(m.Clauses) == 0 || m.Engine == nil {
 			t.Errorf("incomplete or duplicate mutant %+v", m)

@@ -4,12 +4,11 @@ package mutants
 // CMP-*, PREP-*).
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"math"
-	"slices"
 
+	"github.com/convspec/convspec/internal/fault"
 	"github.com/convspec/convspec/reference/budget"
 	"github.com/convspec/convspec/reference/message"
 	"github.com/convspec/convspec/reference/tokens"
@@ -98,38 +97,10 @@ func outsiderBudgetMutants() []Mutant {
 			Name: "outsider-budget-prune-stops-at-target", Bug: "stops pruning once the count is at or below the target, not strictly below it",
 			Clauses: []string{"PRN-1"},
 			Engine: replaced{pruneBudget: func(msgs []message.Message, limit, pct int) ([]message.Message, []int, error) {
-				if len(msgs) == 0 || pct <= 0 || pct > 100 {
+				if pct <= 0 || pct > 100 {
 					return budget.Prune(msgs, limit, pct)
 				}
-				units, err := message.Units(msgs)
-				if err != nil {
-					return nil, nil, err
-				}
-				per := make([]int, len(msgs))
-				total := 0
-				for i, m := range msgs {
-					per[i] = budget.MessageTokens(m)
-					total += per[i]
-				}
-				var removed []int
-				drop := make([]bool, len(msgs))
-				for _, u := range units[min(1, len(units)):max(1, len(units)-1)] {
-					if 100*total <= pct*limit {
-						break
-					}
-					for i := u.Start; i < u.End; i++ {
-						drop[i] = true
-						total -= per[i]
-						removed = append(removed, i)
-					}
-				}
-				var kept []message.Message
-				for i, m := range msgs {
-					if !drop[i] {
-						kept = append(kept, m)
-					}
-				}
-				return kept, removed, nil
+				return pruneUntil(msgs, func(count, _ int) bool { return 100*count <= pct*limit })
 			}},
 		},
 		{
@@ -139,41 +110,7 @@ func outsiderBudgetMutants() []Mutant {
 			// tool_result message as the prompt.
 			Name: "outsider-budget-compress-last-user-role", Bug: "keeps the last message whose role is user as the prompt, even an Anthropic tool_result message",
 			Clauses: []string{"CMP-1"},
-			Engine: replaced{compress: func(ctx context.Context, msgs []message.Message, s budget.Summarizer) ([]message.Message, error) {
-				var sys *message.Message
-				rest := msgs
-				if len(msgs) > 0 && msgs[0].Class() == message.System {
-					sys, rest = &msgs[0], msgs[1:]
-				}
-				last := -1
-				for i := len(rest) - 1; i >= 0; i-- {
-					if rest[i].Role() == "user" {
-						last = i
-						break
-					}
-				}
-				compressed := slices.Clone(rest)
-				if last >= 0 {
-					compressed = slices.Delete(compressed, last, last+1)
-				}
-				text, err := s.Summarize(ctx, compressed)
-				if err != nil {
-					return nil, err
-				}
-				summary, err := message.New("assistant", text)
-				if err != nil {
-					return nil, err
-				}
-				var out []message.Message
-				if sys != nil {
-					out = append(out, *sys)
-				}
-				out = append(out, summary)
-				if last >= 0 {
-					out = append(out, rest[last])
-				}
-				return out, nil
-			}},
+			Faults:  fault.Of(fault.CompressPromptByRole),
 		},
 		{
 			// budget.prepare over 95 % of the limit, summarizer failing, with
@@ -182,18 +119,7 @@ func outsiderBudgetMutants() []Mutant {
 			// variant returns the pruned conversation.
 			Name: "outsider-budget-prepare-no-recheck-after-failure", Bug: "after a failed compression returns the pruned conversation without checking it is below the hard limit",
 			Clauses: []string{"PREP-4", "PREP-3"},
-			Engine: replaced{prepare: func(ctx context.Context, msgs []message.Message, model string, limits budget.Limits, s budget.Summarizer) ([]message.Message, []budget.Event, error) {
-				out, events, err := budget.Prepare(ctx, msgs, model, limits, s)
-				if err == nil || len(events) == 0 || events[0].Name != budget.EventCompressionFailed {
-					return out, events, err
-				}
-				limit, _ := limits.Of(model)
-				kept, _, perr := budget.Prune(msgs, limit, budget.WarnPercent)
-				if perr != nil {
-					return nil, events, perr
-				}
-				return kept, events, nil
-			}},
+			Faults:  fault.Of(fault.PrepareNoRecheckAfterFailure),
 		},
 		{
 			// budget.check with limits {"m": 0}: invalid_params (a limit must
@@ -217,13 +143,7 @@ func outsiderBudgetMutants() []Mutant {
 			// the count after it.
 			Name: "outsider-budget-event-count-after-prune", Bug: "reports the token count after pruning in context_window_approaching",
 			Clauses: []string{"PREP-2"},
-			Engine: replaced{prepare: func(ctx context.Context, msgs []message.Message, model string, limits budget.Limits, s budget.Summarizer) ([]message.Message, []budget.Event, error) {
-				out, events, err := budget.Prepare(ctx, msgs, model, limits, s)
-				if err == nil && len(events) == 1 && events[0].Name == budget.EventApproaching {
-					events[0].TokenCount = budget.Count(out)
-				}
-				return out, events, err
-			}},
+			Faults:  fault.Of(fault.PrepareEventCountAfterPrune),
 		},
 	}
 }

@@ -51,10 +51,6 @@ func outsiderWindowOf(of func(cfg window.Config, w *window.Window) server.Window
 // (BUILD-3); the last two had been killed by differential properties
 // only, at conform's 100 checks but not at the kill test's 50.
 func outsiderMutants() []Mutant {
-	return outsiderAll()
-}
-
-func outsiderAll() []Mutant {
 	var ms []Mutant
 	for _, group := range [][]Mutant{outsiderBudgetMutants(), outsiderHistoryMutants(), outsiderTokenMutants(), outsiderWindowMutants(), outsiderSummarizeMutants(), outsiderConfigMutants(), outsiderLoopMutants(), outsiderClassMutants()} {
 		ms = append(ms, group...)

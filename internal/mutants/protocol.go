@@ -28,3 +28,16 @@ func assertingParse(raw json.RawMessage) (window.Config, error) {
 type namelessEngine struct{ server.Reference }
 
 func (namelessEngine) Name() string { return "" }
+
+// protocolCatalogue is the catalogue's variants of the protocol itself:
+// the handshake and answering a bad request.
+func protocolCatalogue() []Mutant {
+	return []Mutant{
+		{Name: "config-type-panics", Clauses: []string{"PROTO-2", "CFG-3"},
+			Bug:    "reads counts with an unchecked type assertion, so a string where a count belongs panics and is answered internal_error",
+			Engine: parsedWith{parse: assertingParse}},
+		{Name: "handshake-without-name", Clauses: []string{"PROTO-1"},
+			Bug:    "takes its name from build metadata that is not set, so the handshake names no implementation",
+			Engine: namelessEngine{}},
+	}
+}

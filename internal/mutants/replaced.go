@@ -14,8 +14,11 @@ import (
 )
 
 // replaced is the reference with any of its behaviours replaced: a nil
-// function is the reference's own. Most variants, the outsider ones
-// included, are one of these with one or two functions set.
+// function is the reference's own. A variant that wraps the reference's
+// answer, or is another algorithm, is one of these with one or two
+// functions set; one that is a changed line of the reference is a fault
+// point instead (D-68, faulty.go), and one engine type per behaviour is
+// not needed beside it.
 type replaced struct {
 	server.Reference
 	newWindow   func(json.RawMessage) (server.Window, window.Config, []window.Warning, error)

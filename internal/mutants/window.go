@@ -323,3 +323,87 @@ func ignoreUnknown(raw json.RawMessage) (window.Config, error) {
 	}
 	return window.ParseConfig(raw)
 }
+
+// windowCatalogue is the catalogue's variants of capability window: its
+// configuration, plan, trim, metrics and warnings.
+func windowCatalogue() []Mutant {
+	return []Mutant{
+		{Name: "cap-off-by-one", Clauses: []string{"WIN-4", "WIN-6"},
+			Bug:    "keeps max − h − t + 1 middle messages, one over the cap",
+			Engine: planMutant(func(c window.Config, units []message.Unit) window.Plan { return shiftKeep(c.Plan(units), 1) })},
+		{Name: "config-null-is-zero", Clauses: []string{"CFG-2"},
+			Bug:    "reads a member that is present but null as 0 (JavaScript's Number(null)), so null max_messages disables trimming",
+			Engine: parsedWith{parse: nullAsZero}},
+		{Name: "create-no-warning", Clauses: []string{"CFG-6"},
+			Bug:    "warns preserve_exceeds_max only when a trim takes the head-and-tail path, never at creation",
+			Engine: createMutant{warnings: func(window.Config, []window.Warning) []window.Warning { return nil }}},
+		{Name: "create-warning-strict", Clauses: []string{"CFG-6"},
+			Bug: "warns preserve_exceeds_max at creation only when head and tail exceed the cap (>), not when they fill it",
+			Engine: createMutant{warnings: func(c window.Config, ws []window.Warning) []window.Warning {
+				if c.PreserveFirstN+c.PreserveLastN == c.MaxMessages {
+					return nil
+				}
+				return ws
+			}}},
+		{Name: "defaults-not-applied", Clauses: []string{"CFG-1"},
+			Bug:    "leaves omitted config members at zero instead of 100 / false / 1 / 20",
+			Engine: configMutant(zeroDefaults)},
+		{Name: "evict-newest-middle", Clauses: []string{"WIN-4"},
+			Bug:    "keeps the oldest middle messages and evicts the most recent ones",
+			Engine: trimMutant(newestEvictedTrim)},
+		{Name: "head-tail-overlap", Clauses: []string{"WIN-2", "WIN-5"},
+			Bug:    "takes the tail as the last t messages even when they overlap the head, so messages appear twice",
+			Engine: trimMutant(overlappingTrim)},
+		{Name: "metrics-input-tokens", Clauses: []string{"MET-1"},
+			Bug:    "reports estimatedTokens of the input instead of what is kept",
+			Engine: resultMutant(inputTokenMetrics)},
+		{
+			Name:    "metrics-only-when-trimmed",
+			Bug:     "returns early when nothing needs trimming, with zero metrics",
+			Clauses: []string{"MET-2"},
+			Engine: engine{window: func(c window.Config) server.Window {
+				w, _ := window.New(c)
+				return trimmerFunc(func(ctx context.Context, msgs []message.Message, s window.Summarizer) (window.Result, error) {
+					res, err := w.TrimWith(ctx, msgs, s)
+					if err == nil && (c.MaxMessages == 0 || len(msgs) <= c.MaxMessages) {
+						res.Metrics = window.Metrics{} // the early return
+					}
+					return res, err
+				})
+			}},
+		},
+		{Name: "negative-accepted", Clauses: []string{"CFG-3"},
+			Bug:    "clamps negative counts to 0 instead of refusing them",
+			Engine: configMutant(clampNegatives)},
+		{Name: "no-trim-warning", Clauses: []string{"WIN-3"},
+			Bug:    "never warns preserve_exceeds_max on a trim (only at creation)",
+			Engine: resultMutant(withoutWarnings)},
+		{Name: "rewrites-messages", Clauses: []string{"MSG-2"},
+			Bug:    "rebuilds kept messages from role and content, dropping every other member",
+			Engine: resultMutant(rewritingTrim)},
+		{Name: "tail-zero-keeps-all", Clauses: []string{"WIN-2"},
+			Bug:    "takes the tail with slice(-t), which for t = 0 is the whole conversation",
+			Engine: trimMutant(sliceMinusZeroTrim)},
+		{Name: "trims-at-cap", Clauses: []string{"WIN-1", "WIN-8"},
+			Bug:    "trims when n == max (`n < max` for the no-op test), warning about a conversation that needs no trim",
+			Engine: planMutant(trimAtCapPlan)},
+		{Name: "unknown-config-ignored", Clauses: []string{"CFG-4"},
+			Bug:    "ignores unknown config members, so a typo silently falls back to a default",
+			Engine: configMutant(ignoreUnknown)},
+		{Name: "window-resumes-at-last-cut", Clauses: []string{"WIN-7"},
+			Bug:    "remembers how many messages its trims evicted and skips that many after the head on the next trim, as if every call passed the full, growing history",
+			Engine: engine{window: func(c window.Config) server.Window { return newResumingWindow(c) }}},
+		{Name: "window-splits-head-unit", Clauses: []string{"WIN-9", "UNIT-3"},
+			Bug:    "ends the preserved head after preserve_first_n messages even inside a tool-call unit",
+			Engine: planMutant(splitPlan("head"))},
+		{Name: "window-splits-middle-unit", Clauses: []string{"WIN-9", "UNIT-3"},
+			Bug:    "keeps exactly max − h − t middle messages even when that cuts a tool-call unit",
+			Engine: planMutant(splitPlan("middle"))},
+		{Name: "window-splits-tail-unit", Clauses: []string{"WIN-9", "UNIT-3"},
+			Bug:    "starts the preserved tail preserve_last_n messages from the end even inside a tool-call unit, orphaning tool results",
+			Engine: planMutant(splitPlan("tail"))},
+		{Name: "zero-max-trims", Clauses: []string{"CFG-5"},
+			Bug:    "treats max_messages 0 as a cap of zero instead of disabling trimming",
+			Engine: trimMutant(zeroMaxTrim)},
+	}
+}

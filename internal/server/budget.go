@@ -47,13 +47,13 @@ func (Reference) PruneBudget(msgs []message.Message, limit, targetPercent int) (
 }
 
 // Compress implements BudgetEngine.
-func (Reference) Compress(ctx context.Context, msgs []message.Message, s budget.Summarizer) ([]message.Message, error) {
-	return budget.Compress(ctx, msgs, s)
+func (r Reference) Compress(ctx context.Context, msgs []message.Message, s budget.Summarizer) ([]message.Message, error) {
+	return budget.Compress(r.with(ctx), msgs, s)
 }
 
 // Prepare implements BudgetEngine.
-func (Reference) Prepare(ctx context.Context, msgs []message.Message, model string, limits budget.Limits, s budget.Summarizer) ([]message.Message, []budget.Event, error) {
-	return budget.Prepare(ctx, msgs, model, limits, s)
+func (r Reference) Prepare(ctx context.Context, msgs []message.Message, model string, limits budget.Limits, s budget.Summarizer) ([]message.Message, []budget.Event, error) {
+	return budget.Prepare(r.with(ctx), msgs, model, limits, s)
 }
 
 func (h *Handler) budgetEngine() (BudgetEngine, error) {

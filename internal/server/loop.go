@@ -29,8 +29,8 @@ func (Reference) ResolveConfig(text []byte, f config.Format) (config.Resolved, e
 }
 
 // RunLoop implements LoopEngine.
-func (Reference) RunLoop(ctx context.Context, r loop.Run) (loop.Result, error) {
-	return loop.Execute(ctx, r)
+func (e Reference) RunLoop(ctx context.Context, r loop.Run) (loop.Result, error) {
+	return loop.Execute(e.with(ctx), r)
 }
 
 func (h *Handler) loopEngine() (LoopEngine, error) {

@@ -12,6 +12,7 @@ import (
 	"runtime/debug"
 
 	"github.com/convspec/convspec/conformance/protocol"
+	"github.com/convspec/convspec/internal/fault"
 	"github.com/convspec/convspec/reference/budget"
 	"github.com/convspec/convspec/reference/history"
 	"github.com/convspec/convspec/reference/message"
@@ -45,8 +46,21 @@ type Window interface {
 	TrimWith(ctx context.Context, msgs []message.Message, s window.Summarizer) (window.Result, error)
 }
 
-// Reference is the reference implementation as an Engine.
-type Reference struct{}
+// Reference is the reference implementation as an Engine. Faults turns on
+// fault points of the reference (D-68) for the operations that take a
+// context, the catalogue of faulty variants' way of being the reference
+// with one line changed; the zero Reference is the reference.
+type Reference struct {
+	Faults fault.Set
+}
+
+// with is ctx carrying the Reference's fault points to the reference.
+func (r Reference) with(ctx context.Context) context.Context {
+	if r.Faults.Empty() {
+		return ctx
+	}
+	return fault.With(ctx, r.Faults)
+}
 
 // Name implements Engine.
 func (Reference) Name() string { return "convspec-reference" }
@@ -57,13 +71,28 @@ func (Reference) Capabilities() []string {
 }
 
 // Summarize implements Engine.
-func (Reference) Summarize(ctx context.Context, msgs []message.Message, s window.Summarizer) (string, error) {
-	return window.Summarize(ctx, msgs, s)
+func (r Reference) Summarize(ctx context.Context, msgs []message.Message, s window.Summarizer) (string, error) {
+	return window.Summarize(r.with(ctx), msgs, s)
 }
 
 // NewWindow implements Engine.
-func (Reference) NewWindow(config json.RawMessage) (Window, window.Config, []window.Warning, error) {
-	return NewWindowFrom(window.ParseConfig(config))
+func (r Reference) NewWindow(config json.RawMessage) (Window, window.Config, []window.Warning, error) {
+	w, cfg, warnings, err := NewWindowFrom(window.ParseConfig(config))
+	if err != nil || r.Faults.Empty() {
+		return w, cfg, warnings, err
+	}
+	return faultyWindow{w: w, r: r}, cfg, warnings, nil
+}
+
+// faultyWindow is a reference window whose trims see the Reference's
+// fault points.
+type faultyWindow struct {
+	w Window
+	r Reference
+}
+
+func (f faultyWindow) TrimWith(ctx context.Context, msgs []message.Message, s window.Summarizer) (window.Result, error) {
+	return f.w.TrimWith(f.r.with(ctx), msgs, s)
 }
 
 // NewWindowFrom is the reference's window for a parsed configuration, or

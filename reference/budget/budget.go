@@ -13,6 +13,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/convspec/convspec/internal/fault"
 	"github.com/convspec/convspec/reference/message"
 	"github.com/convspec/convspec/reference/tokens"
 )
@@ -198,6 +199,7 @@ type Summarizer interface {
 // a system message, summary (assistant), last user prompt], with one call to
 // s for the messages in between.
 func Compress(ctx context.Context, msgs []message.Message, s Summarizer) ([]message.Message, error) {
+	fs := fault.From(ctx)
 	var sys *message.Message
 	rest := msgs
 	if len(msgs) > 0 && msgs[0].Class() == message.System {
@@ -205,10 +207,13 @@ func Compress(ctx context.Context, msgs []message.Message, s Summarizer) ([]mess
 	}
 	last := -1
 	for i := len(rest) - 1; i >= 0; i-- {
-		if rest[i].Class() == message.UserPrompt {
+		if rest[i].Class() == message.UserPrompt || rest[i].Role() == "user" && fs.On(fault.CompressPromptByRole) {
 			last = i
 			break
 		}
+	}
+	if len(rest) > 0 && last != len(rest)-1 && fs.On(fault.CompressKeepsLastMessage) {
+		last = len(rest) - 1
 	}
 	compressed := slices.Clone(rest)
 	if last >= 0 {
@@ -265,26 +270,34 @@ func (e *ExhaustedError) Error() string {
 
 // Prepare is the LLMClient's check before each provider call (PREP-1–PREP-5).
 func Prepare(ctx context.Context, msgs []message.Message, model string, limits Limits, s Summarizer) ([]message.Message, []Event, error) {
+	fs := fault.From(ctx)
 	limit, err := limits.Of(model)
 	if err != nil {
 		return nil, nil, err
 	}
+	count := Count(msgs)
 	// UNIT-2: a malformed tool structure is refused whatever the count, not
 	// only on the path that prunes — never passed on unchanged (PREP-1) or
 	// handed to the summarizer (PREP-3).
 	if _, err := message.Units(msgs); err != nil {
-		return nil, nil, err
+		if Approaching(count, limit) || !fs.On(fault.PrepareUnitsCheckedOnlyWhenPruning) {
+			return nil, nil, err
+		}
 	}
-	count := Count(msgs)
+	atWarn := 100*count == WarnPercent*limit
 	switch {
-	case !Approaching(count, limit): // PREP-1
+	case !Approaching(count, limit) && !(atWarn && fs.On(fault.PrepareAt80Inclusive)): // PREP-1
 		return slices.Clone(msgs), nil, nil
 	case !AtLimit(count, limit): // PREP-2
 		kept, _, err := Prune(msgs, limit, WarnPercent)
 		if err != nil {
 			return nil, nil, err
 		}
-		return kept, []Event{{Name: EventApproaching, TokenCount: count, Limit: limit}}, nil
+		reported := count
+		if fs.On(fault.PrepareEventCountAfterPrune) {
+			reported = Count(kept)
+		}
+		return kept, []Event{{Name: EventApproaching, TokenCount: reported, Limit: limit}}, nil
 	}
 	// PREP-3: one compression; the summarizer's own call is never checked.
 	compressed, err := Compress(ctx, msgs, s)
@@ -294,7 +307,7 @@ func Prepare(ctx context.Context, msgs []message.Message, model string, limits L
 		if perr != nil {
 			return nil, events, perr
 		}
-		if n := Count(kept); AtLimit(n, limit) {
+		if n := Count(kept); AtLimit(n, limit) && !fs.On(fault.PrepareNoRecheckAfterFailure) {
 			return nil, events, &ExhaustedError{TokenCount: n, Limit: limit, Model: model}
 		}
 		return kept, events, nil

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/convspec/convspec/internal/fault"
 	"github.com/convspec/convspec/reference/message"
 	"github.com/convspec/convspec/reference/window"
 )
@@ -106,11 +107,13 @@ func Execute(ctx context.Context, r Run) (Result, error) {
 // ExecuteWith runs r, trimming with t before every model call (LOOP-1) and
 // once more before handing the state on (LOOP-3).
 func ExecuteWith(ctx context.Context, r Run, t Trimmer) (Result, error) {
+	fs := fault.From(ctx)
 	var res Result
 	state := slices.Clone(r.Initial)
+	raised := r.Config.PreserveFirstN == 0 && (r.Config.MaxMessages > 0 || fs.On(fault.LoopRaisedWhenDisabled))
 	for i, it := range r.Iterations {
 		var events []window.Warning
-		if i == 0 && r.Config.PreserveFirstN == 0 && r.Config.MaxMessages > 0 {
+		if raised && (i == 0 || fs.On(fault.LoopRaisedEveryIteration)) {
 			events = append(events, window.Warning{Code: CodeFirstRaised,
 				Message: "preserve_first_n 0 raised to 1: the provider loop never evicts the first message"})
 		}
@@ -136,18 +139,26 @@ func ExecuteWith(ctx context.Context, r Run, t Trimmer) (Result, error) {
 			state = append(state, turn.Response)
 			state = append(state, turn.Results...)
 		}
-		if err := trim(); err != nil {
-			return Result{}, err
+		if len(it.Turns) == 0 || !fs.On(fault.LoopNoFinalTrim) {
+			if err := trim(); err != nil {
+				return Result{}, err
+			}
 		}
 		m := Metrics{MessageCount: len(state), EstimatedTokens: window.EstimateTokens(state)}
 		events = append(events, window.Warning{Code: CodeMetrics,
 			Message: fmt.Sprintf("Conversation: %d messages (~%d tokens)", m.MessageCount, m.EstimatedTokens)})
-		if Approaching(m.MessageCount, r.Config.MaxMessages) {
+		if Approaching(m.MessageCount, r.Config.MaxMessages) || atApproaching(m.MessageCount, r.Config.MaxMessages) && fs.On(fault.LoopApproachingInclusive) {
 			events = append(events, ApproachingLimit(m.MessageCount, r.Config.MaxMessages))
 		}
 		res.Iterations = append(res.Iterations, IterationResult{State: slices.Clone(state), Metrics: m, Events: events})
 	}
 	return res, nil
+}
+
+// atApproaching tells whether count is exactly ApproachingPercent of a cap
+// max: not yet approaching (LOOP-5).
+func atApproaching(count, max int) bool {
+	return max > 0 && 100*count == ApproachingPercent*max
 }
 
 // Trimmed is the log event of a trim that evicted messages (004 task 116).

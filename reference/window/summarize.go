@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/convspec/convspec/internal/fault"
 	"github.com/convspec/convspec/reference/message"
 )
 
@@ -54,12 +55,18 @@ type SummarizerCall struct {
 // Prompt is the summarization prompt for msgs (SUM-1): the instruction, a
 // blank line, then each message rendered as Render does, separated by blank
 // lines.
-func Prompt(msgs []message.Message) string {
+func Prompt(msgs []message.Message) string { return prompt(fault.Set{}, msgs) }
+
+func prompt(fs fault.Set, msgs []message.Message) string {
 	parts := make([]string, len(msgs))
 	for i, m := range msgs {
-		parts[i] = Render(m)
+		parts[i] = render(fs, m)
 	}
-	return Instruction + "\n\n" + strings.Join(parts, "\n\n")
+	sep := "\n\n"
+	if fs.On(fault.PromptSingleNewline) {
+		sep = "\n"
+	}
+	return Instruction + "\n\n" + strings.Join(parts, sep)
 }
 
 // Render turns one message into text for the prompt (SUM-1): "[role] "
@@ -68,14 +75,16 @@ func Prompt(msgs []message.Message) string {
 // read on its own: a string member is its text, an absent one the empty
 // string and any other value, null included, its compact form (D-48), so that one odd
 // member never changes how the rest of the message renders.
-func Render(m message.Message) string {
+func Render(m message.Message) string { return render(fault.Set{}, m) }
+
+func render(fs fault.Set, m message.Message) string {
 	var parts []string
 	members := objectMembers(m.Raw())
 	content := members["content"]
 	if m.Role() == "tool" {
-		parts = append(parts, "tool_result "+memberText(members["tool_call_id"])+": "+contentText(content))
+		parts = append(parts, "tool_result "+memberText(members["tool_call_id"])+": "+contentText(fs, content))
 	} else {
-		parts = append(parts, contentParts(content)...)
+		parts = append(parts, contentParts(fs, content)...)
 	}
 	if kind(members["tool_calls"]) == "array" {
 		var calls []json.RawMessage
@@ -123,7 +132,7 @@ func memberText(raw json.RawMessage) string {
 
 // contentParts renders a content member: a string as itself, an array
 // block by block, null or absent as nothing, anything else as compact JSON.
-func contentParts(content json.RawMessage) []string {
+func contentParts(fs fault.Set, content json.RawMessage) []string {
 	switch kind(content) {
 	case "absent":
 		return nil
@@ -136,7 +145,7 @@ func contentParts(content json.RawMessage) []string {
 		_ = json.Unmarshal(content, &blocks)
 		out := make([]string, 0, len(blocks))
 		for _, b := range blocks {
-			out = append(out, blockText(b))
+			out = append(out, blockText(fs, b))
 		}
 		return out
 	default:
@@ -145,15 +154,15 @@ func contentParts(content json.RawMessage) []string {
 	}
 }
 
-func contentText(content json.RawMessage) string {
-	return strings.Join(contentParts(content), "\n")
+func contentText(fs fault.Set, content json.RawMessage) string {
+	return strings.Join(contentParts(fs, content), "\n")
 }
 
 // blockText renders one content block by its type (SUM-1); the block's other
 // members are read one by one (D-48). A text block whose text is not a
 // string, and any block of another type, is "any other block": its compact
 // form.
-func blockText(b json.RawMessage) string {
+func blockText(fs fault.Set, b json.RawMessage) string {
 	block := objectMembers(b)
 	var typ string
 	if kind(block["type"]) == "string" {
@@ -163,10 +172,18 @@ func blockText(b json.RawMessage) string {
 	case typ == "text" && kind(block["text"]) == "string":
 		return memberText(block["text"])
 	case typ == "tool_use":
-		input, _ := message.Compact(orEmptyObject(block["input"]))
-		return "tool_use " + memberText(block["name"]) + " " + input
+		input := orEmptyObject(block["input"])
+		if len(block["input"]) == 0 && fs.On(fault.PromptToolUseInputNull) {
+			input = json.RawMessage("null")
+		}
+		text, _ := message.Compact(input)
+		return "tool_use " + memberText(block["name"]) + " " + text
 	case typ == "tool_result":
-		return "tool_result " + memberText(block["tool_use_id"]) + ": " + contentText(block["content"])
+		content := contentText(fs, block["content"])
+		if kind(block["content"]) == "array" && fs.On(fault.PromptToolResultBlocksJSON) {
+			content, _ = message.Compact(block["content"])
+		}
+		return "tool_result " + memberText(block["tool_use_id"]) + ": " + content
 	default:
 		s, _ := message.Compact(b)
 		return s
@@ -199,7 +216,13 @@ func kind(raw json.RawMessage) string {
 // HasMeaningfulText reports whether any message that is not a tool result
 // has content text with something other than white space (SUM-6): a string
 // content, or the text of a text block.
-func HasMeaningfulText(msgs []message.Message) bool {
+func HasMeaningfulText(msgs []message.Message) bool { return hasMeaningfulText(fault.Set{}, msgs) }
+
+func hasMeaningfulText(fs fault.Set, msgs []message.Message) bool {
+	trim := strings.TrimSpace
+	if fs.On(fault.SummaryMeaningfulASCII) {
+		trim = trimASCIISpace
+	}
 	for _, m := range msgs {
 		if m.Class() == message.ToolResult {
 			continue
@@ -209,7 +232,7 @@ func HasMeaningfulText(msgs []message.Message) bool {
 		case "string":
 			var s string
 			_ = json.Unmarshal(c, &s)
-			if strings.TrimSpace(s) != "" {
+			if trim(s) != "" {
 				return true
 			}
 		case "array":
@@ -220,7 +243,7 @@ func HasMeaningfulText(msgs []message.Message) bool {
 			for _, b := range blocks {
 				block := objectMembers(b)
 				if memberText(block["type"]) == "text" && kind(block["text"]) == "string" &&
-					strings.TrimSpace(memberText(block["text"])) != "" {
+					trim(memberText(block["text"])) != "" {
 					return true
 				}
 			}
@@ -233,11 +256,16 @@ func HasMeaningfulText(msgs []message.Message) bool {
 // with Prompt(msgs) and SummaryMaxTokens. It returns the reply without
 // surrounding white space; an empty reply is an error.
 func Summarize(ctx context.Context, msgs []message.Message, s Summarizer) (string, error) {
-	reply, err := s.Call(ctx, Prompt(msgs), SummaryMaxTokens)
+	fs := fault.From(ctx)
+	reply, err := s.Call(ctx, prompt(fs, msgs), maxTokens(fs))
 	if err != nil {
 		return "", err
 	}
-	reply = strings.TrimSpace(reply)
+	if fs.On(fault.SummaryReplyASCIITrim) {
+		reply = trimASCIISpace(reply)
+	} else {
+		reply = strings.TrimSpace(reply)
+	}
 	if reply == "" {
 		return "", errEmptySummary
 	}
@@ -246,10 +274,27 @@ func Summarize(ctx context.Context, msgs []message.Message, s Summarizer) (strin
 
 var errEmptySummary = errors.New("the summarizer returned an empty summary")
 
+func maxTokens(fs fault.Set) int {
+	if fs.On(fault.SummaryMaxTokens4096) {
+		return 4096
+	}
+	return SummaryMaxTokens
+}
+
+// trimASCIISpace is the faulty trim of points SummaryMeaningfulASCII and
+// SummaryReplyASCIITrim.
+func trimASCIISpace(s string) string { return strings.Trim(s, " \t\r\n") }
+
 // SummaryMessage is the synthetic message that replaces evicted ones
 // (SUM-2): role assistant, content "[Conversation Summary]\n" + summary.
-func SummaryMessage(summary string) message.Message {
-	m, err := message.New("assistant", SummaryPrefix+"\n"+summary)
+func SummaryMessage(summary string) message.Message { return summaryMessage(fault.Set{}, summary) }
+
+func summaryMessage(fs fault.Set, summary string) message.Message {
+	prefix := SummaryPrefix + "\n"
+	if fs.On(fault.SummaryPrefixMissing) {
+		prefix = ""
+	}
+	m, err := message.New("assistant", prefix+summary)
 	if err != nil {
 		panic(err) // unreachable: a role and a string always encode
 	}
@@ -266,23 +311,39 @@ func (w *Window) TrimWith(ctx context.Context, msgs []message.Message, s Summari
 	if err != nil {
 		return Result{}, err
 	}
+	fs := fault.From(ctx)
 	plain := w.cfg.Plan(units)
-	if !w.cfg.SummarizeOnTrim || s == nil || plain.Evicted() == 0 {
-		return w.Apply(plain, msgs), nil // SUM-8: exactly plain windowing
+	summarizing := w.cfg.SummarizeOnTrim || fs.On(fault.SummaryIgnoresFlag)
+	if !summarizing || s == nil || plain.Evicted() == 0 {
+		res := w.Apply(plain, msgs) // SUM-8: exactly plain windowing
+		if s == nil && w.cfg.SummarizeOnTrim && fs.On(fault.SummaryPendingWithoutSummarizer) {
+			w.mu.Lock()
+			w.pending = append(w.pending, res.Evicted...)
+			w.mu.Unlock()
+		}
+		return res, nil
 	}
 
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	// SUM-3: the summary takes a place of the cap, so plan for one less.
 	roomy := w.cfg.PlanCap(units, w.cfg.MaxMessages-1)
-	covered := slices.Concat(w.pending, msgs[roomy.HeadEnd:roomy.KeepFrom])
+	if fs.On(fault.SummaryNotCounted) {
+		roomy = plain
+	}
+	evicted := msgs[roomy.HeadEnd:roomy.KeepFrom]
+	waiting := len(w.pending) + len(evicted)
+	covered := slices.Concat(w.pending, evicted) // SUM-4
+	if fs.On(fault.SummaryCoversOnlyThisTrim) {
+		covered = slices.Clone(evicted)
+	}
 
-	if len(covered) < SummaryEvery { // SUM-5: not yet
+	if !due(fs, waiting) { // SUM-5: not yet
 		res := w.Apply(plain, msgs)
 		w.pending = append(w.pending, res.Evicted...)
 		return res, nil
 	}
-	if !HasMeaningfulText(covered) { // SUM-6
+	if !fs.On(fault.SummaryOfToolResults) && !hasMeaningfulText(fs, covered) { // SUM-6
 		res := w.Apply(plain, msgs)
 		w.pending = nil
 		res.Warnings = append(res.Warnings, Warning{Code: CodeSummarySkippedNoText,
@@ -290,11 +351,18 @@ func (w *Window) TrimWith(ctx context.Context, msgs []message.Message, s Summari
 		return res, nil
 	}
 	summary, err := Summarize(ctx, covered, s)
-	call := SummarizerCall{Prompt: Prompt(covered), MaxTokens: SummaryMaxTokens}
+	call := SummarizerCall{Prompt: prompt(fs, covered), MaxTokens: maxTokens(fs)}
+	if err != nil && fs.On(fault.SummaryErrorAsText) {
+		summary, err = err.Error(), nil
+	}
 	if err != nil { // SUM-7: plain eviction; the error goes to a warning, never into a message
 		res := w.Apply(plain, msgs)
 		res.SummarizerCalls = []SummarizerCall{call}
-		w.pending = append(w.pending, res.Evicted...)
+		if fs.On(fault.SummaryFailureForgetsPending) {
+			w.pending = nil
+		} else {
+			w.pending = append(w.pending, res.Evicted...)
+		}
 		code := CodeSummaryFailed
 		if errors.Is(err, errEmptySummary) {
 			code = CodeSummaryEmpty
@@ -305,10 +373,31 @@ func (w *Window) TrimWith(ctx context.Context, msgs []message.Message, s Summari
 	}
 	res := w.Apply(roomy, msgs)
 	res.SummarizerCalls = []SummarizerCall{call}
-	sm := SummaryMessage(summary)
+	sm := summaryMessage(fs, summary)
 	res.Summary = &sm
-	res.Trimmed = slices.Insert(res.Trimmed, roomy.HeadEnd, sm) // SUM-2
+	at := roomy.HeadEnd // SUM-2
+	switch {
+	case fs.On(fault.SummaryAfterTail):
+		at = len(res.Trimmed)
+	case fs.On(fault.SummaryBeforeHead):
+		at = 0
+	}
+	res.Trimmed = slices.Insert(res.Trimmed, at, sm)
 	res.Metrics.EstimatedTokens = EstimateTokens(res.Trimmed)
 	w.pending = nil
+	if fs.On(fault.SummaryCountNeverResets) {
+		w.pending = covered
+	}
 	return res, nil
+}
+
+// due tells whether waiting evicted messages call for a summary (SUM-5).
+func due(fs fault.Set, waiting int) bool {
+	switch {
+	case fs.On(fault.SummaryEveryTrim):
+		return true
+	case fs.On(fault.SummaryEveryExclusive):
+		return waiting > SummaryEvery
+	}
+	return waiting >= SummaryEvery
 }
