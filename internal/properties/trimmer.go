@@ -16,9 +16,9 @@ import (
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/gen"
 	"github.com/convspec/convspec/internal/jsoncmp"
+	"github.com/convspec/convspec/internal/judgemsg"
 	"github.com/convspec/convspec/internal/prop"
 	"github.com/convspec/convspec/internal/trimout"
-	"github.com/convspec/convspec/reference/message"
 )
 
 // trimGuarantee is one guarantee of ANY-1 – ANY-9 and its check, shared by
@@ -116,7 +116,7 @@ func checkTrimSubsequence(s trimSession, c trimCase, all []json.RawMessage) {
 				break
 			}
 		}
-		if _, err := message.Parse(out[k]); err != nil {
+		if _, err := judgemsg.Parse(out[k]); err != nil {
 			why = "is not a message at all (" + err.Error() + ")"
 		}
 		if c.decl.Markers != nil {
@@ -127,8 +127,8 @@ func checkTrimSubsequence(s trimSession, c trimCase, all []json.RawMessage) {
 }
 
 func checkTrimUnits(s trimSession, c trimCase, out []json.RawMessage) {
-	msgs := trimout.Messages(out) // what is not a message is ANY-1's to report
-	if _, problems := message.Structure(msgs); len(problems) > 0 {
+	msgs := trimout.Read(out) // what is not a message is ANY-1's to report
+	if _, problems := judgemsg.Structure(msgs); len(problems) > 0 {
 		p := problems[0]
 		s.fail("ANY-2", "the output splits a tool-call unit: %s at out[%d] (%s); the provider rejects this request\n%s\n%s",
 			p.Code, p.At, p.Reason, c.describe(), describeOut(out))
@@ -241,11 +241,11 @@ func checkTrimFits(s trimSession, c trimCase, all []json.RawMessage) {
 }
 
 func checkTrimIdempotent(s trimSession, c trimCase, out []json.RawMessage) {
-	msgs := trimout.Messages(out)
+	msgs := trimout.Read(out)
 	if len(msgs) < len(out) {
 		return // an output that is not all messages cannot be trimmed again; ANY-1 reports it
 	}
-	if _, problems := message.Structure(msgs); len(problems) > 0 {
+	if _, problems := judgemsg.Structure(msgs); len(problems) > 0 {
 		return // a split unit is no valid input to trim again; ANY-2 reports it
 	}
 	again, err := s.trim(c.decl, out, c.limit)

@@ -17,9 +17,9 @@ import (
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/gen"
 	"github.com/convspec/convspec/internal/jsoncmp"
+	"github.com/convspec/convspec/internal/judgemsg"
 	"github.com/convspec/convspec/internal/prop"
 	"github.com/convspec/convspec/internal/trimout"
-	"github.com/convspec/convspec/reference/message"
 )
 
 // trimCase is one generated request to trimmer.trim.
@@ -97,8 +97,8 @@ func drawTrimCase(t *rapid.T, s trimSession, guarantee string, limits func(t *ra
 }
 
 // input is the case's conversation as the reference reads it.
-func (c trimCase) input() []message.Message {
-	in, _ := message.FromRaw(gen.Raws(c.h.Msgs)) // generated, so well-formed
+func (c trimCase) input() []judgemsg.Message {
+	in, _ := judgemsg.FromRaw(gen.Raws(c.h.Msgs)) // generated, so well-formed
 	return in
 }
 
@@ -196,7 +196,7 @@ func (s trimSession) trim(d protocol.TrimmerDecl, msgs []json.RawMessage, limit 
 
 // nothingFits reports whether the declared refusal applies (ANY-9).
 func (s trimSession) nothingFits(d protocol.TrimmerDecl, msgs []json.RawMessage, limit int) bool {
-	in, err := message.FromRaw(msgs)
+	in, err := judgemsg.FromRaw(msgs)
 	if err != nil {
 		return false
 	}

@@ -14,7 +14,7 @@ import (
 
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/gen"
-	"github.com/convspec/convspec/reference/message"
+	"github.com/convspec/convspec/internal/judgemsg"
 )
 
 // CheckTrimmerGuarantee trims msgs to limit with every trimmer tg declares
@@ -60,11 +60,11 @@ func CheckTrimmerGuarantee(ctx context.Context, tg target.Target, guarantee stri
 // historyOf is what a generated history knows, read back from recorded
 // messages with the reference's classification (CLS-1, UNIT-1).
 func historyOf(raws []json.RawMessage) (gen.History, error) {
-	msgs, err := message.FromRaw(raws)
+	msgs, err := judgemsg.FromRaw(raws)
 	if err != nil {
 		return gen.History{}, err
 	}
-	units, err := message.Units(msgs)
+	units, err := judgemsg.Units(msgs)
 	if err != nil {
 		return gen.History{}, err
 	}
