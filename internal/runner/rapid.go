@@ -98,6 +98,13 @@ var (
 	seedRe    = regexp.MustCompile(`-rapid\.seed=(\d+)`)
 )
 
+// rapid's shrink time: out of reach, so that the step bound decides
+// (shrinkBound), or none at all.
+const (
+	shrinkTime   = "24h"
+	noShrinkTime = "1ns"
+)
+
 // prepareRapid sets rapid's knobs. rapid reads them from the standard flag
 // set — process-wide state, hence rapidMu — and its Check consults
 // testing.Short, so outside `go test` the testing flags must be registered
@@ -118,15 +125,15 @@ func prepareRapid(opts Options) error {
 	// Shrinking is bounded by steps (shrinkBound), not by rapid's wall
 	// clock, whose bound is set out of reach (rapid caps it a little below
 	// its own 24-hour test deadline).
-	shrinkTime := "24h"
+	shrinking := shrinkTime
 	if opts.NoShrink {
-		shrinkTime = "1ns"
+		shrinking = noShrinkTime
 	}
 	for name, value := range map[string]string{
 		"rapid.checks":     strconv.Itoa(checks),
 		"rapid.seed":       strconv.FormatUint(opts.Seed, 10),
 		"rapid.nofailfile": "true",
-		"rapid.shrinktime": shrinkTime,
+		"rapid.shrinktime": shrinking,
 	} {
 		if err := flag.Set(name, value); err != nil {
 			return fmt.Errorf("configuring rapid: %w", err)
@@ -197,19 +204,34 @@ func mergeSubjects(c result.Case, seed uint64, rs []subjectResult) result.Result
 	return out
 }
 
-// checkProperty runs a property's examples and random checks on tg.
+// checkProperty runs a property's examples and random checks on tg. A
+// failing edge example does not end the check: every example runs, then
+// the random checks, so that one failure does not hide another (D-77).
+// What stops it is an implementation that no longer answers, or declines.
 func checkProperty(c result.Case, p prop.Property, g *guard, tg target.Target, opts Options) result.Result {
+	var examples []result.Result
 	if !opts.NoExamples {
-		if r, failed := runExamples(c, p, g, tg); failed {
-			return r
+		var stop bool
+		if examples, stop = runExamples(c, p, g, tg); stop {
+			return examples[len(examples)-1]
 		}
 	}
 	if p.Check == nil { // examples only
-		return result.Result{Case: c, Outcome: result.Passed, Seed: opts.Seed}
+		return withExamples(c, examples, result.Result{Case: c, Outcome: result.Passed, Seed: opts.Seed})
 	}
 	tb := &propertyTB{name: c.ID}
 	tb.ctx = deviation.WithNoter(gen.WithFormats(g.ctx, tg.Info().Formats), tb)
 	bound := &shrinkBound{tb: tb, limit: cmp.Or(opts.ShrinkSteps, DefaultShrinkSteps)}
+	if len(examples) > 0 && !opts.NoShrink {
+		// The examples already say what is wrong; a counterexample of the
+		// random checks is reported as found, not shrunk, so that an
+		// implementation failing every property is not shrunk for every
+		// one of them. The caller holds rapidMu: the knob is this
+		// property's until it is set back.
+		if err := flag.Set("rapid.shrinktime", noShrinkTime); err == nil {
+			defer flag.Set("rapid.shrinktime", shrinkTime)
+		}
+	}
 	func() {
 		defer func() {
 			if r := recover(); r != nil && r != errFailNow {
@@ -221,7 +243,7 @@ func checkProperty(c result.Case, p prop.Property, g *guard, tg target.Target, o
 	}()
 	r := result.Result{Case: c, Outcome: result.Passed, Seed: opts.Seed}
 	if !tb.failed {
-		return r
+		return withExamples(c, examples, r)
 	}
 	r.Outcome = result.Failed
 	r.Detail = strings.TrimSpace(tb.out.String())
@@ -231,17 +253,22 @@ func checkProperty(c result.Case, p prop.Property, g *guard, tg target.Target, o
 	// rapid's advice names `go test` flags; the reports say how to rerun
 	// the case with conform instead.
 	r.Detail = trimRapidOutput(goTestAdvice.ReplaceAllString(r.Detail, ""))
-	if note := bound.note(); note != "" {
-		r.Detail += "\n" + note
+	switch {
+	case len(examples) > 0:
+		r.Detail += "\n(not shrunk: an edge example failed first; fix it and rerun for the smallest counterexample)"
+	case bound.note() != "":
+		r.Detail += "\n" + bound.note()
 	}
 	r.Deviations = []result.Deviation{withParts(propertyDeviation(c, r.Detail), tb.parts)}
-	return g.settle(r)
+	return withExamples(c, examples, g.settle(r))
 }
 
 // runExamples runs a property's fixed examples, in order, before its
-// random checks; the first that fails is the property's result (no seed:
-// an example is the same in every run).
-func runExamples(c result.Case, p prop.Property, g *guard, tg target.Target) (result.Result, bool) {
+// random checks, and returns the result of each that failed (no seed: an
+// example is the same in every run). stop says that the last of them did
+// not fail as such — the implementation no longer answers, or declined —
+// so nothing more is checked.
+func runExamples(c result.Case, p prop.Property, g *guard, tg target.Target) (failed []result.Result, stop bool) {
 	for _, ex := range p.Examples {
 		tb := &propertyTB{name: c.ID + "/" + ex.Name}
 		func() {
@@ -259,10 +286,59 @@ func runExamples(c result.Case, p prop.Property, g *guard, tg target.Target) (re
 			// Its deviation is the failure's own, under the clause it names,
 			// so that it groups with the cause of that clause.
 			r.Deviations = []result.Deviation{withParts(propertyDeviation(c, out), tb.parts)}
-			return g.settle(r), true
+			r = g.settle(r)
+			failed = append(failed, r)
+			if r.Outcome != result.Failed {
+				return failed, true
+			}
 		}
 	}
-	return result.Result{}, false
+	return failed, false
+}
+
+// withExamples is a property's result from its failed edge examples and
+// its random checks' result: failed when any failed, with the deviations
+// of each failed example that breaks a clause no earlier one broke, and
+// those of the random checks that break a clause no example broke — what
+// the rest of the property finds beyond the first failure, not the same
+// failure found again. The seed is the random checks' when they add a failure — the
+// examples fail at every seed — and otherwise none.
+func withExamples(c result.Case, examples []result.Result, random result.Result) result.Result {
+	if len(examples) == 0 {
+		return random
+	}
+	out := result.Result{Case: c, Outcome: result.Failed}
+	var details []string
+	seen := map[string]bool{}
+	for _, e := range examples {
+		fresh := false
+		for _, d := range e.Deviations {
+			fresh = fresh || !seen[d.Clause]
+			seen[d.Clause] = true
+		}
+		if fresh || len(e.Deviations) == 0 {
+			details = append(details, e.Detail)
+			out.Deviations = append(out.Deviations, e.Deviations...)
+		}
+	}
+	if random.Outcome != result.Passed {
+		var fresh []result.Deviation
+		for _, d := range random.Deviations {
+			if !seen[d.Clause] {
+				fresh = append(fresh, d)
+			}
+		}
+		if len(fresh) > 0 || random.Outcome != result.Failed {
+			out.Deviations = append(out.Deviations, fresh...)
+			details = append(details, fmt.Sprintf("random checks (seed %d):\n%s", random.Seed, random.Detail))
+			out.Seed = random.Seed
+			if random.Outcome != result.Failed {
+				out.Outcome, out.Deviations = random.Outcome, nil
+			}
+		}
+	}
+	out.Detail = strings.Join(details, "\n\n")
+	return out
 }
 
 // trimRapidOutput drops the "Failed test output:" section rapid appends to a
