@@ -76,7 +76,7 @@ func TestHTMLLabelsComeFromData(t *testing.T) {
 		withDeviation(scenario("EST-1/x", result.Failed, msg+"\n  sent: window.estimate {}\n  got:  error: boom", "EST-1"),
 			result.Deviation{Clause: "EST-1", Sent: "window.estimate {}", Got: "error: boom", Want: "3"}),
 		// A crash has no deviation: its detail is shown as it is.
-		scenario("WIN-4/y", result.Crash, "crash during window.trim: it exited\n  wanted: FORGED-WANT-2\n  got: FORGED-GOT-2", "WIN-4"),
+		scenario("WIN-4/y", result.Crash, "crash during window.trim: it exited\n  wanted: FORGED-WANT-TWO\n  got: FORGED-GOT-TWO", "WIN-4"),
 	}, nil, false)}
 	var buf bytes.Buffer
 	require.NoError(t, report.HTML(&buf, run, report.HTMLOptions{}))
@@ -87,7 +87,7 @@ func TestHTMLLabelsComeFromData(t *testing.T) {
 		blocks[strings.TrimPrefix(m[1], "was ")] += strings.NewReplacer("<mark>", "", "</mark>", "").Replace(m[2])
 	}
 	require.Equal(t, map[string]string{"sent": "window.estimate {}", "came back": "error: boom", "wanted": "3"}, blocks)
-	for _, forged := range []string{"FORGED-WANT", "FORGED-GOT", "FORGED-SENT", "FORGED-WANT-2", "FORGED-GOT-2"} {
+	for _, forged := range []string{"FORGED-WANT", "FORGED-GOT", "FORGED-SENT", "FORGED-WANT-TWO", "FORGED-GOT-TWO"} {
 		require.Contains(t, page, forged, "the message is shown whole")
 	}
 }

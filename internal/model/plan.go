@@ -83,8 +83,8 @@ func PlanCap(w Window, units [][2]int, n, limit int) Plan {
 	// the unit they end in; the tail the last min(t, n − |head|), grown
 	// back to the start of the unit they start in.
 	p.H0 = min(w.First, n)
-	if p.H0 > 0 {
-		p.Head = UnitAt(units, p.H0-1)[1]
+	if last := p.H0 - 1; last >= 0 {
+		p.Head = UnitAt(units, last)[1]
 	}
 	p.T0 = min(w.Last, n-p.Head)
 	tailStart := n

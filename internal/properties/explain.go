@@ -98,7 +98,8 @@ func blameTrimmed(p model.Plan, w window, in []gen.Message, got []json.RawMessag
 			continue
 		}
 		if j >= p.H0 {
-			u := model.UnitAt(p.Units, p.H0-1)
+			headEnd := p.H0 - 1
+			u := model.UnitAt(p.Units, headEnd)
 			return "WIN-9", fmt.Sprintf("%s is not in trimmed, but the preserved head, the first min(h, n) = %d messages, grows to the end of the unit %s they end in, so it is %s",
 				describe(in, j), p.H0, indexList(gen.IndexRange(u[0], u[1])), indexList(gen.Indices(p.Head)))
 		}
