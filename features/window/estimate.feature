@@ -106,6 +106,17 @@ Feature: Token estimation at four characters a token
     Then the estimate is 2 tokens
 
   @EST-2
+  Scenario: the last character of the BMP counts one, the first beyond it two
+    # U+FFFF is one UTF-16 code unit, U+10000 a surrogate pair: 4 + 2 = 6
+    # characters, 2 tokens (counting U+FFFF as two gives 10, 3 tokens).
+    Given the conversation:
+      """json
+      [{"role": "user", "content": "\uffff\uffff\uffff\uffff\ud800\udc00"}]
+      """
+    When the tokens of the conversation are estimated
+    Then the estimate is 2 tokens
+
+  @EST-2
   Scenario: escapes are counted after unescaping
     Given the conversation:
       """json
