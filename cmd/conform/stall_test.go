@@ -46,12 +46,7 @@ func TestSameReportWhenStalled(t *testing.T) {
 	// at once, the test holding one of go test's -parallel slots while
 	// they wait, instead of one slot per seed.
 	t.Parallel()
-	conform := *stallConform
-	if conform == "" {
-		var err error
-		conform, err = exec.LookPath("conform")
-		require.NoError(t, err)
-	}
+	conform := stallBinary(t)
 	type run struct {
 		report map[string]any
 		err    error
@@ -98,12 +93,7 @@ func TestSameCounterexampleWhenStalled(t *testing.T) {
 		t.Skip("shrinks a failure twice, once stalled; make test-stall runs it (-stall.shrink)")
 	}
 	t.Parallel()
-	conform := *stallConform
-	if conform == "" {
-		var err error
-		conform, err = exec.LookPath("conform")
-		require.NoError(t, err)
-	}
+	conform := stallBinary(t)
 	args := []string{"-mutant", "outsider-window-estimate-skips-combining-marks", "-seed", "42", "-checks", "50", "-run", "^prop/window-estimate$", "-report", "none"}
 	quiet, err := stallRunReport(conform, args, 0, t.TempDir())
 	require.NoError(t, err, "the quiet run")
@@ -113,6 +103,17 @@ func TestSameCounterexampleWhenStalled(t *testing.T) {
 	if diff := cmp.Diff(quiet, stalled); diff != "" {
 		t.Errorf("the stalled run's counterexample differs from the quiet run's (-quiet +stalled):\n%s", diff)
 	}
+}
+
+// stallBinary is the conform the stall checks run: -stall.conform, or this
+// test's own build.
+func stallBinary(t *testing.T) string {
+	if *stallConform != "" {
+		return *stallConform
+	}
+	conform, err := exec.LookPath("conform")
+	require.NoError(t, err)
+	return conform
 }
 
 // stallRunReport runs conform with args (which name the implementation), in a

@@ -301,8 +301,8 @@ func runExamples(c result.Case, p prop.Property, g *guard, tg target.Target) (fa
 // of each failed example that breaks a clause no earlier one broke, and
 // those of the random checks that break a clause no example broke — what
 // the rest of the property finds beyond the first failure, not the same
-// failure found again. The seed is the random checks' when they add a failure — the
-// examples fail at every seed — and otherwise none.
+// failure found again. The seed is the random checks' when they add a
+// failure — the examples fail at every seed — and otherwise none.
 func withExamples(c result.Case, examples []result.Result, random result.Result) result.Result {
 	if len(examples) == 0 {
 		return random
