@@ -64,15 +64,7 @@ func TestStrictVerdicts(t *testing.T) {
 			if v := run.Cases[0].Verdict(); v != tc.verdict {
 				t.Errorf("verdict %s, want %s", v, tc.verdict)
 			}
-			if c := run.ExitCode(); c != tc.code {
-				t.Errorf("exit code %d, want %d", c, tc.code)
-			}
-			if passed := run.Passed(); passed != (tc.code == 0) {
-				t.Errorf("Passed() = %v with exit code %d", passed, tc.code)
-			}
-			if got := run.Verdict(); got != tc.line {
-				t.Errorf("Verdict() = %q, want %q", got, tc.line)
-			}
+			checkRunOutcome(t, run, tc.code, tc.line)
 		})
 	}
 }
@@ -274,15 +266,7 @@ func TestNothingCheckedIsNotAPass(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			run := &report.Run{Implementation: tc.info, Seed: 1, Cases: report.Judge(tc.results, nil, false)}
-			if c := run.ExitCode(); c != tc.code {
-				t.Errorf("exit code %d, want %d", c, tc.code)
-			}
-			if passed := run.Passed(); passed != (tc.code == 0) {
-				t.Errorf("Passed() = %v with exit code %d", passed, tc.code)
-			}
-			if got := run.Verdict(); got != tc.line {
-				t.Errorf("Verdict() = %q, want %q", got, tc.line)
-			}
+			checkRunOutcome(t, run, tc.code, tc.line)
 			if tc.code == 4 && run.Status() != "nothing_checked" {
 				t.Errorf("Status() = %q", run.Status())
 			}
@@ -291,3 +275,18 @@ func TestNothingCheckedIsNotAPass(t *testing.T) {
 }
 
 func ok() result.Result { return scenario("B/ok", result.Passed, "", "WIN-1") }
+
+// checkRunOutcome checks a run's exit code, that it passes exactly when the
+// code is 0, and its verdict line.
+func checkRunOutcome(t *testing.T, run *report.Run, code int, line string) {
+	t.Helper()
+	if c := run.ExitCode(); c != code {
+		t.Errorf("exit code %d, want %d", c, code)
+	}
+	if passed := run.Passed(); passed != (code == 0) {
+		t.Errorf("Passed() = %v with exit code %d", passed, code)
+	}
+	if got := run.Verdict(); got != line {
+		t.Errorf("Verdict() = %q, want %q", got, line)
+	}
+}
