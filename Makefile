@@ -21,14 +21,14 @@ test: lint
 	$(GO) test -count=1 -timeout 30m ./...
 
 ## check: the inner loop, a small part of make test (CONTRIBUTING.md): lint; with -short, the
-## tests of every package but the six slow ones; the whole suite in process at 10 checks a
+## tests of every package but the slow ones (and compat, which runs real npm libraries); the whole suite in process at 10 checks a
 ## property; and the consistency tests of the slow packages, which name the file a change
 ## forgot (a clause without a case, the kills table, the catalogues, the README's numbers,
 ## spec/traceability.md). Go's test cache reruns only the packages a change reaches.
 CHECK_SLOW_PKGS := ./internal/runner ./internal/mutants ./internal/properties ./cmd/conform ./adapters
 CHECK_SLOW_RUN := ^(TestReferenceInProcess|TestEveryClauseIsChecked|TestCatalogue|TestSuiteKillsEveryMutant|TestTraceOfTheRepository|TestREADMENumbers|TestKitsMatchTheSchema)$$
 check: lint
-	$(GO) test -short $$($(GO) list ./... | grep -v -e /examples$$ -e /adapters$$ $(patsubst ./%,-e /%$$,$(CHECK_SLOW_PKGS)))
+	$(GO) test -short $$($(GO) list ./... | grep -v -e /examples$$ -e /adapters$$ -e /compat$$ $(patsubst ./%,-e /%$$,$(CHECK_SLOW_PKGS)))
 	$(GO) test -short -run '$(CHECK_SLOW_RUN)' $(CHECK_SLOW_PKGS)
 
 ## test-loaded: make test on a machine loaded with four busy processes per core, as a shared CI
