@@ -36,14 +36,17 @@ type matrixColumn struct {
 	byClause, byCapability map[string]*cellTally
 }
 
+// cellTally counts cases by verdict, and those that do not fail by
+// outcome: a cell of the matrix, a row of the report's capability table.
 type cellTally struct {
-	passed, failing, expected, unsupported, na int
+	passed, failing, expected, unsupported, na, total int
 	// first is the first failing case (or expected failure), which the
 	// cell links to.
 	first string
 }
 
 func (t *cellTally) add(k Case) {
+	t.total++
 	switch v := k.Verdict(); {
 	case v == Failing || v == Stale:
 		t.failing++
@@ -56,7 +59,7 @@ func (t *cellTally) add(k Case) {
 		t.passed++
 	case k.Outcome == result.Unsupported:
 		t.unsupported++
-	default:
+	default: // a verdict of ok leaves only not_applicable
 		t.na++
 	}
 }

@@ -144,31 +144,17 @@ func caseCause(Case) string { return "" }
 // writeCapabilityTable writes the verdict by capability (and level).
 func writeCapabilityTable(b *strings.Builder, run *Run) {
 	type key struct{ capability, level string }
-	type tally struct{ passed, failing, expected, unsupported, na, total int }
 	var keys []key
-	t := map[key]*tally{}
+	t := map[key]*cellTally{}
 	levels := false
 	for _, k := range run.Cases {
 		kk := key{k.Capability, caseLevel(k)}
 		levels = levels || kk.level != ""
 		if t[kk] == nil {
-			t[kk] = &tally{}
+			t[kk] = &cellTally{}
 			keys = append(keys, kk)
 		}
-		x := t[kk]
-		x.total++
-		switch v := k.Verdict(); {
-		case v == Failing || v == Stale:
-			x.failing++
-		case v == Expected:
-			x.expected++
-		case k.Outcome == result.Passed:
-			x.passed++
-		case k.Outcome == result.Unsupported:
-			x.unsupported++
-		case k.Outcome == result.NotApplicable:
-			x.na++
-		}
+		t[kk].add(k)
 	}
 	order := protocol.Capabilities()
 	slices.SortStableFunc(keys, func(a, b key) int {

@@ -7,20 +7,23 @@ import "bytes"
 // terms, never a Go type's. Both sides of the wire use it: the harness for
 // a response line, the reference server for a request line.
 func JSONKind(raw []byte) string {
-	switch v := bytes.TrimLeft(raw, " \t\r\n"); {
-	case len(v) == 0:
+	v := bytes.TrimLeft(raw, " \t\r\n")
+	if len(v) == 0 {
 		return "nothing"
-	case v[0] == '[':
-		return "an array"
-	case v[0] == '{':
-		return "an object"
-	case v[0] == '"':
-		return "a string"
-	case v[0] == 't' || v[0] == 'f':
-		return "a boolean"
-	case v[0] == 'n':
-		return "null"
-	default:
-		return "a number"
 	}
+	if k, ok := kindByFirstByte[v[0]]; ok {
+		return k
+	}
+	return "a number"
+}
+
+// kindByFirstByte names the JSON type a valid text's first byte gives;
+// any other first byte starts a number.
+var kindByFirstByte = map[byte]string{
+	'[': "an array",
+	'{': "an object",
+	'"': "a string",
+	't': "a boolean",
+	'f': "a boolean",
+	'n': "null",
 }

@@ -14,9 +14,22 @@ import (
 	"github.com/convspec/convspec/reference/tokens"
 )
 
+// limitsEdited is the reference's limits registry, custom limits
+// included, with edit applied to it; a custom limit the reference refuses
+// is refused.
+func limitsEdited(edit func(l budget.Limits, extra map[string]int) budget.Limits) replaced {
+	return replaced{limits: func(extra map[string]int) (budget.Limits, error) {
+		l, err := budget.NewLimits(extra)
+		if err != nil {
+			return nil, err
+		}
+		return edit(l, extra), nil
+	}}
+}
+
 // anyModel returns a registry in which every model name resolves, as if
 // the map lookup had a default.
-func anyModel(l budget.Limits) budget.Limits {
+func anyModel(l budget.Limits, _ map[string]int) budget.Limits {
 	for _, m := range []string{"gpt-5-turbo-preview", "no-such-model"} {
 		if _, ok := l[m]; !ok {
 			l[m] = 128_000
@@ -110,45 +123,21 @@ func pruneUntil(msgs []message.Message, done func(count, n int) bool) ([]message
 // counts, limits, thresholds, pruning, compression and preparation.
 func budgetCatalogue() []Mutant {
 	return []Mutant{
-		{Name: "budget-at-80-is-approaching", Clauses: []string{"THR-1"},
-			Bug:    "uses >= where the spec says >: exactly 80% counts as approaching",
-			Engine: replaced{approaching: func(c, l int) bool { return 100*c >= budget.WarnPercent*l }}},
-		{Name: "budget-at-95-is-at-limit", Clauses: []string{"THR-2"},
-			Bug:    "uses >= where the spec says >: exactly 95% counts as at the limit",
-			Engine: replaced{atLimit: func(c, l int) bool { return 100*c >= budget.HardPercent*l }}},
+		variant("budget-at-80-is-approaching", "uses >= where the spec says >: exactly 80% counts as approaching", replaced{approaching: func(c, l int) bool { return 100*c >= budget.WarnPercent*l }}, "THR-1"),
+		variant("budget-at-95-is-at-limit", "uses >= where the spec says >: exactly 95% counts as at the limit", replaced{atLimit: func(c, l int) bool { return 100*c >= budget.HardPercent*l }}, "THR-2"),
 		{Name: "budget-claude-100k", Clauses: []string{"LIM-1"},
 			Bug: "gives claude-3.5-sonnet Claude 2's limit of 100,000 tokens instead of 200,000",
-			Engine: replaced{limits: func(extra map[string]int) (budget.Limits, error) {
-				l, err := budget.NewLimits(extra)
-				if err != nil {
-					return nil, err
-				}
+			Engine: limitsEdited(func(l budget.Limits, extra map[string]int) budget.Limits {
 				if _, set := extra["claude-3.5-sonnet"]; !set {
 					l["claude-3.5-sonnet"] = 100_000
 				}
-				return l, nil
-			}}},
-		{Name: "budget-counts-bytes", Clauses: []string{"TOK-2", "TOK-3"},
-			Bug:    "counts ceil(UTF-8 bytes / 4) instead of cl100k tokens",
-			Engine: replaced{msgTokens: func(m message.Message) int { return (len(m.Raw()) + 3) / 4 }}},
-		{Name: "budget-default-limit", Clauses: []string{"LIM-2"},
-			Bug: "silently uses 128,000 for a model it does not know",
-			Engine: replaced{limits: func(extra map[string]int) (budget.Limits, error) {
-				l, err := budget.NewLimits(extra)
-				if err != nil {
-					return nil, err
-				}
-				return anyModel(l), nil
-			}}},
-		{Name: "budget-ignores-role", Clauses: []string{"TOK-2"},
-			Bug:    "counts only the content, not the role",
-			Engine: replaced{msgTokens: func(m message.Message) int { return budget.MessageTokens(m) - 1 }}},
-		{Name: "budget-prepares-at-80", Clauses: []string{"PREP-1"},
-			Bug:    "prepares with >= 80%: a conversation at exactly 80% is pruned and warned about",
-			Faults: fault.Of(fault.PrepareAt80Inclusive)},
-		{Name: "budget-prepare-passes-malformed", Clauses: []string{"UNIT-2", "PREP-1"},
-			Bug:    "checks tool structure only where it prunes, so under 80% a malformed conversation is passed on unchanged",
-			Faults: fault.Of(fault.PrepareUnitsCheckedOnlyWhenPruning)},
+				return l
+			})},
+		variant("budget-counts-bytes", "counts ceil(UTF-8 bytes / 4) instead of cl100k tokens", replaced{msgTokens: func(m message.Message) int { return (len(m.Raw()) + 3) / 4 }}, "TOK-2", "TOK-3"),
+		variant("budget-default-limit", "silently uses 128,000 for a model it does not know", limitsEdited(anyModel), "LIM-2"),
+		variant("budget-ignores-role", "counts only the content, not the role", replaced{msgTokens: func(m message.Message) int { return budget.MessageTokens(m) - 1 }}, "TOK-2"),
+		pointVariant("budget-prepares-at-80", "prepares with >= 80%: a conversation at exactly 80% is pruned and warned about", fault.PrepareAt80Inclusive, "PREP-1"),
+		pointVariant("budget-prepare-passes-malformed", "checks tool structure only where it prunes, so under 80% a malformed conversation is passed on unchanged", fault.PrepareUnitsCheckedOnlyWhenPruning, "UNIT-2", "PREP-1"),
 		{Name: "budget-prune-do-while", Clauses: []string{"PRN-3"},
 			Bug: "removes a unit before testing the count (a do-while loop), so a conversation already below the target loses one",
 			Engine: replaced{pruneBudget: func(msgs []message.Message, limit, percent int) ([]message.Message, []int, error) {
@@ -188,9 +177,7 @@ func budgetCatalogue() []Mutant {
 				return pruneUntil(msgs, func(c, _ int) bool { return 100*c <= percent*limit })
 			}},
 		},
-		{Name: "budget-prunes-messages", Clauses: []string{"UNIT-3", "PRN-1"},
-			Bug:    "prunes message by message, as 003's first draft did, splitting a tool call from its results",
-			Engine: replaced{pruneBudget: messageByMessagePrune}},
+		variant("budget-prunes-messages", "prunes message by message, as 003's first draft did, splitting a tool call from its results", replaced{pruneBudget: messageByMessagePrune}, "UNIT-3", "PRN-1"),
 		{
 			Name: "budget-prunes-newest", Bug: "removes the newest messages before the final one instead of the oldest",
 			Clauses: []string{"PRN-1"},
@@ -253,19 +240,13 @@ func budgetCatalogue() []Mutant {
 				return out, events, err
 			}},
 		},
-		{Name: "budget-warns-after-pruning", Clauses: []string{"PREP-2"},
-			Bug:    "reports the token count after pruning in context_window_approaching",
-			Faults: fault.Of(fault.PrepareEventCountAfterPrune)},
+		pointVariant("budget-warns-after-pruning", "reports the token count after pruning in context_window_approaching", fault.PrepareEventCountAfterPrune, "PREP-2"),
 		{Name: "compress-invents-summary", Clauses: []string{"CMP-2"},
 			Bug: "catches a failing summaryFn and compresses with a placeholder summary instead of failing",
 			Engine: replaced{compress: func(ctx context.Context, msgs []message.Message, s budget.Summarizer) ([]message.Message, error) {
 				return budget.Compress(ctx, msgs, placeholderOnFailure{s})
 			}}},
-		{Name: "compress-keeps-last-message", Clauses: []string{"CMP-1"},
-			Bug:    "keeps the last message instead of the last user prompt, so a conversation ending in a tool result keeps the result",
-			Faults: fault.Of(fault.CompressKeepsLastMessage)},
-		{Name: "tokens-special-text", Clauses: []string{"TOK-1"},
-			Bug:    "encodes with tiktoken's encode(allowed_special=\"all\"), so the text <|endoftext|> becomes the special token 100257",
-			Engine: replaced{encode: encodeWithSpecials}},
+		pointVariant("compress-keeps-last-message", "keeps the last message instead of the last user prompt, so a conversation ending in a tool result keeps the result", fault.CompressKeepsLastMessage, "CMP-1"),
+		variant("tokens-special-text", "encodes with tiktoken's encode(allowed_special=\"all\"), so the text <|endoftext|> becomes the special token 100257", replaced{encode: encodeWithSpecials}, "TOK-1"),
 	}
 }

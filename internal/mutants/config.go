@@ -22,6 +22,22 @@ func parseDoc(text []byte) map[string]any {
 	return doc
 }
 
+// refusingAlso resolves config files as the reference does and also
+// refuses, with the error refuse gives, a file the reference accepts;
+// refuse reads the file as parseDoc does.
+func refusingAlso(refuse func(doc map[string]any) error) replaced {
+	return replaced{resolve: func(text []byte, f config.Format) (config.Resolved, error) {
+		res, err := config.Resolve(text, f)
+		if err != nil {
+			return res, err
+		}
+		if err := refuse(parseDoc(text)); err != nil {
+			return config.Resolved{}, err
+		}
+		return res, nil
+	}}
+}
+
 // hostKey is the first member of a config file that is not one of the two
 // conversation settings, as a strict decoder would name it; "" if none.
 func hostKey(doc map[string]any) string {
@@ -94,16 +110,12 @@ func configCatalogue() []Mutant {
 		},
 		{Name: "config-requires-execution", Clauses: []string{"CONF-2"},
 			Bug: "reads execution.max_conversation_messages without checking that execution exists, failing on a file without it",
-			Engine: replaced{resolve: func(text []byte, f config.Format) (config.Resolved, error) {
-				res, err := config.Resolve(text, f)
-				if err != nil {
-					return res, err
+			Engine: refusingAlso(func(doc map[string]any) error {
+				if doc == nil || doc["execution"] == nil {
+					return errors.New("TypeError: cannot read properties of undefined (reading 'max_conversation_messages')")
 				}
-				if doc := parseDoc(text); doc == nil || doc["execution"] == nil {
-					return config.Resolved{}, errors.New("TypeError: cannot read properties of undefined (reading 'max_conversation_messages')")
-				}
-				return res, nil
-			}}},
+				return nil
+			})},
 		{Name: "config-shorthand-ignored", Clauses: []string{"CONF-1", "CONF-3"},
 			Bug: "reads only execution.conversation, so max_conversation_messages alone leaves the cap at 100",
 			Engine: replaced{resolve: func(text []byte, f config.Format) (config.Resolved, error) {
@@ -128,15 +140,11 @@ func configCatalogue() []Mutant {
 			}}},
 		{Name: "config-strict-host-keys", Clauses: []string{"CONF-5"},
 			Bug: "decodes the whole file with unknown fields refused, so the host's own keys fail",
-			Engine: replaced{resolve: func(text []byte, f config.Format) (config.Resolved, error) {
-				res, err := config.Resolve(text, f)
-				if err != nil {
-					return res, err
+			Engine: refusingAlso(func(doc map[string]any) error {
+				if path := hostKey(doc); path != "" {
+					return &config.Error{Path: path, Reason: "field not found in type Config"}
 				}
-				if path := hostKey(parseDoc(text)); path != "" {
-					return config.Resolved{}, &config.Error{Path: path, Reason: "field not found in type Config"}
-				}
-				return res, nil
-			}}},
+				return nil
+			})},
 	}
 }

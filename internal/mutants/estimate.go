@@ -82,23 +82,11 @@ func goJSONEstimate(msgs []message.Message) int {
 // estimate.
 func estimateCatalogue() []Mutant {
 	return []Mutant{
-		{Name: "estimate-bytes", Clauses: []string{"EST-2", "EST-3"},
-			Bug:    "counts UTF-8 bytes instead of UTF-16 code units (Go's len)",
-			Engine: estimateMutant(bytesEstimate)},
-		{Name: "estimate-counts-role", Clauses: []string{"EST-5"},
-			Bug:    "counts the role as well as the content",
-			Engine: estimateMutant(roleCountingEstimate)},
-		{Name: "estimate-floor", Clauses: []string{"EST-1"},
-			Bug:    "rounds the estimate down (integer division) instead of up",
-			Engine: estimateMutant(floorEstimate)},
-		{Name: "estimate-go-json", Clauses: []string{"EST-3"},
-			Bug:    "serializes content with Go's encoding/json (sorted keys, <>& escaped) instead of JSON.stringify",
-			Engine: estimateMutant(goJSONEstimate)},
-		{Name: "estimate-null-is-four", Clauses: []string{"EST-4"},
-			Bug:    "counts null content as JSON.stringify(null), 4 characters",
-			Engine: estimateMutant(nullCountingEstimate)},
-		{Name: "estimate-per-message", Clauses: []string{"EST-1"},
-			Bug:    "rounds up per message and sums, instead of dividing the total once",
-			Engine: estimateMutant(perMessageEstimate)},
+		variant("estimate-bytes", "counts UTF-8 bytes instead of UTF-16 code units (Go's len)", estimateMutant(bytesEstimate), "EST-2", "EST-3"),
+		variant("estimate-counts-role", "counts the role as well as the content", estimateMutant(roleCountingEstimate), "EST-5"),
+		variant("estimate-floor", "rounds the estimate down (integer division) instead of up", estimateMutant(floorEstimate), "EST-1"),
+		variant("estimate-go-json", "serializes content with Go's encoding/json (sorted keys, <>& escaped) instead of JSON.stringify", estimateMutant(goJSONEstimate), "EST-3"),
+		variant("estimate-null-is-four", "counts null content as JSON.stringify(null), 4 characters", estimateMutant(nullCountingEstimate), "EST-4"),
+		variant("estimate-per-message", "rounds up per message and sums, instead of dividing the total once", estimateMutant(perMessageEstimate), "EST-1"),
 	}
 }

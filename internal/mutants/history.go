@@ -217,21 +217,15 @@ func rememberingPrune() func([]message.Message) ([]message.Message, []int) {
 // classification, pruning and building.
 func historyCatalogue() []Mutant {
 	return []Mutant{
-		{Name: "build-counts-units", Clauses: []string{"BUILD-4"},
-			Bug:    "measures max_messages in units, a tool call and its results counting as one, so the output holds more messages than the bound",
-			Engine: startingAt(unitCountStart)},
+		variant("build-counts-units", "measures max_messages in units, a tool call and its results counting as one, so the output holds more messages than the bound", startingAt(unitCountStart), "BUILD-4"),
 		{Name: "build-dangling-call", Clauses: []string{"BUILD-2"},
 			Bug: "does not repair stored history, so an unanswered tool call or orphaned result is sent on",
 			Engine: replaced{build: func(msgs []message.Message, max int) (history.Result, error) {
 				pruned, _ := history.Prune(msgs)
 				return history.Result{Messages: history.Window(pruned, max)}, nil
 			}}},
-		{Name: "build-drops-oversized-unit", Clauses: []string{"BUILD-4"},
-			Bug:    "keeps only what fits, so when the last unit alone is longer than max_messages only the system prompt is sent",
-			Engine: startingAt(fitOnlyStart)},
-		{Name: "build-ignores-exchanges", Clauses: []string{"BUILD-3"},
-			Bug:    "starts the window at any message boundary instead of at a user prompt, so the model sees a reply without its question",
-			Engine: startingAt(anyUnitStart)},
+		variant("build-drops-oversized-unit", "keeps only what fits, so when the last unit alone is longer than max_messages only the system prompt is sent", startingAt(fitOnlyStart), "BUILD-4"),
+		variant("build-ignores-exchanges", "starts the window at any message boundary instead of at a user prompt, so the model sees a reply without its question", startingAt(anyUnitStart), "BUILD-3"),
 		{Name: "build-prunes-after-window", Clauses: []string{"BUILD-1"},
 			Bug: "applies the window before pruning, wasting the budget on orphaned prompts",
 			Engine: replaced{build: func(msgs []message.Message, max int) (history.Result, error) {
@@ -246,24 +240,12 @@ func historyCatalogue() []Mutant {
 				sane, warnings := history.Sanitize(pruned)
 				return history.Result{Messages: history.Window(sane, max), Warnings: warnings}, nil
 			}}},
-		{Name: "classify-openai-only", Clauses: []string{"CLS-1", "UNIT-1"},
-			Bug:    "knows only the OpenAI tool format: a tool_use block is assistant text, a user message of tool_result blocks a user prompt",
-			Engine: replaced{classify: openAIOnlyClassify}},
-		{Name: "prune-drops-between", Clauses: []string{"PRUNE-3"},
-			Bug:    "drops everything between the members of a run (system messages, tool results), not only the orphaned prompts",
-			Engine: replaced{prune: pruneDroppingBetween}},
-		{Name: "prune-keeps-first", Clauses: []string{"PRUNE-1"},
-			Bug:    "keeps the first user prompt of a run instead of the last",
-			Engine: replaced{prune: pruneWith(isPrompt, message.Message.IsAssistant, true)}},
-		{Name: "prune-remembers-removed", Clauses: []string{"MSG-3", "PRUNE-3"},
-			Bug:    "keeps the removed positions in a field that is never reset, so every prune reports those of the earlier ones too",
-			Engine: replaced{prune: rememberingPrune()}},
-		{Name: "prune-single-pass", Clauses: []string{"PRUNE-1", "PRUNE-4"},
-			Bug:    "after removing a prompt forgets the one that replaced it, so a run of three keeps two and a second prune removes more",
-			Engine: replaced{prune: singlePassPrune}},
-		{Name: "prune-tool-result-as-prompt", Clauses: []string{"CLS-1", "PRUNE-2"},
-			Bug:    "treats an Anthropic user message of tool_result blocks as a user prompt, pruning it and orphaning its call",
-			Engine: replaced{prune: pruneWith(func(m message.Message) bool { return m.Role() == "user" }, message.Message.IsAssistant, false)}},
+		variant("classify-openai-only", "knows only the OpenAI tool format: a tool_use block is assistant text, a user message of tool_result blocks a user prompt", replaced{classify: openAIOnlyClassify}, "CLS-1", "UNIT-1"),
+		variant("prune-drops-between", "drops everything between the members of a run (system messages, tool results), not only the orphaned prompts", replaced{prune: pruneDroppingBetween}, "PRUNE-3"),
+		variant("prune-keeps-first", "keeps the first user prompt of a run instead of the last", replaced{prune: pruneWith(isPrompt, message.Message.IsAssistant, true)}, "PRUNE-1"),
+		variant("prune-remembers-removed", "keeps the removed positions in a field that is never reset, so every prune reports those of the earlier ones too", replaced{prune: rememberingPrune()}, "MSG-3", "PRUNE-3"),
+		variant("prune-single-pass", "after removing a prompt forgets the one that replaced it, so a run of three keeps two and a second prune removes more", replaced{prune: singlePassPrune}, "PRUNE-1", "PRUNE-4"),
+		variant("prune-tool-result-as-prompt", "treats an Anthropic user message of tool_result blocks as a user prompt, pruning it and orphaning its call", replaced{prune: pruneWith(func(m message.Message) bool { return m.Role() == "user" }, message.Message.IsAssistant, false)}, "CLS-1", "PRUNE-2"),
 		{Name: "prune-tool-result-breaks-run", Clauses: []string{"PRUNE-2"},
 			Bug: "lets a tool result end a run of user prompts, so orphaned prompts before it survive",
 			Engine: replaced{prune: pruneWith(isPrompt, func(m message.Message) bool {

@@ -59,9 +59,7 @@ func withoutCode(ws []window.Warning, code string) []window.Warning {
 // loopCatalogue is the catalogue's variants of capability loop.
 func loopCatalogue() []Mutant {
 	return []Mutant{
-		{Name: "loop-approaching-at-80", Clauses: []string{"LOOP-5"},
-			Bug:    "warns at exactly 80% of the cap instead of above it",
-			Faults: fault.Of(fault.LoopApproachingInclusive)},
+		pointVariant("loop-approaching-at-80", "warns at exactly 80% of the cap instead of above it", fault.LoopApproachingInclusive, "LOOP-5"),
 		{Name: "loop-evicts-first-message", Clauses: []string{"LOOP-2"},
 			Bug: "honours preserve_first_n 0 in the loop, dropping the system prompt",
 			Engine: replaced{runLoop: editingEvents(func(ctx context.Context, r loop.Run) (loop.Result, error) {

@@ -117,14 +117,8 @@ func uncheckedTrim(c window.Config, msgs []message.Message) (window.Result, erro
 // roles, tool members and tool structure.
 func messagesCatalogue() []Mutant {
 	return []Mutant{
-		{Name: "message-role-enum", Clauses: []string{"MSG-1"},
-			Bug:    "validates role against system/user/assistant/tool, refusing developer and every other role",
-			Engine: strictMessages{check: knownRolesOnly}},
-		{Name: "tool-call-schema", Clauses: []string{"CLS-2"},
-			Bug:    "validates tool members against the providers' full schemas, refusing a call without function or name, or a result without content",
-			Engine: strictMessages{check: fullToolSchema}},
-		{Name: "window-accepts-broken-tools", Clauses: []string{"UNIT-2"},
-			Bug:    "trims a conversation with an orphaned tool result or an unanswered call instead of refusing it",
-			Engine: trimMutant(uncheckedTrim)},
+		variant("message-role-enum", "validates role against system/user/assistant/tool, refusing developer and every other role", strictMessages{check: knownRolesOnly}, "MSG-1"),
+		variant("tool-call-schema", "validates tool members against the providers' full schemas, refusing a call without function or name, or a result without content", strictMessages{check: fullToolSchema}, "CLS-2"),
+		variant("window-accepts-broken-tools", "trims a conversation with an orphaned tool result or an unanswered call instead of refusing it", trimMutant(uncheckedTrim), "UNIT-2"),
 	}
 }

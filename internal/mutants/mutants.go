@@ -5,6 +5,8 @@
 package mutants
 
 import (
+	"slices"
+
 	"github.com/convspec/convspec/internal/fault"
 	"github.com/convspec/convspec/internal/server"
 )
@@ -32,10 +34,9 @@ type Mutant struct {
 
 // Lookup finds a mutant by name.
 func Lookup(name string) (Mutant, bool) {
-	for _, m := range All() {
-		if m.Name == name {
-			return m, true
-		}
+	all := All()
+	if i := slices.IndexFunc(all, func(m Mutant) bool { return m.Name == name }); i >= 0 {
+		return all[i], true
 	}
 	return Mutant{}, false
 }

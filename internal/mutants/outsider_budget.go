@@ -103,24 +103,17 @@ func outsiderBudgetMutants() []Mutant {
 				return pruneUntil(msgs, func(count, _ int) bool { return 100*count <= pct*limit })
 			}},
 		},
-		{
-			// budget.compress [system, user "q", assistant tool_use t,
-			// user [tool_result t]]: the last user prompt is "q" (the
-			// tool_result message is a tool result); the variant keeps the
-			// tool_result message as the prompt.
-			Name: "outsider-budget-compress-last-user-role", Bug: "keeps the last message whose role is user as the prompt, even an Anthropic tool_result message",
-			Clauses: []string{"CMP-1"},
-			Faults:  fault.Of(fault.CompressPromptByRole),
-		},
-		{
-			// budget.prepare over 95 % of the limit, summarizer failing, with
-			// a conversation that pruning cannot bring below 95 % (one huge
-			// first message): the reference fails with window_exhausted; the
-			// variant returns the pruned conversation.
-			Name: "outsider-budget-prepare-no-recheck-after-failure", Bug: "after a failed compression returns the pruned conversation without checking it is below the hard limit",
-			Clauses: []string{"PREP-4", "PREP-3"},
-			Faults:  fault.Of(fault.PrepareNoRecheckAfterFailure),
-		},
+		// budget.compress [system, user "q", assistant tool_use t,
+		// user [tool_result t]]: the last user prompt is "q" (the
+		// tool_result message is a tool result); the variant keeps the
+		// tool_result message as the prompt.
+		pointVariant("outsider-budget-compress-last-user-role", "keeps the last message whose role is user as the prompt, even an Anthropic tool_result message", fault.CompressPromptByRole, "CMP-1"),
+
+		// budget.prepare over 95 % of the limit, summarizer failing, with
+		// a conversation that pruning cannot bring below 95 % (one huge
+		// first message): the reference fails with window_exhausted; the
+		// variant returns the pruned conversation.
+		pointVariant("outsider-budget-prepare-no-recheck-after-failure", "after a failed compression returns the pruned conversation without checking it is below the hard limit", fault.PrepareNoRecheckAfterFailure, "PREP-4", "PREP-3"),
 		{
 			// budget.check with limits {"m": 0}: invalid_params (a limit must
 			// be positive); the variant accepts it and reports at_limit.
@@ -137,13 +130,9 @@ func outsiderBudgetMutants() []Mutant {
 				return l, nil
 			}},
 		},
-		{
-			// budget.prepare between 80 % and 95 %: the approaching event's
-			// tokenCount is the count before pruning; the variant reports
-			// the count after it.
-			Name: "outsider-budget-event-count-after-prune", Bug: "reports the token count after pruning in context_window_approaching",
-			Clauses: []string{"PREP-2"},
-			Faults:  fault.Of(fault.PrepareEventCountAfterPrune),
-		},
+		// budget.prepare between 80 % and 95 %: the approaching event's
+		// tokenCount is the count before pruning; the variant reports
+		// the count after it.
+		pointVariant("outsider-budget-event-count-after-prune", "reports the token count after pruning in context_window_approaching", fault.PrepareEventCountAfterPrune, "PREP-2"),
 	}
 }

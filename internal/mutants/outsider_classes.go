@@ -27,15 +27,11 @@ import (
 
 func outsiderClassMutants() []Mutant {
 	return []Mutant{
-		{
-			// tokens.encode "\uffff": U+FFFF is EF BF BF in UTF-8, three
-			// bytes and one token of each; the variant's hand-written
-			// encoder takes three bytes only below U+FFFF and writes the
-			// overlong F0 8F BF BF.
-			Name: "outsider-tokens-utf8-plane-edge", Bug: "encodes text to UTF-8 by hand with the three-byte range ending below U+FFFF, so U+FFFF is written in four (overlong) bytes",
-			Clauses: []string{"TOK-1"},
-			Engine:  replaced{encode: outsiderEncoderWith(outsiderCl100k, planeEdgeUTF8)},
-		},
+		// tokens.encode "\uffff": U+FFFF is EF BF BF in UTF-8, three
+		// bytes and one token of each; the variant's hand-written
+		// encoder takes three bytes only below U+FFFF and writes the
+		// overlong F0 8F BF BF.
+		variant("outsider-tokens-utf8-plane-edge", "encodes text to UTF-8 by hand with the three-byte range ending below U+FFFF, so U+FFFF is written in four (overlong) bytes", replaced{encode: outsiderEncoderWith(outsiderCl100k, planeEdgeUTF8)}, "TOK-1"),
 		{
 			// window.estimate [{"role":"user","content":"\uffff\uffff\uffff\uffff\uffff"}]:
 			// U+FFFF is one UTF-16 code unit, 5 characters, 2 tokens; the

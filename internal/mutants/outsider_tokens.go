@@ -19,38 +19,25 @@ const outsiderCl100k = `(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p
 
 func outsiderTokenMutants() []Mutant {
 	return []Mutant{
-		{
-			// tokens.encode "x \u2028y": U+2028 is white space but not one of
-			// the pattern's [\r\n], so " " and "\u2028" are separate pieces; the
-			// variant's line-break class takes " \u2028" as one.
-			Name: "outsider-tokens-unicode-line-breaks", Bug: "ports [\\r\\n] as a Unicode line-break class that also holds U+0085, U+2028 and U+2029",
-			Clauses: []string{"TOK-1"},
-			Engine:  replaced{encode: outsiderEncoder(strings.ReplaceAll(outsiderCl100k, `\r\n]`, `\r\n`+"\u0085\u2028\u2029]"))},
-		},
-		{
-			// tokens.encode "a\u3000\u3000b" (ideographic spaces): \s is
-			// White_Space, so the spaces split as whitespace; with an ASCII
-			// \s they join the punctuation branch.
-			Name: "outsider-tokens-ascii-whitespace", Bug: "ports \\s as the ASCII class [ \\t\\n\\v\\f\\r], so Unicode spaces (U+00A0, U+2028, U+3000) are not white space",
-			Clauses: []string{"TOK-1"},
-			Engine:  replaced{encode: outsiderEncoder(`(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\t\n\v\f\r \p{L}\p{N}]+[\r\n]*|[\t\n\v\f\r ]*[\r\n]+|[\t\n\v\f\r ]+(?![^\t\n\v\f\r ])|[\t\n\v\f\r ]+`)},
-		},
-		{
-			// tokens.encode "'She": the contractions match case-insensitively,
-			// so "'S" + "he" [13575 383]; the variant's pattern lost (?i:) and
-			// takes "'She" as one piece, [6 8100].
-			Name: "outsider-tokens-case-sensitive-contractions", Bug: "matches the contractions 's 't 're 've 'm 'll 'd case-sensitively",
-			Clauses: []string{"TOK-1"},
-			Engine:  replaced{encode: outsiderEncoder(strings.Replace(outsiderCl100k, `(?i:'s|'t|'re|'ve|'m|'ll|'d)`, `(?:'s|'t|'re|'ve|'m|'ll|'d)`, 1))},
-		},
-		{
-			// tokens.encode "x²³⁴⁵" or "ⅫⅫ": superscripts (No) and Roman
-			// numerals (Nl) are \p{N}, grouped by three; the variant's
-			// \p{Nd} leaves them to the punctuation branch.
-			Name: "outsider-tokens-decimal-digits-only", Bug: "groups numbers with \\p{Nd} (decimal digits) where cl100k_base has \\p{N}",
-			Clauses: []string{"TOK-1"},
-			Engine:  replaced{encode: outsiderEncoder(strings.ReplaceAll(strings.ReplaceAll(outsiderCl100k, `|\p{N}{1,3}|`, `|\p{Nd}{1,3}|`), `\p{L}\p{N}]`, `\p{L}\p{Nd}]`))},
-		},
+		// tokens.encode "x \u2028y": U+2028 is white space but not one of
+		// the pattern's [\r\n], so " " and "\u2028" are separate pieces; the
+		// variant's line-break class takes " \u2028" as one.
+		variant("outsider-tokens-unicode-line-breaks", "ports [\\r\\n] as a Unicode line-break class that also holds U+0085, U+2028 and U+2029", replaced{encode: outsiderEncoder(strings.ReplaceAll(outsiderCl100k, `\r\n]`, `\r\n`+"\u0085\u2028\u2029]"))}, "TOK-1"),
+
+		// tokens.encode "a\u3000\u3000b" (ideographic spaces): \s is
+		// White_Space, so the spaces split as whitespace; with an ASCII
+		// \s they join the punctuation branch.
+		variant("outsider-tokens-ascii-whitespace", "ports \\s as the ASCII class [ \\t\\n\\v\\f\\r], so Unicode spaces (U+00A0, U+2028, U+3000) are not white space", replaced{encode: outsiderEncoder(`(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\t\n\v\f\r \p{L}\p{N}]+[\r\n]*|[\t\n\v\f\r ]*[\r\n]+|[\t\n\v\f\r ]+(?![^\t\n\v\f\r ])|[\t\n\v\f\r ]+`)}, "TOK-1"),
+
+		// tokens.encode "'She": the contractions match case-insensitively,
+		// so "'S" + "he" [13575 383]; the variant's pattern lost (?i:) and
+		// takes "'She" as one piece, [6 8100].
+		variant("outsider-tokens-case-sensitive-contractions", "matches the contractions 's 't 're 've 'm 'll 'd case-sensitively", replaced{encode: outsiderEncoder(strings.Replace(outsiderCl100k, `(?i:'s|'t|'re|'ve|'m|'ll|'d)`, `(?:'s|'t|'re|'ve|'m|'ll|'d)`, 1))}, "TOK-1"),
+
+		// tokens.encode "x²³⁴⁵" or "ⅫⅫ": superscripts (No) and Roman
+		// numerals (Nl) are \p{N}, grouped by three; the variant's
+		// \p{Nd} leaves them to the punctuation branch.
+		variant("outsider-tokens-decimal-digits-only", "groups numbers with \\p{Nd} (decimal digits) where cl100k_base has \\p{N}", replaced{encode: outsiderEncoder(strings.ReplaceAll(strings.ReplaceAll(outsiderCl100k, `|\p{N}{1,3}|`, `|\p{Nd}{1,3}|`), `\p{L}\p{N}]`, `\p{L}\p{Nd}]`))}, "TOK-1"),
 	}
 }
 

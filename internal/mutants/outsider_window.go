@@ -30,13 +30,9 @@ func outsiderWindowMutants() []Mutant {
 				return w.TrimWith(ctx, msgs, s)
 			})},
 		},
-		{
-			// window.estimate [{"role":"user","content":"😀😀😀"}]: 6 UTF-16
-			// units, ceil(6/4) = 2; the variant counts 3 code points, 1.
-			Name: "outsider-window-estimate-code-points", Bug: "counts a string's characters as code points, so an astral character counts 1, not 2",
-			Clauses: []string{"EST-2"},
-			Engine:  replaced{estimate: outsiderEstimate(func(s string) int { return utf8.RuneCountInString(s) })},
-		},
+		// window.estimate [{"role":"user","content":"😀😀😀"}]: 6 UTF-16
+		// units, ceil(6/4) = 2; the variant counts 3 code points, 1.
+		variant("outsider-window-estimate-code-points", "counts a string's characters as code points, so an astral character counts 1, not 2", replaced{estimate: outsiderEstimate(func(s string) int { return utf8.RuneCountInString(s) })}, "EST-2"),
 		{
 			// window.estimate [{"role":"user","content":"e\u0301e\u0301e\u0301e\u0301e\u0301"}]:
 			// 10 characters, 3 tokens; the variant skips combining marks

@@ -33,11 +33,7 @@ func (namelessEngine) Name() string { return "" }
 // the handshake and answering a bad request.
 func protocolCatalogue() []Mutant {
 	return []Mutant{
-		{Name: "config-type-panics", Clauses: []string{"PROTO-2", "CFG-3"},
-			Bug:    "reads counts with an unchecked type assertion, so a string where a count belongs panics and is answered internal_error",
-			Engine: parsedWith{parse: assertingParse}},
-		{Name: "handshake-without-name", Clauses: []string{"PROTO-1"},
-			Bug:    "takes its name from build metadata that is not set, so the handshake names no implementation",
-			Engine: namelessEngine{}},
+		variant("config-type-panics", "reads counts with an unchecked type assertion, so a string where a count belongs panics and is answered internal_error", parsedWith{parse: assertingParse}, "PROTO-2", "CFG-3"),
+		variant("handshake-without-name", "takes its name from build metadata that is not set, so the handshake names no implementation", namelessEngine{}, "PROTO-1"),
 	}
 }

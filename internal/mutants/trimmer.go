@@ -93,22 +93,20 @@ func trimmerMutants() []Mutant {
 			Name:    "trimmer-duplicates-system",
 			Bug:     "prepends the system prompt to what it built, which already starts with it: the model gets the system prompt twice",
 			Clauses: []string{"ANY-1"},
-			Engine: trimmerEngine{trimmer: server.TrimmerBuild, trim: func(msgs []message.Message, limit int) ([]message.Message, error) {
-				out, err := server.BuildTrimmer(msgs, limit)
-				if err != nil || len(msgs) == 0 || msgs[0].Class() != message.System {
-					return out, err
+			Engine: trimmerEngine{trimmer: server.TrimmerBuild, trim: editingOutput(server.BuildTrimmer, func(msgs, out []message.Message, _ int) ([]message.Message, error) {
+				if len(msgs) == 0 || msgs[0].Class() != message.System {
+					return out, nil
 				}
 				return append([]message.Message{msgs[0]}, out...), nil
-			}},
+			})},
 		},
 		{
 			Name:    "trimmer-reverses-kept",
 			Bug:     "collects the kept units walking back from the newest and forgets to reverse them",
 			Clauses: []string{"ANY-1"},
-			Engine: trimmerEngine{trimmer: server.TrimmerPrune, trim: func(msgs []message.Message, limit int) ([]message.Message, error) {
-				out, err := server.PruneTrimmer(msgs, limit)
-				if err != nil || len(out) == len(msgs) {
-					return out, err
+			Engine: trimmerEngine{trimmer: server.TrimmerPrune, trim: editingOutput(server.PruneTrimmer, func(msgs, out []message.Message, _ int) ([]message.Message, error) {
+				if len(out) == len(msgs) {
+					return out, nil
 				}
 				units, err := message.Units(out)
 				if err != nil {
@@ -119,17 +117,13 @@ func trimmerMutants() []Mutant {
 					rev = append(rev, out[units[i].Start:units[i].End]...)
 				}
 				return rev, nil
-			}},
+			})},
 		},
 		{
 			Name:    "trimmer-rebuilds-messages",
 			Bug:     "returns each kept message rebuilt from a typed struct {role, content, tool_calls, tool_call_id}, losing name, cache_control and every other member",
 			Clauses: []string{"ANY-1"},
-			Engine: trimmerEngine{trimmer: server.TrimmerBuild, trim: func(msgs []message.Message, limit int) ([]message.Message, error) {
-				out, err := server.BuildTrimmer(msgs, limit)
-				if err != nil {
-					return nil, err
-				}
+			Engine: trimmerEngine{trimmer: server.TrimmerBuild, trim: editingOutput(server.BuildTrimmer, func(_, out []message.Message, _ int) ([]message.Message, error) {
 				for i, m := range out {
 					var typed struct {
 						Role       string          `json:"role"`
@@ -141,12 +135,14 @@ func trimmerMutants() []Mutant {
 						return nil, err
 					}
 					raw, _ := json.Marshal(typed)
-					if out[i], err = message.Parse(raw); err != nil {
+					rebuilt, err := message.Parse(raw)
+					if err != nil {
 						return nil, err
 					}
+					out[i] = rebuilt
 				}
 				return out, nil
-			}},
+			})},
 		},
 		{
 			Name:    "trimmer-forgets-current-exchange",
@@ -168,22 +164,20 @@ func trimmerMutants() []Mutant {
 			Name:    "trimmer-empty-when-last-too-big",
 			Bug:     "keeps only what fits, so when the newest unit alone is over the limit it returns nothing of the conversation's end",
 			Clauses: []string{"ANY-5"},
-			Engine: trimmerEngine{trimmer: server.TrimmerPrune, trim: func(msgs []message.Message, limit int) ([]message.Message, error) {
-				out, err := server.PruneTrimmer(msgs, limit)
-				if err != nil || budget.Count(out) <= limit {
-					return out, err
+			Engine: trimmerEngine{trimmer: server.TrimmerPrune, trim: editingOutput(server.PruneTrimmer, func(_, out []message.Message, limit int) ([]message.Message, error) {
+				if budget.Count(out) <= limit {
+					return out, nil
 				}
 				return []message.Message{}, nil
-			}},
+			})},
 		},
 		{
 			Name:    "trimmer-always-evicts",
 			Bug:     "evicts the oldest unit after the system prompt on every call, even when the conversation is within the limit",
 			Clauses: []string{"ANY-7", "ANY-8"},
-			Engine: trimmerEngine{trimmer: server.TrimmerWindow, trim: func(msgs []message.Message, limit int) ([]message.Message, error) {
-				out, err := server.WindowTrimmer(msgs, limit)
-				if err != nil || len(out) != len(msgs) {
-					return out, err
+			Engine: trimmerEngine{trimmer: server.TrimmerWindow, trim: editingOutput(server.WindowTrimmer, func(msgs, out []message.Message, _ int) ([]message.Message, error) {
+				if len(out) != len(msgs) {
+					return out, nil
 				}
 				units, err := message.Units(out)
 				if err != nil {
@@ -195,7 +189,7 @@ func trimmerMutants() []Mutant {
 					}
 				}
 				return out, nil
-			}},
+			})},
 		},
 		{
 			Name:    "trimmer-crashes-on-empty",
@@ -206,6 +200,19 @@ func trimmerMutants() []Mutant {
 				return server.PruneTrimmer(msgs, limit)
 			}},
 		},
+	}
+}
+
+// editingOutput is trim, the reference trimmer a variant replaces,
+// followed by the variant's edit of what it kept; an error of trim is
+// passed on as it is.
+func editingOutput(trim trimFunc, edit func(msgs, out []message.Message, limit int) ([]message.Message, error)) trimFunc {
+	return func(msgs []message.Message, limit int) ([]message.Message, error) {
+		out, err := trim(msgs, limit)
+		if err != nil {
+			return out, err
+		}
+		return edit(msgs, out, limit)
 	}
 }
 

@@ -122,27 +122,20 @@ func domainMutants() []Mutant {
 			Name:    "trimmer-marker-unrecognizable",
 			Bug:     "inserts a marker whose text does not start as declared (\"Trimmed N messages\"), so it is an invented message",
 			Clauses: []string{"ANY-1"},
-			Engine: modelEngine{trimmer: server.ModelFirstMarker, trim: func(msgs []message.Message, limit int) ([]message.Message, error) {
-				out, err := server.FirstMarkerTrimmer(msgs, limit)
-				if err != nil {
-					return nil, err
-				}
+			Engine: modelEngine{trimmer: server.ModelFirstMarker, trim: editingOutput(server.FirstMarkerTrimmer, func(msgs, out []message.Message, _ int) ([]message.Message, error) {
 				for i, m := range out {
 					if m.Role() == "system" && strings.HasPrefix(trimout.Text(m, false), server.ModelMarkerPrefix) {
-						if out[i], err = message.New("system", fmt.Sprintf("Trimmed %d messages", len(msgs)-len(out)+1)); err != nil {
+						marker, err := message.New("system", fmt.Sprintf("Trimmed %d messages", len(msgs)-len(out)+1))
+						if err != nil {
 							return nil, err
 						}
+						out[i] = marker
 					}
 				}
 				return out, nil
-			}},
+			})},
 		},
-		{
-			Name:    "trimmer-head-short",
-			Bug:     "declares a head of 2 messages but keeps only the first when the limit is tight",
-			Clauses: []string{"ANY-11"},
-			Engine:  modelEngine{trimmer: server.ModelHead, trim: server.HeadTrimmer(1)},
-		},
+		variant("trimmer-head-short", "declares a head of 2 messages but keeps only the first when the limit is tight", modelEngine{trimmer: server.ModelHead, trim: server.HeadTrimmer(1)}, "ANY-11"),
 		{
 			Name:    "trimmer-start-only-when-trimming",
 			Bug:     "applies its start rule only when it trims, so a conversation that fits comes back starting on an assistant message",
@@ -181,12 +174,7 @@ func domainMutants() []Mutant {
 				return n, nil
 			}},
 		},
-		{
-			Name:    "trimmer-native-trims-by-another-count",
-			Bug:     "answers count requests with its full counter but trims by words alone, forgetting the per-message overhead, so its output counts above the limit by its own count",
-			Clauses: []string{"ANY-6"},
-			Engine:  modelEngine{trimmer: server.ModelNative, trim: server.NewestWithin(wordsOnly, 0)},
-		},
+		variant("trimmer-native-trims-by-another-count", "answers count requests with its full counter but trims by words alone, forgetting the per-message overhead, so its output counts above the limit by its own count", modelEngine{trimmer: server.ModelNative, trim: server.NewestWithin(wordsOnly, 0)}, "ANY-6"),
 		{
 			Name:    "trimmer-joined-ignores-separator",
 			Bug:     "counts the joined texts without the separators it joins them with, so many short messages overshoot the limit",
@@ -199,12 +187,7 @@ func domainMutants() []Mutant {
 				return (message.Length(b.String()) + 3) / 4
 			}, 0)},
 		},
-		{
-			Name:    "trimmer-slack-two-units",
-			Bug:     "keeps one more unit after the one the cut falls in, overshooting by more than its declared slack of one unit",
-			Clauses: []string{"ANY-6"},
-			Engine:  modelEngine{trimmer: server.ModelSlack, trim: server.SlackTrimmer(chars4Each, 2)},
-		},
+		variant("trimmer-slack-two-units", "keeps one more unit after the one the cut falls in, overshooting by more than its declared slack of one unit", modelEngine{trimmer: server.ModelSlack, trim: server.SlackTrimmer(chars4Each, 2)}, "ANY-6"),
 		{
 			Name:    "trimmer-results-counted-per-unit",
 			Bug:     "declares that a call's results count as one message but counts a whole unit, call included, as one, overshooting the limit",
@@ -225,18 +208,8 @@ func domainMutants() []Mutant {
 				return server.NewestWithin(byLength, 0)(msgs, limit)
 			}},
 		},
-		{
-			Name:    "trimmer-refuses-when-something-fits",
-			Bug:     "declares that it refuses only when nothing fits, but refuses as soon as the newest unit does not fit, though an older one does",
-			Clauses: []string{"ANY-9"},
-			Engine:  modelEngine{trimmer: server.ModelRefuses, trim: server.RefusingTrimmer(true)},
-		},
-		{
-			Name:    "trimmer-fallback-returns-nothing",
-			Bug:     "declares that it keeps the last message when nothing fits, but returns nothing then, as a plain newest-first trimmer does",
-			Clauses: []string{"ANY-14"},
-			Engine:  modelEngine{trimmer: server.ModelFallback, trim: server.NewestWithin(chars4Each, 0)},
-		},
+		variant("trimmer-refuses-when-something-fits", "declares that it refuses only when nothing fits, but refuses as soon as the newest unit does not fit, though an older one does", modelEngine{trimmer: server.ModelRefuses, trim: server.RefusingTrimmer(true)}, "ANY-9"),
+		variant("trimmer-fallback-returns-nothing", "declares that it keeps the last message when nothing fits, but returns nothing then, as a plain newest-first trimmer does", modelEngine{trimmer: server.ModelFallback, trim: server.NewestWithin(chars4Each, 0)}, "ANY-14"),
 		{
 			Name:    "trimmer-fallback-keeps-last-unit",
 			Bug:     "when the last message does not fit, keeps the whole last unit, a call with all its results, rather than the last message it declares",

@@ -233,20 +233,10 @@ func (s trimSession) nativeCount(d protocol.TrimmerDecl, msgs []json.RawMessage)
 
 // match maps each output message to the input position it is JSON-equal
 // to, in order (ANY-1): -1 for an output message with no input message
-// left to stand for.
+// left to stand for. It is the judge's own mapping (trimout.Match), so the
+// properties and the scenario steps read an output alike.
 func match(in []gen.Message, out []json.RawMessage) []int {
-	pos := make([]int, len(out))
-	next := 0
-	for k, o := range out {
-		pos[k] = -1
-		for i := next; i < len(in); i++ {
-			if jsoncmp.Equal(in[i].Raw, o) {
-				pos[k], next = i, i+1
-				break
-			}
-		}
-	}
-	return pos
+	return trimout.Match(gen.Raws(in), out)
 }
 
 // describeCase shows the trimmer, the limit and the input with each
