@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -20,13 +19,8 @@ import (
 // their format) and the spec's documents under DIR/spec — exactly what this
 // binary checks (`conform version` names it by digest).
 func copyCommand(args []string, stdout, stderr io.Writer) int {
-	flags := flag.NewFlagSet("conform copy", flag.ContinueOnError)
-	flags.SetOutput(stderr)
+	flags := subcommandFlags("conform copy", "usage: conform copy [-force] DIR\n", stderr)
 	force := flags.Bool("force", false, "write into DIR even when it holds files")
-	flags.Usage = func() {
-		fmt.Fprintln(stderr, "usage: conform copy [-force] DIR")
-		flags.PrintDefaults()
-	}
 	if err := flags.Parse(args); err != nil {
 		return exitUsage
 	}

@@ -3,7 +3,6 @@ package main
 // conform doc: the spec site, generated from what conform embeds.
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -13,12 +12,7 @@ import (
 )
 
 func doc(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("conform doc", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	out := fs.String("o", "", "write the site into `DIR` (created if needed)")
-	compat := fs.String("compat", "", "also write compat.html, the trimmer compatibility page, from `DIR`/*/report.json")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, `usage: conform doc -o DIR
+	fs := subcommandFlags("conform doc", `usage: conform doc -o DIR
 
 Writes the spec site: static HTML pages that need no server and no network.
 Every clause is at an anchor named by its ID (DIR/spec.html#WIN-3), followed
@@ -28,9 +22,9 @@ ID and words. With -compat, DIR/compat.html is the trimmer compatibility
 page of the reports under the -compat directory (compat/*/report.json).
 
 flags:
-`)
-		fs.PrintDefaults()
-	}
+`, stderr)
+	out := fs.String("o", "", "write the site into `DIR` (created if needed)")
+	compat := fs.String("compat", "", "also write compat.html, the trimmer compatibility page, from `DIR`/*/report.json")
 	if !parseFlagsOnly("conform doc", fs, args, stderr) {
 		return exitUsage
 	}

@@ -216,3 +216,16 @@ func unwrapExec(err error) error {
 	}
 	return err
 }
+
+// subcommandFlags is the flag set of a subcommand other than those that run
+// the suite: errors and usage go to stderr, the usage being the text given
+// (its first line "usage: …") followed by the flags' defaults.
+func subcommandFlags(name, usage string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, usage)
+		fs.PrintDefaults()
+	}
+	return fs
+}

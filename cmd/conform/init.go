@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"embed"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -53,15 +52,10 @@ var starters = map[string]starter{
 // comes from the binary (Node, Python) or from a checkout of convspec (Go):
 // no package registry is needed.
 func initCommand(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("conform init", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	langs := slices.Sorted(maps.Keys(starters))
+	fs := subcommandFlags("conform init", fmt.Sprintf("usage: conform init [-force] [-convspec DIR] %s [DIR]\n", strings.Join(langs, "|")), stderr)
 	force := fs.Bool("force", false, "overwrite files that exist")
 	clone := fs.String("convspec", "", "go: the `DIR` of a convspec clone that go.mod's replace directive names (default: ../convspec relative to the starter)")
-	langs := slices.Sorted(maps.Keys(starters))
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: conform init [-force] [-convspec DIR] %s [DIR]\n", strings.Join(langs, "|"))
-		fs.PrintDefaults()
-	}
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}

@@ -4,7 +4,6 @@ package main
 // reports.
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -13,12 +12,7 @@ import (
 )
 
 func matrix(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("conform matrix", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	out := fs.String("o", "", "write the matrix, one self-contained HTML file, to `FILE` (- for stdout)")
-	specURL := fs.String("spec-url", "", "link clauses to the spec site's spec.html at `URL` (see conform doc); default: SPEC.md on GitHub")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, `usage: conform matrix -o FILE REPORT.json [REPORT.json...]
+	fs := subcommandFlags("conform matrix", `usage: conform matrix -o FILE REPORT.json [REPORT.json...]
 
 Compares implementations: from the JSON reports of their runs (conform
 -json), writes one HTML page with a table of capabilities and one of
@@ -26,9 +20,9 @@ clauses, a column per implementation, each cell linking to its first
 failure; a click on a header sorts by it.
 
 flags:
-`)
-		fs.PrintDefaults()
-	}
+`, stderr)
+	out := fs.String("o", "", "write the matrix, one self-contained HTML file, to `FILE` (- for stdout)")
+	specURL := fs.String("spec-url", "", "link clauses to the spec site's spec.html at `URL` (see conform doc); default: SPEC.md on GitHub")
 	// Flags may come before or after the reports.
 	var files []string
 	for rest := args; ; {

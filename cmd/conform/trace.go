@@ -7,7 +7,6 @@ package main
 // prints it.
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -91,12 +90,7 @@ func listOrNone(ids []string) string {
 }
 
 func traceCommand(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("conform trace", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	file := fs.String("f", "", "read the traceability map from `FILE` instead of the spec/traceability.md built into conform")
-	gapsOnly := fs.Bool("gaps", false, "print only the gaps and notes, not the map")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, `usage: conform trace [-f FILE] [-gaps]
+	fs := subcommandFlags("conform trace", `usage: conform trace [-f FILE] [-gaps]
 
 Prints the map from the source documents' items to the clauses that encode
 them (spec/traceability.md) and from every clause to the scenarios tagged
@@ -105,9 +99,9 @@ scenario or property, a document item without a clause or a case, a name
 that does not resolve. Exit status 1 when there is a gap.
 
 flags:
-`)
-		fs.PrintDefaults()
-	}
+`, stderr)
+	file := fs.String("f", "", "read the traceability map from `FILE` instead of the spec/traceability.md built into conform")
+	gapsOnly := fs.Bool("gaps", false, "print only the gaps and notes, not the map")
 	if !parseFlagsOnly("conform trace", fs, args, stderr) {
 		return exitUsage
 	}
