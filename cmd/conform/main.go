@@ -32,7 +32,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 
 	"github.com/convspec/convspec/conformance/report"
 )
@@ -51,39 +50,44 @@ func main() {
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
-		switch args[0] {
-		case "serve":
-			return serve(args[1:], stdin, stdout, stderr)
-		case "list":
-			return list(args[1:], stdout, stderr)
-		case "mutants":
-			return listMutants(stdout)
-		case "trace":
-			return traceCommand(args[1:], stdout, stderr)
-		case "replay":
-			return replay(args[1:], stdout, stderr)
-		case "baseline":
-			return baseline(args[1:], stdout, stderr)
-		case "version":
-			return version(args[1:], stdout, stderr)
-		case "doc":
-			return doc(args[1:], stdout, stderr)
-		case "matrix":
-			return matrix(args[1:], stdout, stderr)
-		case "smoke":
-			return smoke(args[1:], stdout, stderr)
-		case "check":
-			return checkCommand(args[1:], stdin, stdout, stderr)
-		case "init":
-			return initCommand(args[1:], stdout, stderr)
-		case "copy":
-			return copyCommand(args[1:], stdout, stderr)
-		case "help", "-h", "-help", "--help":
+		if cmd, ok := subcommands()[args[0]]; ok {
+			return cmd(args[1:], stdin, stdout, stderr)
+		}
+		if isHelp(args[0]) {
 			usage(stdout)
 			return exitOK
 		}
 	}
 	return conform(args, stdout, stderr)
+}
+
+// A subcommand runs with the arguments after its name; each is in a file of
+// its own.
+type subcommand func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
+
+// subcommands are conform's subcommands by name. The default command (no
+// name: run the suite) is not among them.
+func subcommands() map[string]subcommand {
+	return map[string]subcommand{
+		"serve":    serve,
+		"check":    checkCommand,
+		"list":     withoutStdin(list),
+		"mutants":  func(_ []string, _ io.Reader, stdout, _ io.Writer) int { return listMutants(stdout) },
+		"trace":    withoutStdin(traceCommand),
+		"replay":   withoutStdin(replay),
+		"baseline": withoutStdin(baseline),
+		"version":  withoutStdin(version),
+		"doc":      withoutStdin(doc),
+		"matrix":   withoutStdin(matrix),
+		"smoke":    withoutStdin(smoke),
+		"init":     withoutStdin(initCommand),
+		"copy":     withoutStdin(copyCommand),
+	}
+}
+
+// withoutStdin is a subcommand that reads nothing from conform's stdin.
+func withoutStdin(f func(args []string, stdout, stderr io.Writer) int) subcommand {
+	return func(args []string, _ io.Reader, stdout, stderr io.Writer) int { return f(args, stdout, stderr) }
 }
 
 func usage(w io.Writer) {
@@ -123,8 +127,17 @@ a baseline entry is stale, the restart limit was reached or the run was interrup
 `)
 }
 
-// subcommands are the words run takes as a subcommand: a program so named
-// must follow --.
-var subcommands = []string{"serve", "list", "mutants", "trace", "replay", "baseline", "version", "doc", "matrix", "smoke", "init", "copy", "help"}
+// isSubcommand reports whether run takes name as a subcommand (help
+// included): a program so named must follow --.
+func isSubcommand(name string) bool {
+	_, ok := subcommands()[name]
+	return ok || isHelp(name)
+}
 
-func isSubcommand(name string) bool { return slices.Contains(subcommands, name) }
+func isHelp(arg string) bool {
+	switch arg {
+	case "help", "-h", "-help", "--help":
+		return true
+	}
+	return false
+}
