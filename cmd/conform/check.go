@@ -75,12 +75,7 @@ flags:
 		fmt.Fprintln(stderr, "conform check: no FILE: name the recorded requests to check (- for stdin)")
 		return exitUsage
 	}
-	base, err := s.loadBaseline(check.Cases())
-	if err != nil {
-		fmt.Fprintf(stderr, "conform check: %v\n", err)
-		return exitUsage
-	}
-	sinks, err := s.sinks(stdout, stderr)
+	base, sinks, err := s.outputs(check.Cases(), stdout, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "conform check: %v\n", err)
 		return exitUsage
@@ -105,18 +100,10 @@ flags:
 		accepted = base.Baseline
 	}
 	run.Cases = report.Judge(c.Results(), accepted, false)
-	code := run.ExitCode()
-	for _, sk := range sinks {
-		if err := sk.render(&run); err != nil {
-			fmt.Fprintf(stderr, "conform check: writing the %s report to %s: %v\n", sk.format, sk.name, err)
-			code = exitUsage
-		}
+	if !writeReports("conform check", sinks, &run, stderr) {
+		return exitUsage
 	}
-	if err := closeSinks(sinks); err != nil {
-		fmt.Fprintf(stderr, "conform check: %v\n", err)
-		code = exitUsage
-	}
-	return code
+	return run.ExitCode()
 }
 
 // checkFile streams one file (- for stdin) through the checker.

@@ -53,12 +53,7 @@ func conform(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "conform: %v\n", err)
 		return exitUsage
 	}
-	base, err := s.loadBaseline(cases)
-	if err != nil {
-		fmt.Fprintf(stderr, "conform: %v\n", err)
-		return exitUsage
-	}
-	sinks, err := s.sinks(stdout, stderr)
+	base, sinks, err := s.outputs(cases, stdout, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "conform: %v\n", err)
 		return exitUsage
@@ -88,18 +83,10 @@ func conform(args []string, stdout, stderr io.Writer) int {
 	for i := range rep.Cases {
 		rep.Cases[i].Reproduce = s.reproduce(rep.Cases[i], command)
 	}
-	code := rep.ExitCode()
-	for _, sk := range sinks {
-		if err := sk.render(&rep.Run); err != nil {
-			fmt.Fprintf(stderr, "conform: writing the %s report to %s: %v\n", sk.format, sk.name, err)
-			code = exitUsage
-		}
+	if !writeReports("conform", sinks, &rep.Run, stderr) {
+		return exitUsage
 	}
-	if err := closeSinks(sinks); err != nil {
-		fmt.Fprintf(stderr, "conform: %v\n", err)
-		code = exitUsage
-	}
-	return code
+	return rep.ExitCode()
 }
 
 // memoryLimit is the soft limit conform sets on its own heap while it

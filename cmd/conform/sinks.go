@@ -154,6 +154,39 @@ func colorful(w io.Writer) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
+// writeReports renders run to every sink and closes them; it reports
+// whether every report was written, and says on stderr why one was not
+// (command names the command in the message).
+func writeReports(command string, sinks []*sink, run *report.Run, stderr io.Writer) bool {
+	ok := true
+	for _, sk := range sinks {
+		if err := sk.render(run); err != nil {
+			fmt.Fprintf(stderr, "%s: writing the %s report to %s: %v\n", command, sk.format, sk.name, err)
+			ok = false
+		}
+	}
+	if err := closeSinks(sinks); err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", command, err)
+		ok = false
+	}
+	return ok
+}
+
+// outputs are what a run judges by and writes to: the -baseline file, read
+// and checked against cases, and the report sinks. Nothing is opened when
+// either is wrong; the caller closes the sinks.
+func (s *settings) outputs(cases []result.Case, stdout, stderr io.Writer) (*report.BaselineFile, []*sink, error) {
+	base, err := s.loadBaseline(cases)
+	if err != nil {
+		return nil, nil, err
+	}
+	sinks, err := s.sinks(stdout, stderr)
+	if err != nil {
+		return nil, nil, err
+	}
+	return base, sinks, nil
+}
+
 // loadBaseline reads the -baseline file, if one is named, and checks that
 // every entry names one of cases: an entry for a case that does not exist
 // would accept nothing and hide a typo.
