@@ -238,7 +238,7 @@ func runRowTraced(m mutants.Mutant, row killsRow, trace *fault.Trace) ([]string,
 		}
 	}
 	results, err := runner.Run(context.Background(), tg, runner.Options{
-		Run: regexp.MustCompile(`^(` + strings.Join(ids, "|") + `)$`), Checks: 50, Seed: 1, NoShrink: true,
+		Run: regexp.MustCompile(`^(` + strings.Join(ids, "|") + `)$`), Checks: 50, Seed: 1, NoShrink: true, FirstFailure: true,
 		Features: feats, Properties: slices.Clip(append([]prop.Property{}, props...)),
 	})
 	if err != nil {

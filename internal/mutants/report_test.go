@@ -74,7 +74,7 @@ func TestMutantReport(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					opts := runner.Options{Checks: 50, Seed: seed, NoShrink: true}
+					opts := runner.Options{Checks: 50, Seed: seed, NoShrink: true, FirstFailure: true}
 					if k > 0 {
 						opts.Run = regexp.MustCompile(`^prop/`)
 						opts.NoExamples = true

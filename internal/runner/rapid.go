@@ -212,7 +212,7 @@ func checkProperty(c result.Case, p prop.Property, g *guard, tg target.Target, o
 	var examples []result.Result
 	if !opts.NoExamples {
 		var stop bool
-		if examples, stop = runExamples(c, p, g, tg); stop {
+		if examples, stop = runExamples(c, p, g, tg, opts.FirstFailure); stop {
 			return examples[len(examples)-1]
 		}
 	}
@@ -267,8 +267,9 @@ func checkProperty(c result.Case, p prop.Property, g *guard, tg target.Target, o
 // random checks, and returns the result of each that failed (no seed: an
 // example is the same in every run). stop says that the last of them did
 // not fail as such — the implementation no longer answers, or declined —
-// so nothing more is checked.
-func runExamples(c result.Case, p prop.Property, g *guard, tg target.Target) (failed []result.Result, stop bool) {
+// so nothing more is checked, or that it failed and first says to stop at
+// the first failure.
+func runExamples(c result.Case, p prop.Property, g *guard, tg target.Target, first bool) (failed []result.Result, stop bool) {
 	for _, ex := range p.Examples {
 		tb := &propertyTB{name: c.ID + "/" + ex.Name}
 		func() {
@@ -288,7 +289,7 @@ func runExamples(c result.Case, p prop.Property, g *guard, tg target.Target) (fa
 			r.Deviations = []result.Deviation{withParts(propertyDeviation(c, out), tb.parts)}
 			r = g.settle(r)
 			failed = append(failed, r)
-			if r.Outcome != result.Failed {
+			if r.Outcome != result.Failed || first {
 				return failed, true
 			}
 		}

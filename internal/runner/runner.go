@@ -61,6 +61,12 @@ type Options struct {
 	// ShrinkSteps bounds the shrinking of a failing property by executions
 	// of it (D-44); 0 means DefaultShrinkSteps.
 	ShrinkSteps int
+	// FirstFailure ends a property at its first failing check, an edge
+	// example or a random one, where D-77 runs every check to report what
+	// each finds: for callers that need only whether a case fails, such as
+	// the faulty variants' kill test and report, which it spares the random
+	// checks of every property an edge example already failed.
+	FirstFailure bool
 	// NoExamples runs no property's fixed examples, only its random
 	// checks: for a rerun under another seed of properties whose examples
 	// have run (an example is the same under every seed), as the faulty
