@@ -101,7 +101,8 @@ func hasAnthropicBlock(v json.RawMessage) bool {
 // input instead of what is kept (MET-1).
 type threeBugs struct {
 	server.Reference
-	estimate, prune, window server.Engine
+	estimate, window server.WindowEngine
+	prune            server.HistoryEngine
 }
 
 func (b threeBugs) EstimateTokens(msgs []message.Message) int { return b.estimate.EstimateTokens(msgs) }
@@ -165,9 +166,9 @@ func TestDeclaredCoreOpenAI(t *testing.T) {
 	t.Run("three bugs", func(t *testing.T) {
 		t.Parallel()
 		run := runDeclared(t, threeBugs{
-			estimate: engineOf(t, "estimate-floor"),
-			prune:    engineOf(t, "prune-keeps-first"),
-			window:   engineOf(t, "metrics-input-tokens"),
+			estimate: engineOf(t, "estimate-floor").(server.WindowEngine),
+			prune:    engineOf(t, "prune-keeps-first").(server.HistoryEngine),
+			window:   engineOf(t, "metrics-input-tokens").(server.WindowEngine),
 		})
 		causes := run.Causes()
 		if len(causes) != 3 {

@@ -14,9 +14,14 @@ import (
 	"github.com/convspec/convspec/reference/tokens"
 )
 
-// BudgetEngine is the token-budget behaviour an Engine exposes.
-type BudgetEngine interface {
+// TokensEngine serves capability tokens: the cl100k ids of a text.
+type TokensEngine interface {
 	EncodeTokens(text string) []int
+}
+
+// BudgetEngine serves capability budget: counts, limits, thresholds,
+// pruning, compression and preparation of a request.
+type BudgetEngine interface {
 	MessageTokens(m message.Message) int
 	Limits(extra map[string]int) (budget.Limits, error)
 	Approaching(count, limit int) bool
@@ -26,7 +31,7 @@ type BudgetEngine interface {
 	Prepare(ctx context.Context, msgs []message.Message, model string, limits budget.Limits, s budget.Summarizer) ([]message.Message, []budget.Event, error)
 }
 
-// EncodeTokens implements BudgetEngine.
+// EncodeTokens implements TokensEngine.
 func (Reference) EncodeTokens(text string) []int { return tokens.Encode(text) }
 
 // MessageTokens implements BudgetEngine.
@@ -56,16 +61,8 @@ func (r Reference) Prepare(ctx context.Context, msgs []message.Message, model st
 	return budget.Prepare(r.with(ctx), msgs, model, limits, s)
 }
 
-func (h *Handler) budgetEngine() (BudgetEngine, error) {
-	b, ok := h.engine.(BudgetEngine)
-	if !ok {
-		return nil, protocol.NewError(protocol.KindMethodNotFound, "this implementation has no token budget")
-	}
-	return b, nil
-}
-
 func (h *Handler) tokensEncode(params json.RawMessage) (any, error) {
-	b, err := h.budgetEngine()
+	b, err := engineFor[TokensEngine](h, "tokenizer")
 	if err != nil {
 		return nil, err
 	}
@@ -84,7 +81,7 @@ func (h *Handler) tokensEncode(params json.RawMessage) (any, error) {
 }
 
 func (h *Handler) budgetCount(params json.RawMessage) (any, error) {
-	b, err := h.budgetEngine()
+	b, err := engineFor[BudgetEngine](h, "token budget")
 	if err != nil {
 		return nil, err
 	}
@@ -131,7 +128,7 @@ func limitOf(b BudgetEngine, model string, counts map[string]protocol.Count) (bu
 }
 
 func (h *Handler) budgetCheck(params json.RawMessage) (any, error) {
-	b, err := h.budgetEngine()
+	b, err := engineFor[BudgetEngine](h, "token budget")
 	if err != nil {
 		return nil, err
 	}
@@ -152,7 +149,7 @@ func (h *Handler) budgetCheck(params json.RawMessage) (any, error) {
 }
 
 func (h *Handler) budgetPrune(params json.RawMessage) (any, error) {
-	b, err := h.budgetEngine()
+	b, err := engineFor[BudgetEngine](h, "token budget")
 	if err != nil {
 		return nil, err
 	}
@@ -190,7 +187,7 @@ func (h *Handler) budgetPrune(params json.RawMessage) (any, error) {
 }
 
 func (h *Handler) budgetCompress(ctx context.Context, params json.RawMessage) (any, error) {
-	b, err := h.budgetEngine()
+	b, err := engineFor[BudgetEngine](h, "token budget")
 	if err != nil {
 		return nil, err
 	}
@@ -211,7 +208,7 @@ func (h *Handler) budgetCompress(ctx context.Context, params json.RawMessage) (a
 }
 
 func (h *Handler) budgetPrepare(ctx context.Context, params json.RawMessage) (any, error) {
-	b, err := h.budgetEngine()
+	b, err := engineFor[BudgetEngine](h, "token budget")
 	if err != nil {
 		return nil, err
 	}

@@ -16,14 +16,19 @@ import (
 	"github.com/convspec/convspec/reference/window"
 )
 
-// LoopEngine is the configuration and provider-loop behaviour an Engine
-// exposes (capabilities config and loop).
-type LoopEngine interface {
+// ConfigEngine serves capability config: a configuration file resolved.
+type ConfigEngine interface {
 	ResolveConfig(text []byte, f config.Format) (config.Resolved, error)
+}
+
+// LoopEngine serves capability loop: a provider loop run with a
+// configuration its ConfigEngine resolves.
+type LoopEngine interface {
+	ConfigEngine
 	RunLoop(ctx context.Context, r loop.Run) (loop.Result, error)
 }
 
-// ResolveConfig implements LoopEngine.
+// ResolveConfig implements ConfigEngine.
 func (Reference) ResolveConfig(text []byte, f config.Format) (config.Resolved, error) {
 	return config.Resolve(text, f)
 }
@@ -31,13 +36,6 @@ func (Reference) ResolveConfig(text []byte, f config.Format) (config.Resolved, e
 // RunLoop implements LoopEngine.
 func (e Reference) RunLoop(ctx context.Context, r loop.Run) (loop.Result, error) {
 	return loop.Execute(e.with(ctx), r)
-}
-
-func (h *Handler) loopEngine() (LoopEngine, error) {
-	if l, ok := h.engine.(LoopEngine); ok {
-		return l, nil
-	}
-	return nil, protocol.NewError(protocol.KindMethodNotFound, "this implementation has no provider loop")
 }
 
 // requireConfigText refuses params whose config has no text: protocol.md
@@ -57,7 +55,7 @@ func requireConfigText(params json.RawMessage) error {
 }
 
 // resolveConfig checks a ConfigSource and resolves it with l.
-func resolveConfig(l LoopEngine, src *protocol.ConfigSource) (config.Resolved, error) {
+func resolveConfig(l ConfigEngine, src *protocol.ConfigSource) (config.Resolved, error) {
 	if src == nil {
 		return config.Resolved{}, protocol.NewError(protocol.KindInvalidParams, "params.config is missing")
 	}
@@ -80,7 +78,7 @@ func resolveConfig(l LoopEngine, src *protocol.ConfigSource) (config.Resolved, e
 }
 
 func (h *Handler) configResolve(params json.RawMessage) (any, error) {
-	l, err := h.loopEngine()
+	l, err := engineFor[ConfigEngine](h, "configuration resolver")
 	if err != nil {
 		return nil, err
 	}
@@ -103,7 +101,7 @@ func (h *Handler) configResolve(params json.RawMessage) (any, error) {
 }
 
 func (h *Handler) loopRun(ctx context.Context, params json.RawMessage) (any, error) {
-	l, err := h.loopEngine()
+	l, err := engineFor[LoopEngine](h, "provider loop")
 	if err != nil {
 		return nil, err
 	}

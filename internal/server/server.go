@@ -19,25 +19,53 @@ import (
 	"github.com/convspec/convspec/reference/window"
 )
 
-// Engine is the behaviour a server exposes.
+// Engine is what a server serves: its name and the capabilities it
+// declares. What it does for a capability is an interface of that
+// capability's own — WindowEngine, SummarizeEngine, HistoryEngine,
+// TokensEngine, BudgetEngine, ConfigEngine, LoopEngine, TrimmerEngine —
+// so that a capability's methods are added in one place, and the Handler
+// answers a method only for an engine that implements its capability's
+// interface (method_not_found otherwise).
 type Engine interface {
 	// Name identifies the engine in the handshake.
 	Name() string
 	// Capabilities are declared in the handshake.
 	Capabilities() []string
+}
+
+// WindowEngine serves capability window: windows and their estimate.
+type WindowEngine interface {
 	// NewWindow creates a window from a ConversationHistoryConfig document
 	// (nil when absent) and returns its effective config and warnings.
 	NewWindow(config json.RawMessage) (Window, window.Config, []window.Warning, error)
 	// EstimateTokens is the window's token estimate.
 	EstimateTokens(msgs []message.Message) int
+}
+
+// SummarizeEngine serves capability summarize.
+type SummarizeEngine interface {
+	// Summarize is the window's summarize method.
+	Summarize(ctx context.Context, msgs []message.Message, s window.Summarizer) (string, error)
+}
+
+// HistoryEngine serves capability history.
+type HistoryEngine interface {
 	// Classify gives each message's class and the conversation's units.
 	Classify(msgs []message.Message) ([]message.Class, []message.Unit, error)
 	// Prune removes orphaned user prompts.
 	Prune(msgs []message.Message) (kept []message.Message, removed []int)
 	// Build prepares history for a model call.
 	Build(msgs []message.Message, maxMessages int) (history.Result, error)
-	// Summarize is the window's summarize method.
-	Summarize(ctx context.Context, msgs []message.Message, s window.Summarizer) (string, error)
+}
+
+// engineFor is the Handler's engine as the interface E of one capability,
+// or the method_not_found error saying that it has no what.
+func engineFor[E any](h *Handler, what string) (E, error) {
+	e, ok := h.engine.(E)
+	if !ok {
+		return e, protocol.NewError(protocol.KindMethodNotFound, "this implementation has no %s", what)
+	}
+	return e, nil
 }
 
 // Window is a stateful window addressed by a handle. s is nil when the
@@ -70,12 +98,12 @@ func (Reference) Capabilities() []string {
 	return protocol.Capabilities()
 }
 
-// Summarize implements Engine.
+// Summarize implements SummarizeEngine.
 func (r Reference) Summarize(ctx context.Context, msgs []message.Message, s window.Summarizer) (string, error) {
 	return window.Summarize(r.with(ctx), msgs, s)
 }
 
-// NewWindow implements Engine.
+// NewWindow implements WindowEngine.
 func (r Reference) NewWindow(config json.RawMessage) (Window, window.Config, []window.Warning, error) {
 	w, cfg, warnings, err := NewWindowFrom(window.ParseConfig(config))
 	if err != nil || r.Faults.Empty() {
@@ -109,10 +137,10 @@ func NewWindowFrom(cfg window.Config, err error) (Window, window.Config, []windo
 	return w, cfg, cfg.Warnings(), nil
 }
 
-// EstimateTokens implements Engine.
+// EstimateTokens implements WindowEngine.
 func (Reference) EstimateTokens(msgs []message.Message) int { return window.EstimateTokens(msgs) }
 
-// Classify implements Engine.
+// Classify implements HistoryEngine.
 func (Reference) Classify(msgs []message.Message) ([]message.Class, []message.Unit, error) {
 	units, err := message.Units(msgs)
 	if err != nil {
@@ -125,10 +153,10 @@ func (Reference) Classify(msgs []message.Message) ([]message.Class, []message.Un
 	return classes, units, nil
 }
 
-// Prune implements Engine.
+// Prune implements HistoryEngine.
 func (Reference) Prune(msgs []message.Message) ([]message.Message, []int) { return history.Prune(msgs) }
 
-// Build implements Engine.
+// Build implements HistoryEngine.
 func (Reference) Build(msgs []message.Message, maxMessages int) (history.Result, error) {
 	return history.Build(msgs, maxMessages)
 }
@@ -218,11 +246,15 @@ func (h *Handler) initialize(params json.RawMessage) (any, error) {
 }
 
 func (h *Handler) windowCreate(params json.RawMessage) (any, error) {
+	we, err := engineFor[WindowEngine](h, "windows")
+	if err != nil {
+		return nil, err
+	}
 	var p protocol.WindowCreateParams
 	if err := decodeParams(params, &p); err != nil {
 		return nil, err
 	}
-	w, cfg, warnings, err := h.engine.NewWindow(p.Config)
+	w, cfg, warnings, err := we.NewWindow(p.Config)
 	if err != nil {
 		return nil, asProtocolError(err)
 	}
@@ -235,6 +267,9 @@ func (h *Handler) windowCreate(params json.RawMessage) (any, error) {
 }
 
 func (h *Handler) windowTrim(ctx context.Context, params json.RawMessage) (any, error) {
+	if _, err := engineFor[WindowEngine](h, "windows"); err != nil {
+		return nil, err
+	}
 	var p protocol.WindowTrimParams
 	if err := decodeParams(params, &p, "window", "messages"); err != nil {
 		return nil, err
@@ -274,6 +309,10 @@ func (h *Handler) windowTrim(ctx context.Context, params json.RawMessage) (any, 
 }
 
 func (h *Handler) windowSummarize(ctx context.Context, params json.RawMessage) (any, error) {
+	se, err := engineFor[SummarizeEngine](h, "summarizing")
+	if err != nil {
+		return nil, err
+	}
 	var p protocol.WindowSummarizeParams
 	msgs, err := decodeWithMessages(params, &p, &p.Messages, "messages", "summarizer")
 	if err != nil {
@@ -283,7 +322,7 @@ func (h *Handler) windowSummarize(ctx context.Context, params json.RawMessage) (
 	if err != nil {
 		return nil, err
 	}
-	summary, err := h.engine.Summarize(ctx, msgs, s)
+	summary, err := se.Summarize(ctx, msgs, s)
 	if err != nil {
 		return nil, protocol.NewError(protocol.KindSummarizer, "%v", err)
 	}
@@ -291,21 +330,29 @@ func (h *Handler) windowSummarize(ctx context.Context, params json.RawMessage) (
 }
 
 func (h *Handler) windowEstimate(params json.RawMessage) (any, error) {
+	we, err := engineFor[WindowEngine](h, "windows")
+	if err != nil {
+		return nil, err
+	}
 	var p protocol.WindowEstimateParams
 	msgs, err := decodeWithMessages(params, &p, &p.Messages, "messages")
 	if err != nil {
 		return nil, err
 	}
-	return protocol.WindowEstimateResult{Tokens: h.engine.EstimateTokens(msgs)}, nil
+	return protocol.WindowEstimateResult{Tokens: we.EstimateTokens(msgs)}, nil
 }
 
 func (h *Handler) historyClassify(params json.RawMessage) (any, error) {
+	he, err := engineFor[HistoryEngine](h, "history")
+	if err != nil {
+		return nil, err
+	}
 	var p protocol.HistoryClassifyParams
 	msgs, err := decodeWithMessages(params, &p, &p.Messages, "messages")
 	if err != nil {
 		return nil, err
 	}
-	classes, units, err := h.engine.Classify(msgs)
+	classes, units, err := he.Classify(msgs)
 	if err != nil {
 		return nil, asProtocolError(err)
 	}
@@ -320,12 +367,16 @@ func (h *Handler) historyClassify(params json.RawMessage) (any, error) {
 }
 
 func (h *Handler) historyPrune(params json.RawMessage) (any, error) {
+	he, err := engineFor[HistoryEngine](h, "history")
+	if err != nil {
+		return nil, err
+	}
 	var p protocol.HistoryPruneParams
 	msgs, err := decodeWithMessages(params, &p, &p.Messages, "messages")
 	if err != nil {
 		return nil, err
 	}
-	kept, removed := h.engine.Prune(msgs)
+	kept, removed := he.Prune(msgs)
 	if removed == nil {
 		removed = []int{}
 	}
@@ -333,6 +384,10 @@ func (h *Handler) historyPrune(params json.RawMessage) (any, error) {
 }
 
 func (h *Handler) historyBuild(params json.RawMessage) (any, error) {
+	he, err := engineFor[HistoryEngine](h, "history")
+	if err != nil {
+		return nil, err
+	}
 	var p protocol.HistoryBuildParams
 	if err := decodeParams(params, &p, "messages", "max_messages"); err != nil {
 		return nil, err
@@ -347,7 +402,7 @@ func (h *Handler) historyBuild(params json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, asProtocolError(err)
 	}
-	res, err := h.engine.Build(msgs, max)
+	res, err := he.Build(msgs, max)
 	if err != nil {
 		return nil, asProtocolError(err)
 	}

@@ -192,6 +192,9 @@ func (h *Handler) trimmerDecls() []protocol.TrimmerDecl {
 }
 
 func (h *Handler) trimmerTrim(params json.RawMessage) (any, error) {
+	if _, err := engineFor[TrimmerEngine](h, "trimmers"); err != nil {
+		return nil, err
+	}
 	var p protocol.TrimmerTrimParams
 	if err := decodeParams(params, &p, "trimmer", "messages", "limit"); err != nil {
 		return nil, err
@@ -232,6 +235,9 @@ func (h *Handler) trimmer(name string) (Trimmer, error) {
 
 // trimmerCount answers trimmer.count with the trimmer's native counter.
 func (h *Handler) trimmerCount(params json.RawMessage) (any, error) {
+	if _, err := engineFor[TrimmerEngine](h, "trimmers"); err != nil {
+		return nil, err
+	}
 	var p protocol.TrimmerCountParams
 	if err := decodeParams(params, &p, "trimmer", "messages"); err != nil {
 		return nil, err
