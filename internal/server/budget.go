@@ -61,11 +61,7 @@ func (r Reference) Prepare(ctx context.Context, msgs []message.Message, model st
 	return budget.Prepare(r.with(ctx), msgs, model, limits, s)
 }
 
-func (h *Handler) tokensEncode(params json.RawMessage) (any, error) {
-	b, err := engineFor[TokensEngine](h, "tokenizer")
-	if err != nil {
-		return nil, err
-	}
+func (h *Handler) tokensEncode(b TokensEngine, params json.RawMessage) (any, error) {
 	var p protocol.TokensEncodeParams
 	if err := decodeParams(params, &p, "text"); err != nil {
 		return nil, err
@@ -80,11 +76,7 @@ func (h *Handler) tokensEncode(params json.RawMessage) (any, error) {
 	return protocol.TokensEncodeResult{Tokens: ids, Count: len(ids)}, nil
 }
 
-func (h *Handler) budgetCount(params json.RawMessage) (any, error) {
-	b, err := engineFor[BudgetEngine](h, "token budget")
-	if err != nil {
-		return nil, err
-	}
+func (h *Handler) budgetCount(b BudgetEngine, params json.RawMessage) (any, error) {
 	var p protocol.BudgetCountParams
 	msgs, err := decodeWithMessages(params, &p, &p.Messages, "messages")
 	if err != nil {
@@ -127,11 +119,7 @@ func limitOf(b BudgetEngine, model string, counts map[string]protocol.Count) (bu
 	return limits, n, nil
 }
 
-func (h *Handler) budgetCheck(params json.RawMessage) (any, error) {
-	b, err := engineFor[BudgetEngine](h, "token budget")
-	if err != nil {
-		return nil, err
-	}
+func (h *Handler) budgetCheck(b BudgetEngine, params json.RawMessage) (any, error) {
 	var p protocol.BudgetCheckParams
 	if err := decodeParams(params, &p, "messages", "model"); err != nil {
 		return nil, err
@@ -148,11 +136,7 @@ func (h *Handler) budgetCheck(params json.RawMessage) (any, error) {
 	return protocol.BudgetCheckResult{Tokens: n, Limit: limit, Approaching: b.Approaching(n, limit), AtLimit: b.AtLimit(n, limit)}, nil
 }
 
-func (h *Handler) budgetPrune(params json.RawMessage) (any, error) {
-	b, err := engineFor[BudgetEngine](h, "token budget")
-	if err != nil {
-		return nil, err
-	}
+func (h *Handler) budgetPrune(b BudgetEngine, params json.RawMessage) (any, error) {
 	var p protocol.BudgetPruneParams
 	if err := decodeParams(params, &p, "messages", "model"); err != nil {
 		return nil, err
@@ -186,11 +170,7 @@ func (h *Handler) budgetPrune(params json.RawMessage) (any, error) {
 	return protocol.BudgetPruneResult{Messages: rawMessages(kept), Removed: removed}, nil
 }
 
-func (h *Handler) budgetCompress(ctx context.Context, params json.RawMessage) (any, error) {
-	b, err := engineFor[BudgetEngine](h, "token budget")
-	if err != nil {
-		return nil, err
-	}
+func (h *Handler) budgetCompress(ctx context.Context, b BudgetEngine, params json.RawMessage) (any, error) {
 	var p protocol.BudgetCompressParams
 	msgs, err := decodeWithMessages(params, &p, &p.Messages, "messages", "summarizer")
 	if err != nil {
@@ -207,11 +187,7 @@ func (h *Handler) budgetCompress(ctx context.Context, params json.RawMessage) (a
 	return protocol.BudgetCompressResult{Messages: rawMessages(out), SummarizerCalls: s.recorded()}, nil
 }
 
-func (h *Handler) budgetPrepare(ctx context.Context, params json.RawMessage) (any, error) {
-	b, err := engineFor[BudgetEngine](h, "token budget")
-	if err != nil {
-		return nil, err
-	}
+func (h *Handler) budgetPrepare(ctx context.Context, b BudgetEngine, params json.RawMessage) (any, error) {
 	var p protocol.BudgetPrepareParams
 	if err := decodeParams(params, &p, "messages", "model", "summarizer"); err != nil {
 		return nil, err

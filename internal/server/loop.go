@@ -77,11 +77,7 @@ func resolveConfig(l ConfigEngine, src *protocol.ConfigSource) (config.Resolved,
 	return res, nil
 }
 
-func (h *Handler) configResolve(params json.RawMessage) (any, error) {
-	l, err := engineFor[ConfigEngine](h, "configuration resolver")
-	if err != nil {
-		return nil, err
-	}
+func (h *Handler) configResolve(l ConfigEngine, params json.RawMessage) (any, error) {
 	var p protocol.ConfigResolveParams
 	if err := decodeParams(params, &p, "config"); err != nil {
 		return nil, err
@@ -100,11 +96,7 @@ func (h *Handler) configResolve(params json.RawMessage) (any, error) {
 	}, nil
 }
 
-func (h *Handler) loopRun(ctx context.Context, params json.RawMessage) (any, error) {
-	l, err := engineFor[LoopEngine](h, "provider loop")
-	if err != nil {
-		return nil, err
-	}
+func (h *Handler) loopRun(ctx context.Context, l LoopEngine, params json.RawMessage) (any, error) {
 	var p protocol.LoopRunParams
 	if err := decodeParams(params, &p, "config", "iterations"); err != nil {
 		return nil, err

@@ -58,16 +58,6 @@ type HistoryEngine interface {
 	Build(msgs []message.Message, maxMessages int) (history.Result, error)
 }
 
-// engineFor is the Handler's engine as the interface E of one capability,
-// or the method_not_found error saying that it has no what.
-func engineFor[E any](h *Handler, what string) (E, error) {
-	e, ok := h.engine.(E)
-	if !ok {
-		return e, protocol.NewError(protocol.KindMethodNotFound, "this implementation has no %s", what)
-	}
-	return e, nil
-}
-
 // Window is a stateful window addressed by a handle. s is nil when the
 // request provides no summarizer.
 type Window interface {
@@ -177,34 +167,49 @@ type Handler struct {
 // method answers one method's params.
 type method func(ctx context.Context, params json.RawMessage) (any, error)
 
-// withoutContext is a method that does not call back into the caller.
-func withoutContext(f func(params json.RawMessage) (any, error)) method {
-	return func(_ context.Context, params json.RawMessage) (any, error) { return f(params) }
+// withoutContext is a method that does not call back into the caller,
+// taking what precedes its params (nothing, or its capability's engine).
+func withoutContext[A any](f func(A, json.RawMessage) (any, error)) func(context.Context, A, json.RawMessage) (any, error) {
+	return func(_ context.Context, a A, params json.RawMessage) (any, error) { return f(a, params) }
+}
+
+// serving is a method of the capability whose engine interface is E: f
+// answers it with the engine as an E, and an engine that is not one
+// answers method_not_found, saying that it has no what, whatever the
+// params.
+func serving[E any](h *Handler, what string, f func(context.Context, E, json.RawMessage) (any, error)) method {
+	return func(ctx context.Context, params json.RawMessage) (any, error) {
+		e, ok := h.engine.(E)
+		if !ok {
+			return nil, protocol.NewError(protocol.KindMethodNotFound, "this implementation has no %s", what)
+		}
+		return f(ctx, e, params)
+	}
 }
 
 // NewHandler serves engine.
 func NewHandler(engine Engine) *Handler {
 	h := &Handler{engine: engine}
 	h.methods = map[string]method{
-		protocol.MethodInitialize:      withoutContext(h.initialize),
+		protocol.MethodInitialize:      func(_ context.Context, params json.RawMessage) (any, error) { return h.initialize(params) },
 		protocol.MethodShutdown:        func(context.Context, json.RawMessage) (any, error) { return nil, nil },
-		protocol.MethodWindowCreate:    withoutContext(h.windowCreate),
-		protocol.MethodWindowTrim:      h.windowTrim,
-		protocol.MethodWindowEstimate:  withoutContext(h.windowEstimate),
-		protocol.MethodWindowSummarize: h.windowSummarize,
-		protocol.MethodTokensEncode:    withoutContext(h.tokensEncode),
-		protocol.MethodBudgetCount:     withoutContext(h.budgetCount),
-		protocol.MethodBudgetCheck:     withoutContext(h.budgetCheck),
-		protocol.MethodBudgetPrune:     withoutContext(h.budgetPrune),
-		protocol.MethodBudgetCompress:  h.budgetCompress,
-		protocol.MethodBudgetPrepare:   h.budgetPrepare,
-		protocol.MethodHistoryClassify: withoutContext(h.historyClassify),
-		protocol.MethodHistoryPrune:    withoutContext(h.historyPrune),
-		protocol.MethodHistoryBuild:    withoutContext(h.historyBuild),
-		protocol.MethodConfigResolve:   withoutContext(h.configResolve),
-		protocol.MethodLoopRun:         h.loopRun,
-		protocol.MethodTrimmerTrim:     withoutContext(h.trimmerTrim),
-		protocol.MethodTrimmerCount:    withoutContext(h.trimmerCount),
+		protocol.MethodWindowCreate:    serving(h, "windows", withoutContext(h.windowCreate)),
+		protocol.MethodWindowTrim:      serving(h, "windows", h.windowTrim),
+		protocol.MethodWindowEstimate:  serving(h, "windows", withoutContext(h.windowEstimate)),
+		protocol.MethodWindowSummarize: serving(h, "summarizing", h.windowSummarize),
+		protocol.MethodTokensEncode:    serving(h, "tokenizer", withoutContext(h.tokensEncode)),
+		protocol.MethodBudgetCount:     serving(h, "token budget", withoutContext(h.budgetCount)),
+		protocol.MethodBudgetCheck:     serving(h, "token budget", withoutContext(h.budgetCheck)),
+		protocol.MethodBudgetPrune:     serving(h, "token budget", withoutContext(h.budgetPrune)),
+		protocol.MethodBudgetCompress:  serving(h, "token budget", h.budgetCompress),
+		protocol.MethodBudgetPrepare:   serving(h, "token budget", h.budgetPrepare),
+		protocol.MethodHistoryClassify: serving(h, "history", withoutContext(h.historyClassify)),
+		protocol.MethodHistoryPrune:    serving(h, "history", withoutContext(h.historyPrune)),
+		protocol.MethodHistoryBuild:    serving(h, "history", withoutContext(h.historyBuild)),
+		protocol.MethodConfigResolve:   serving(h, "configuration resolver", withoutContext(h.configResolve)),
+		protocol.MethodLoopRun:         serving(h, "provider loop", h.loopRun),
+		protocol.MethodTrimmerTrim:     serving(h, "trimmers", withoutContext(h.trimmerTrim)),
+		protocol.MethodTrimmerCount:    serving(h, "trimmers", withoutContext(h.trimmerCount)),
 	}
 	return h
 }
@@ -245,11 +250,7 @@ func (h *Handler) initialize(params json.RawMessage) (any, error) {
 	}, nil
 }
 
-func (h *Handler) windowCreate(params json.RawMessage) (any, error) {
-	we, err := engineFor[WindowEngine](h, "windows")
-	if err != nil {
-		return nil, err
-	}
+func (h *Handler) windowCreate(we WindowEngine, params json.RawMessage) (any, error) {
 	var p protocol.WindowCreateParams
 	if err := decodeParams(params, &p); err != nil {
 		return nil, err
@@ -266,10 +267,7 @@ func (h *Handler) windowCreate(params json.RawMessage) (any, error) {
 	}, nil
 }
 
-func (h *Handler) windowTrim(ctx context.Context, params json.RawMessage) (any, error) {
-	if _, err := engineFor[WindowEngine](h, "windows"); err != nil {
-		return nil, err
-	}
+func (h *Handler) windowTrim(ctx context.Context, _ WindowEngine, params json.RawMessage) (any, error) {
 	var p protocol.WindowTrimParams
 	if err := decodeParams(params, &p, "window", "messages"); err != nil {
 		return nil, err
@@ -308,11 +306,7 @@ func (h *Handler) windowTrim(ctx context.Context, params json.RawMessage) (any, 
 	return out, nil
 }
 
-func (h *Handler) windowSummarize(ctx context.Context, params json.RawMessage) (any, error) {
-	se, err := engineFor[SummarizeEngine](h, "summarizing")
-	if err != nil {
-		return nil, err
-	}
+func (h *Handler) windowSummarize(ctx context.Context, se SummarizeEngine, params json.RawMessage) (any, error) {
 	var p protocol.WindowSummarizeParams
 	msgs, err := decodeWithMessages(params, &p, &p.Messages, "messages", "summarizer")
 	if err != nil {
@@ -329,11 +323,7 @@ func (h *Handler) windowSummarize(ctx context.Context, params json.RawMessage) (
 	return protocol.WindowSummarizeResult{Summary: summary, SummarizerCalls: wireCalls(s.calls)}, nil
 }
 
-func (h *Handler) windowEstimate(params json.RawMessage) (any, error) {
-	we, err := engineFor[WindowEngine](h, "windows")
-	if err != nil {
-		return nil, err
-	}
+func (h *Handler) windowEstimate(we WindowEngine, params json.RawMessage) (any, error) {
 	var p protocol.WindowEstimateParams
 	msgs, err := decodeWithMessages(params, &p, &p.Messages, "messages")
 	if err != nil {
@@ -342,11 +332,7 @@ func (h *Handler) windowEstimate(params json.RawMessage) (any, error) {
 	return protocol.WindowEstimateResult{Tokens: we.EstimateTokens(msgs)}, nil
 }
 
-func (h *Handler) historyClassify(params json.RawMessage) (any, error) {
-	he, err := engineFor[HistoryEngine](h, "history")
-	if err != nil {
-		return nil, err
-	}
+func (h *Handler) historyClassify(he HistoryEngine, params json.RawMessage) (any, error) {
 	var p protocol.HistoryClassifyParams
 	msgs, err := decodeWithMessages(params, &p, &p.Messages, "messages")
 	if err != nil {
@@ -366,11 +352,7 @@ func (h *Handler) historyClassify(params json.RawMessage) (any, error) {
 	return res, nil
 }
 
-func (h *Handler) historyPrune(params json.RawMessage) (any, error) {
-	he, err := engineFor[HistoryEngine](h, "history")
-	if err != nil {
-		return nil, err
-	}
+func (h *Handler) historyPrune(he HistoryEngine, params json.RawMessage) (any, error) {
 	var p protocol.HistoryPruneParams
 	msgs, err := decodeWithMessages(params, &p, &p.Messages, "messages")
 	if err != nil {
@@ -383,11 +365,7 @@ func (h *Handler) historyPrune(params json.RawMessage) (any, error) {
 	return protocol.HistoryPruneResult{Messages: rawMessages(kept), Removed: removed}, nil
 }
 
-func (h *Handler) historyBuild(params json.RawMessage) (any, error) {
-	he, err := engineFor[HistoryEngine](h, "history")
-	if err != nil {
-		return nil, err
-	}
+func (h *Handler) historyBuild(he HistoryEngine, params json.RawMessage) (any, error) {
 	var p protocol.HistoryBuildParams
 	if err := decodeParams(params, &p, "messages", "max_messages"); err != nil {
 		return nil, err

@@ -191,10 +191,7 @@ func (h *Handler) trimmerDecls() []protocol.TrimmerDecl {
 	return out
 }
 
-func (h *Handler) trimmerTrim(params json.RawMessage) (any, error) {
-	if _, err := engineFor[TrimmerEngine](h, "trimmers"); err != nil {
-		return nil, err
-	}
+func (h *Handler) trimmerTrim(_ TrimmerEngine, params json.RawMessage) (any, error) {
 	var p protocol.TrimmerTrimParams
 	if err := decodeParams(params, &p, "trimmer", "messages", "limit"); err != nil {
 		return nil, err
@@ -234,10 +231,7 @@ func (h *Handler) trimmer(name string) (Trimmer, error) {
 }
 
 // trimmerCount answers trimmer.count with the trimmer's native counter.
-func (h *Handler) trimmerCount(params json.RawMessage) (any, error) {
-	if _, err := engineFor[TrimmerEngine](h, "trimmers"); err != nil {
-		return nil, err
-	}
+func (h *Handler) trimmerCount(_ TrimmerEngine, params json.RawMessage) (any, error) {
 	var p protocol.TrimmerCountParams
 	if err := decodeParams(params, &p, "trimmer", "messages"); err != nil {
 		return nil, err
