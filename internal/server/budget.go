@@ -143,7 +143,7 @@ func (h *Handler) budgetCheck(params json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	msgs, err := message.FromRaw(p.Messages)
+	msgs, err := message.FromValid(p.Messages)
 	if err != nil {
 		return nil, asProtocolError(err)
 	}
@@ -175,7 +175,7 @@ func (h *Handler) budgetPrune(params json.RawMessage) (any, error) {
 		}
 		percent = int(hundredths)
 	}
-	msgs, err := message.FromRaw(p.Messages)
+	msgs, err := message.FromValid(p.Messages)
 	if err != nil {
 		return nil, asProtocolError(err)
 	}
@@ -223,7 +223,7 @@ func (h *Handler) budgetPrepare(ctx context.Context, params json.RawMessage) (an
 	if err != nil {
 		return nil, err
 	}
-	msgs, err := message.FromRaw(p.Messages)
+	msgs, err := message.FromValid(p.Messages)
 	if err != nil {
 		return nil, asProtocolError(err)
 	}
