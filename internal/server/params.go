@@ -34,10 +34,13 @@ func decodeParams(params json.RawMessage, v any, requiredMembers ...string) erro
 			return protocol.NewError(protocol.KindInvalidParams, "params.%s is missing", m)
 		}
 	}
-	if scanParams(members, v) {
+	// The members are read as slices of params, which were checked once
+	// with their line: encoding/json would check them again, then scan
+	// each message a third time to hand it back as the bytes it is.
+	if jsonscan.Fields(members, v) {
 		return nil
 	}
-	// A member scanParams cannot read: encoding/json decodes the params
+	// A member Fields cannot read: encoding/json decodes the params
 	// afresh, and its error names the member at fault.
 	reflect.ValueOf(v).Elem().SetZero()
 	if err := json.Unmarshal(params, v); err != nil {

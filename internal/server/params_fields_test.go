@@ -35,10 +35,10 @@ var paramsTypes = []func() any{
 	},
 }
 
-// FuzzScanParamsAsUnmarshal: whatever params scanParams reads, it reads
-// as json.Unmarshal does, into every params type; what it does not read
-// is left to json.Unmarshal.
-func FuzzScanParamsAsUnmarshal(f *testing.F) {
+// FuzzParamsFieldsAsUnmarshal: whatever params jsonscan.Fields reads, it
+// reads as json.Unmarshal does, into every params type; what it does not
+// read is left to json.Unmarshal.
+func FuzzParamsFieldsAsUnmarshal(f *testing.F) {
 	for _, seed := range []string{
 		`{"trimmer":"window","messages":[{"role":"user","content":"a"},{"role":"tool"}],"limit":3}`,
 		`{"Trimmer":"a","trimmer":"b","MESSAGES":[1],"messages":null,"limit":null}`, `{"messages":[],"messages":[{}]}`,
@@ -58,7 +58,7 @@ func FuzzScanParamsAsUnmarshal(f *testing.F) {
 		for _, newParams := range paramsTypes {
 			got, want := newParams(), newParams()
 			wantErr := json.Unmarshal(data, want)
-			if !scanParams(members, got) {
+			if !jsonscan.Fields(members, got) {
 				continue
 			}
 			if wantErr != nil {
@@ -71,9 +71,9 @@ func FuzzScanParamsAsUnmarshal(f *testing.F) {
 	})
 }
 
-// TestScanParamsReadsTheMessages: the params of the methods most requests
-// call are read by scanParams, not left to json.Unmarshal.
-func TestScanParamsReadsTheMessages(t *testing.T) {
+// TestParamsFieldsReadsTheMessages: the params of the methods most
+// requests call are read by jsonscan.Fields, not left to json.Unmarshal.
+func TestParamsFieldsReadsTheMessages(t *testing.T) {
 	for _, tc := range []struct {
 		params string
 		v      any
@@ -87,7 +87,7 @@ func TestScanParamsReadsTheMessages(t *testing.T) {
 		{`{"config":{"max_messages":2}}`, new(protocol.WindowCreateParams)},
 	} {
 		members, _ := jsonscan.SplitObject([]byte(tc.params))
-		if !scanParams(members, tc.v) {
+		if !jsonscan.Fields(members, tc.v) {
 			t.Errorf("%T %s: left to json.Unmarshal", tc.v, tc.params)
 		}
 	}
