@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"reflect"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -106,7 +107,8 @@ func unquote(token []byte) string {
 // exact name or else of its name folding case, the last of a name written
 // twice winning, other members ignored. Fields of type string,
 // json.RawMessage and []json.RawMessage are read as slices of the text
-// (copied); a field of any other type is decoded alone by encoding/json.
+// (copied), int and []int from their tokens; a field of any other type is
+// decoded alone by encoding/json.
 // It returns false when json.Unmarshal would fail (a member of the wrong
 // type) or when v has a field it does not read as encoding/json would
 // (an embedded struct, a ",string" option); v is then to be zeroed and
@@ -138,6 +140,8 @@ const (
 	fieldString                   // a JSON string, or null (no change)
 	fieldRaw                      // the value as written
 	fieldRawList                  // an array's elements as written, or null (nil)
+	fieldInt                      // an integer written without fraction or exponent, or null (no change)
+	fieldIntList                  // an array of such integers (null elements 0), or null (nil)
 )
 
 type planField struct {
@@ -155,6 +159,8 @@ var plans sync.Map // reflect.Type → plan
 var (
 	rawType     = reflect.TypeFor[json.RawMessage]()
 	rawListType = reflect.TypeFor[[]json.RawMessage]()
+	intType     = reflect.TypeFor[int]()
+	intListType = reflect.TypeFor[[]int]()
 )
 
 func planFor(t reflect.Type) plan {
@@ -184,6 +190,10 @@ func planFor(t reflect.Type) plan {
 			kind = fieldRawList
 		case f.Type == reflect.TypeFor[string]():
 			kind = fieldString
+		case f.Type == intType:
+			kind = fieldInt
+		case f.Type == intListType:
+			kind = fieldIntList
 		}
 		p = append(p, planField{name: name, index: i, kind: kind})
 	}
@@ -239,6 +249,43 @@ func decodeField(fv reflect.Value, kind fieldKind, value []byte) bool {
 		}
 		fv.Set(reflect.ValueOf(list))
 		return true
+	case fieldInt:
+		if value[0] == 'n' {
+			return true // null leaves a number as it is
+		}
+		n, ok := integer(value)
+		fv.SetInt(int64(n))
+		return ok
+	case fieldIntList:
+		if value[0] == 'n' {
+			fv.SetZero()
+			return true
+		}
+		elems, ok := SplitArray(value)
+		if !ok {
+			return false
+		}
+		list := make([]int, len(elems))
+		for i, e := range elems {
+			if e[0] == 'n' {
+				continue // a null element is 0
+			}
+			if list[i], ok = integer(e); !ok {
+				return false
+			}
+		}
+		fv.Set(reflect.ValueOf(list))
+		return true
 	}
 	return json.Unmarshal(value, fv.Addr().Interface()) == nil
+}
+
+// integer is a JSON number token as encoding/json puts it in an int:
+// written as an integer (3, not 3.0 or 3e0) that an int holds.
+func integer(token []byte) (int, bool) {
+	if token[0] != '-' && (token[0] < '0' || token[0] > '9') {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(string(token), 10, strconv.IntSize)
+	return int(n), err == nil
 }

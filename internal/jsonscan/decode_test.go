@@ -39,6 +39,7 @@ type fieldsTest struct {
 	Raw    json.RawMessage   `json:"raw,omitempty"`
 	List   []json.RawMessage `json:"list"`
 	N      int               `json:"n"`
+	L      []int             `json:"l"`
 	P      *struct{ A int }  `json:"p"`
 	M      map[string]int    `json:"m"`
 	Untag  string
@@ -65,7 +66,8 @@ func FuzzFieldsAsUnmarshal(f *testing.F) {
 		`{"s":"a","raw":{"x":[1]},"list":[1,"2",{}],"n":3,"p":{"A":1},"m":{"a":1},"Untag":"u","Skip":"k","hidden":"h","named":"k"}`,
 		`{"S":"a","s":"b","RAW":null,"list":null,"LIST":[],"untag":"x","UNTAG":"y"}`, `{"s":null,"list":[ 1 , 2 ]}`, `{"s":1}`, `{"list":{}}`,
 		`{"n":2.5}`, `{"n":"3"}`, `{"p":null,"p":{"A":2},"p":{"B":1}}`, `{"m":{"a":1},"m":{"b":2}}`, "{\"s\":\"\xff\\u00e9\",\"s\":\"\\ud800\"}",
-		`{"\u0073":"esc","x":"y"}`, `{}`, `{"n":"3","s":"q"}`, `{"named":"\u0041"}`, `{"ſ":"long s","K":1}`,
+		`{"\u0073":"esc","x":"y"}`, `{"l":[1,-2,null,0]}`, `{"l":null,"n":null}`, `{"l":[1.5]}`, `{"l":[1e2]}`, `{"n":-0,"l":[-0]}`,
+		`{"n":9223372036854775808}`, `{"l":"1"}`, `{"l":[true]}`, `{}`, `{"n":"3","s":"q"}`, `{"named":"\u0041"}`, `{"ſ":"long s","K":1}`,
 	} {
 		f.Add([]byte(seed))
 	}
@@ -95,12 +97,12 @@ func FuzzFieldsAsUnmarshal(f *testing.F) {
 // TestFieldsReadsWhatItCan: Fields reads a struct of plain fields, and
 // leaves to json.Unmarshal the types it cannot read as encoding/json would.
 func TestFieldsReadsWhatItCan(t *testing.T) {
-	members, _ := SplitObject([]byte(`{"s":"a","list":[1,{"b":2}],"n":3,"m":{"a":1}}`))
+	members, _ := SplitObject([]byte(`{"s":"a","list":[1,{"b":2}],"n":3,"l":[4],"m":{"a":1}}`))
 	var v fieldsTest
 	if !Fields(members, &v) {
 		t.Fatal("a struct of plain fields was left to json.Unmarshal")
 	}
-	if v.S != "a" || len(v.List) != 2 || string(v.List[1]) != `{"b":2}` || v.N != 3 || v.M["a"] != 1 {
+	if v.S != "a" || len(v.List) != 2 || string(v.List[1]) != `{"b":2}` || v.N != 3 || v.L[0] != 4 || v.M["a"] != 1 {
 		t.Fatalf("read %+v", v)
 	}
 	if Fields(members, new(embeds)) || Fields(members, new(quoted)) || Fields(members, &members) {
