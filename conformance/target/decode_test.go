@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -104,4 +105,39 @@ func abs(n int) int {
 		return -n
 	}
 	return n
+}
+
+// FuzzDecodeResultAsUnmarshal: a result DecodeResult accepts is decoded
+// into its Go type as json.Unmarshal decodes it, its messages byte for
+// byte, though DecodeResult reads most members in place.
+func FuzzDecodeResultAsUnmarshal(f *testing.F) {
+	for _, seed := range []string{
+		`{"messages":[{"role":"user","content":"a\u00e9"} , {"role":"tool","content":[1,2.50]}]}`,
+		`{"trimmed":[{"role":"user"}],"evicted":[],"metrics":{"inputCount":1,"trimmedCount":1,"evictedCount":0,"estimatedTokens":1},"warnings":[],"summary":null,"summarizer_calls":[]}`,
+		`{"tokens":3}`, `{"tokens":3.0}`, `{"Messages":[{"role":"user"}],"messages":[]}`, `{"count":2}`,
+		`{"messages":[{"role":"user"}],"removed":[0,1]}`, `{"messages":[{"role":"system"}],"warnings":[{"kind":"x","index":1}]}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		for _, tc := range []struct {
+			method string
+			v      func() any
+		}{
+			{protocol.MethodTrimmerTrim, func() any { return new(protocol.TrimmerTrimResult) }},
+			{protocol.MethodWindowTrim, func() any { return new(protocol.WindowTrimResult) }},
+			{protocol.MethodWindowEstimate, func() any { return new(protocol.WindowEstimateResult) }},
+			{protocol.MethodHistoryPrune, func() any { return new(protocol.HistoryPruneResult) }},
+			{protocol.MethodHistoryBuild, func() any { return new(protocol.HistoryBuildResult) }},
+			{protocol.MethodTrimmerCount, func() any { return new(protocol.TrimmerCountResult) }},
+		} {
+			got, want := tc.v(), tc.v()
+			if DecodeResult(tc.method, raw, got) != nil || json.Unmarshal(raw, want) != nil {
+				continue
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("%q as %s:\n got  %#v\n want %#v", raw, tc.method, got, want)
+			}
+		}
+	})
 }

@@ -158,7 +158,7 @@ func (p *Process) SendLine(ctx context.Context, line []byte) ([]byte, error) {
 	if err != nil {
 		return nil, p.end(s, err)
 	}
-	return bytes.TrimRight(out, "\r\n"), nil
+	return bytes.TrimRight(out.line, "\r\n"), nil
 }
 
 // Close asks the implementation to shut down, then makes sure that nothing
@@ -277,7 +277,7 @@ func (p *Process) roundTrip(ctx context.Context, s *session, method string, para
 	if err != nil {
 		return nil, p.end(s, err)
 	}
-	res, err := decodeResponse(method, out, id)
+	res, err := decodeAnswer(method, out, id)
 	var f *Failure
 	if errors.As(err, &f) {
 		return nil, p.end(s, err)
@@ -302,25 +302,34 @@ func (p *Process) end(s *session, err error) error {
 }
 
 func decodeResponse(method string, line []byte, id int64) (json.RawMessage, error) {
+	return decodeAnswer(method, readAnswer(line), id)
+}
+
+// decodeAnswer is decodeResponse of a line read once (readAnswer), by the
+// wait for the answer that read its id.
+func decodeAnswer(method string, a answer, id int64) (json.RawMessage, error) {
 	fail := func(format string, args ...any) error {
 		return &Failure{Outcome: ProtocolError, Method: method, Detail: fmt.Sprintf(format, args...)}
 	}
-	// The line is decoded once, into its members by name: their names are
-	// checked exactly (D-40) and each member is then read alone.
-	// The members are slices of the line, not copies (jsonscan): a line
-	// may be 64 MiB, and a copy of it per worker is what bounds conform's
-	// memory (D-52).
-	if !json.Valid(line) {
+	// The line is checked once and decoded once, into its members by
+	// name: their names are checked exactly (D-40) and each member is then
+	// read alone. The members are slices of the line, not copies
+	// (jsonscan): a line may be 64 MiB, and a copy of it per worker is
+	// what bounds conform's memory (D-52).
+	if !a.read {
+		a = readAnswer(a.line)
+	}
+	line := a.line
+	if !a.valid {
 		var v any
 		err := json.Unmarshal(line, &v)
 		return nil, fail("stdout line is not a JSON-RPC response (%v): %s", err, abbreviate(line))
 	}
-	obj, ok := jsonscan.SplitObject(line)
-	if !ok {
+	if !a.object {
 		return nil, fail("stdout line is not a JSON-RPC response (want an object, got %s): %s", jsonscan.JSONKind(line), abbreviate(line))
 	}
-	members := make(map[string]json.RawMessage, len(obj))
-	for _, m := range obj {
+	members := make(map[string]json.RawMessage, len(a.members))
+	for _, m := range a.members {
 		members[string(m.Name)] = m.Value // of a name written twice, the last, as encoding/json keeps it
 	}
 	if err := inexactMember(members); err != nil {

@@ -276,7 +276,7 @@ func (t *tailBuffer) tail() string {
 // request it repeats or follows (D-50), and the wait goes on. An error is a
 // *Failure (without the stderr tail) or the context's error; either way s
 // is out of step.
-func (s *session) exchange(ctx context.Context, method string, line []byte, timeout time.Duration, id int64, raw bool, ledger *strayLedger) ([]byte, error) {
+func (s *session) exchange(ctx context.Context, method string, line []byte, timeout time.Duration, id int64, raw bool, ledger *strayLedger) (answer, error) {
 	fail := func(o Outcome, format string, args ...any) error {
 		return &Failure{Outcome: o, Method: method, Detail: fmt.Sprintf(format, args...)}
 	}
@@ -295,7 +295,7 @@ drain:
 				break drain // the read below says how the output ended
 			}
 			if out.err != nil {
-				return nil, &Failure{Outcome: ProtocolError, Method: s.lastMethod,
+				return answer{}, &Failure{Outcome: ProtocolError, Method: s.lastMethod,
 					Detail: fmt.Sprintf("after the answer to %s, before %s was sent: %v", s.lastMethod, method, out.err)}
 			}
 			ledger.record(out.line, next, s.lastID, fmt.Sprintf("after the answer to %s, before %s was sent", orUnknown(s.lastMethod), method))
@@ -314,28 +314,33 @@ drain:
 	case err := <-written:
 		if err != nil {
 			<-waitBriefly(s.exited)
-			return nil, fail(Crash, "could not send the request (%v); %s", err, s.exitStatus())
+			return answer{}, fail(Crash, "could not send the request (%v); %s", err, s.exitStatus())
 		}
 	case <-expired:
-		return nil, fail(Timeout, "the request was not read within %v", timeout)
+		return answer{}, fail(Timeout, "the request was not read within %v", timeout)
 	case <-ctx.Done():
-		return nil, ctx.Err()
+		return answer{}, ctx.Err()
 	}
 	for {
 		select {
 		case out, ok := <-s.lines:
 			if !ok {
 				<-waitBriefly(s.exited)
-				return nil, fail(Crash, "stdout closed without a response; %s", s.exitStatus())
+				return answer{}, fail(Crash, "stdout closed without a response; %s", s.exitStatus())
 			}
 			if out.err != nil {
-				return nil, fail(ProtocolError, "%v", out.err)
+				return answer{}, fail(ProtocolError, "%v", out.err)
 			}
-			if _, earlier := earlierID(out.line, id); earlier && !raw {
+			if raw {
+				return answer{line: out.line}, nil
+			}
+			// Read once: for its id here, for its members by decodeAnswer.
+			a := readAnswer(out.line)
+			if _, earlier := a.earlier(id); earlier {
 				ledger.record(out.line, id, s.lastID, "after "+method+" was sent")
 				continue
 			}
-			return out.line, nil
+			return a, nil
 		case <-s.exited:
 			// The child's death is a crash whoever still holds the pipe (a
 			// daemon it left behind): take a line it wrote before dying, if
@@ -345,16 +350,16 @@ drain:
 			case out, ok := <-s.lines:
 				if ok && out.err == nil {
 					stopGrace()
-					return out.line, nil
+					return answer{line: out.line}, nil
 				}
 			case <-grace:
 			}
 			stopGrace()
-			return nil, fail(Crash, "it exited without a response; %s", s.exitStatus())
+			return answer{}, fail(Crash, "it exited without a response; %s", s.exitStatus())
 		case <-expired:
-			return nil, fail(Timeout, "no response within %v", timeout)
+			return answer{}, fail(Timeout, "no response within %v", timeout)
 		case <-ctx.Done():
-			return nil, ctx.Err()
+			return answer{}, ctx.Err()
 		}
 	}
 }

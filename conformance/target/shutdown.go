@@ -105,7 +105,7 @@ func (p *Process) shutdown(ctx context.Context, s *session) error {
 	case err != nil:
 		return fail(ShutdownGarbage, "%v", err)
 	}
-	if _, err := decodeResponse(protocol.MethodShutdown, out, id); err != nil {
+	if _, err := decodeAnswer(protocol.MethodShutdown, out, id); err != nil {
 		return fail(ShutdownGarbage, "the answer to shutdown is not a result: %v", err)
 	}
 	s.stdin.Close()

@@ -1,11 +1,6 @@
 package target
 
-import (
-	"bytes"
-	"encoding/json"
-	"fmt"
-	"strconv"
-)
+import "fmt"
 
 // A line that answers no outstanding request — a second answer, or output
 // of the implementation's own — is a protocol error of the request it
@@ -95,26 +90,14 @@ func (l *strayLedger) take() []Stray {
 // earlierID reports whether line is a response whose id is an integer
 // request id below next: a second answer to an earlier request (ids are
 // sent in sequence from 1).
-func earlierID(line []byte, next int64) (int64, bool) {
-	id, ok := responseID(line)
-	return id, ok && id >= 1 && id < next
-}
+func earlierID(line []byte, next int64) (int64, bool) { return readAnswer(line).earlier(next) }
 
 func answersID(line []byte, id int64) bool {
 	got, ok := responseID(line)
 	return ok && got == id
 }
 
-func responseID(line []byte) (int64, bool) {
-	var resp struct {
-		ID json.RawMessage `json:"id"`
-	}
-	if json.Unmarshal(line, &resp) != nil {
-		return 0, false
-	}
-	id, err := strconv.ParseInt(string(bytes.TrimSpace(resp.ID)), 10, 64)
-	return id, err == nil
-}
+func responseID(line []byte) (int64, bool) { return readAnswer(line).id() }
 
 // Strays returns the stray lines seen since the last call, each charged to
 // the request it repeats or follows, and forgets them. The runner charges

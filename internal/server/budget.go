@@ -128,7 +128,7 @@ func (h *Handler) budgetCheck(b BudgetEngine, params json.RawMessage) (any, erro
 	if err != nil {
 		return nil, err
 	}
-	msgs, err := message.FromRaw(p.Messages)
+	msgs, err := message.FromValid(p.Messages)
 	if err != nil {
 		return nil, asProtocolError(err)
 	}
@@ -156,7 +156,7 @@ func (h *Handler) budgetPrune(b BudgetEngine, params json.RawMessage) (any, erro
 		}
 		percent = int(hundredths)
 	}
-	msgs, err := message.FromRaw(p.Messages)
+	msgs, err := message.FromValid(p.Messages)
 	if err != nil {
 		return nil, asProtocolError(err)
 	}
@@ -196,7 +196,7 @@ func (h *Handler) budgetPrepare(ctx context.Context, b BudgetEngine, params json
 	if err != nil {
 		return nil, err
 	}
-	msgs, err := message.FromRaw(p.Messages)
+	msgs, err := message.FromValid(p.Messages)
 	if err != nil {
 		return nil, asProtocolError(err)
 	}

@@ -78,3 +78,21 @@ func TestRequestThatIsNotAnObject(t *testing.T) {
 		assert.NotContains(t, out, "Go value", "%s: want it in JSON's terms", line)
 	}
 }
+
+// TestHandleParamsThatAreNotJSON: params handed to Handle that are not
+// JSON (a caller outside a request line, which Serve checks whole) are
+// refused as params that are not an object, as they always were, after
+// what a method checks first; shutdown, which reads none, answers.
+func TestHandleParamsThatAreNotJSON(t *testing.T) {
+	h := server.NewHandler(server.Reference{})
+	for _, method := range []string{protocol.MethodWindowTrim, protocol.MethodTrimmerTrim, protocol.MethodTokensEncode, protocol.MethodInitialize} {
+		_, err := h.Handle(context.Background(), method, json.RawMessage(`{"messages":[`))
+		var pe *protocol.Error
+		require.ErrorAs(t, err, &pe, method)
+		assert.Equal(t, protocol.KindInvalidParams, pe.Kind(), method)
+		assert.Equal(t, "params must be an object", pe.Message, method)
+	}
+	res, err := h.Handle(context.Background(), protocol.MethodShutdown, json.RawMessage(`{"x":`))
+	assert.NoError(t, err)
+	assert.Nil(t, res)
+}

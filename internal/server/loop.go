@@ -109,7 +109,7 @@ func (h *Handler) loopRun(ctx context.Context, l LoopEngine, params json.RawMess
 		return nil, err
 	}
 	run := loop.Run{Config: resolved.Config}
-	if run.Initial, err = message.FromRaw(p.Initial); err != nil {
+	if run.Initial, err = message.FromValid(p.Initial); err != nil {
 		return nil, asProtocolError(err)
 	}
 	for i, it := range p.Iterations {
@@ -123,7 +123,7 @@ func (h *Handler) loopRun(ctx context.Context, l LoopEngine, params json.RawMess
 			if err != nil {
 				return nil, protocol.NewError(protocol.KindInvalidMessage, "iterations[%d].turns[%d].response: %v", i, j, err)
 			}
-			results, err := message.FromRaw(t.Results)
+			results, err := message.FromValid(t.Results)
 			if err != nil {
 				return nil, protocol.NewError(protocol.KindInvalidMessage, "iterations[%d].turns[%d].results: %v", i, j, err)
 			}

@@ -16,15 +16,17 @@ import (
 // Decoding a request's params into the method's params type, with errors
 // that name the member at fault in protocol terms, never a Go type.
 
-// decodeParams decodes params into v, requiring the named members.
+// decodeParams decodes params into v, requiring the named members. params
+// are valid JSON: a slice of a request line that was checked whole, or
+// params Handle checked (notJSON in their place when they are not).
 func decodeParams(params json.RawMessage, v any, requiredMembers ...string) error {
 	if len(params) == 0 || string(params) == "null" {
 		params = json.RawMessage("{}")
 	}
-	// Read once for the required members, as slices of params, before the
-	// one decoding into v.
+	// Read once, as slices of params, for the required members and then
+	// for v's members.
 	members, ok := jsonscan.SplitObject(params)
-	if !ok || !json.Valid(params) {
+	if !ok {
 		return protocol.NewError(protocol.KindInvalidParams, "params must be an object")
 	}
 	for _, m := range requiredMembers {
@@ -32,6 +34,15 @@ func decodeParams(params json.RawMessage, v any, requiredMembers ...string) erro
 			return protocol.NewError(protocol.KindInvalidParams, "params.%s is missing", m)
 		}
 	}
+	// The members are read as slices of params, which were checked once
+	// with their line: encoding/json would check them again, then scan
+	// each message a third time to hand it back as the bytes it is.
+	if jsonscan.Fields(members, v) {
+		return nil
+	}
+	// A member Fields cannot read: encoding/json decodes the params
+	// afresh, and its error names the member at fault.
+	reflect.ValueOf(v).Elem().SetZero()
 	if err := json.Unmarshal(params, v); err != nil {
 		var typeErr *json.UnmarshalTypeError
 		if errors.As(err, &typeErr) {
@@ -50,7 +61,7 @@ func decodeWithMessages(params json.RawMessage, v any, list *[]json.RawMessage, 
 	if err := decodeParams(params, v, requiredMembers...); err != nil {
 		return nil, err
 	}
-	msgs, err := message.FromRaw(*list)
+	msgs, err := message.FromValid(*list)
 	if err != nil {
 		return nil, asProtocolError(err)
 	}

@@ -105,7 +105,12 @@ func answer(ctx context.Context, h Responder, line []byte) (resp *protocol.Respo
 	if req.Method == "" {
 		return &protocol.Response{JSONRPC: "2.0", ID: id, Error: protocol.NewError(protocol.KindInvalidRequest, `"method" is missing`)}, false
 	}
-	result, err := h.Handle(ctx, req.Method, req.Params)
+	var result any
+	if hh, ok := h.(*Handler); ok {
+		result, err = hh.handle(ctx, req.Method, req.Params) // a slice of the line checked whole
+	} else {
+		result, err = h.Handle(ctx, req.Method, req.Params)
+	}
 	shutdown = req.Method == protocol.MethodShutdown
 	if len(req.ID) == 0 {
 		return nil, shutdown // a notification gets no response

@@ -217,7 +217,21 @@ func NewHandler(engine Engine) *Handler {
 // Handle answers one request; the error, when not nil, is a *protocol.Error.
 // A panic in the engine becomes an internal_error: a server never crashes
 // on its input.
-func (h *Handler) Handle(ctx context.Context, method string, params json.RawMessage) (result any, err error) {
+func (h *Handler) Handle(ctx context.Context, method string, params json.RawMessage) (any, error) {
+	if len(params) > 0 && !json.Valid(params) {
+		params = notJSON
+	}
+	return h.handle(ctx, method, params)
+}
+
+// notJSON stands for params that are not JSON, which Handle alone sees
+// (a request line is checked whole before its params are read): every
+// method that reads params refuses them as decodeParams refuses any that
+// are not an object, and the methods read them as valid JSON.
+var notJSON = json.RawMessage("[]")
+
+// handle is Handle for params that are valid JSON.
+func (h *Handler) handle(ctx context.Context, method string, params json.RawMessage) (result any, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			result, err = nil, protocol.NewError(protocol.KindInternalError, "panic in %s: %v\n%s", method, p, debug.Stack())
@@ -276,7 +290,7 @@ func (h *Handler) windowTrim(ctx context.Context, _ WindowEngine, params json.Ra
 	if err != nil {
 		return nil, err
 	}
-	msgs, err := message.FromRaw(p.Messages)
+	msgs, err := message.FromValid(p.Messages)
 	if err != nil {
 		return nil, asProtocolError(err)
 	}
@@ -376,7 +390,7 @@ func (h *Handler) historyBuild(he HistoryEngine, params json.RawMessage) (any, e
 		errors.As(err, &ce)
 		return nil, protocol.NewError(protocol.KindInvalidParams, "params.max_messages: %s", ce.Reason)
 	}
-	msgs, err := message.FromRaw(p.Messages)
+	msgs, err := message.FromValid(p.Messages)
 	if err != nil {
 		return nil, asProtocolError(err)
 	}

@@ -209,7 +209,7 @@ func (h *Handler) trimmerTrim(_ TrimmerEngine, params json.RawMessage) (any, err
 		}
 		return nil, protocol.NewError(protocol.KindInvalidParams, "params.limit: %v", err)
 	}
-	msgs, err := message.FromRaw(p.Messages)
+	msgs, err := message.FromValid(p.Messages)
 	if err != nil {
 		return nil, asProtocolError(err)
 	}
@@ -243,7 +243,7 @@ func (h *Handler) trimmerCount(_ TrimmerEngine, params json.RawMessage) (any, er
 	if t.Count == nil {
 		return nil, protocol.NewError(protocol.KindInvalidParams, "params.trimmer: trimmer %q declares no native counter", p.Trimmer)
 	}
-	msgs, err := message.FromRaw(p.Messages)
+	msgs, err := message.FromValid(p.Messages)
 	if err != nil {
 		return nil, asProtocolError(err)
 	}

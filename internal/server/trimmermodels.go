@@ -81,11 +81,18 @@ func ModelTrimmers() []Trimmer {
 		case ModelStart:
 			ts[i].Trim = StartTrimmer
 		case ModelNative:
-			ts[i].Trim, ts[i].Count = NewestWithin(NativeCount, 0), func(m []message.Message) (int, error) { return NativeCount(m), nil }
+			ts[i].Trim = func(msgs []message.Message, limit int) ([]message.Message, error) {
+				return NewestWithin(memoSum(nativeBase, nativeCount), 0)(msgs, limit)
+			}
+			ts[i].Count = func(m []message.Message) (int, error) { return NativeCount(m), nil }
 		case ModelSlack:
-			ts[i].Trim = SlackTrimmer(func(m []message.Message) int { return trimout.Count(d, raw(m)) }, 1)
+			ts[i].Trim = func(msgs []message.Message, limit int) ([]message.Message, error) {
+				return SlackTrimmer(memoSum(0, declaredCount(d)), 1)(msgs, limit)
+			}
 		case ModelFallback:
-			ts[i].Trim = FallbackTrimmer(func(m []message.Message) int { return trimout.Count(d, raw(m)) })
+			ts[i].Trim = func(msgs []message.Message, limit int) ([]message.Message, error) {
+				return FallbackTrimmer(memoSum(0, declaredCount(d)))(msgs, limit)
+			}
 		case ModelDomain:
 			ts[i].Trim = func(msgs []message.Message, limit int) ([]message.Message, error) {
 				if limit < 1 {
@@ -101,6 +108,40 @@ func ModelTrimmers() []Trimmer {
 }
 
 func raw(msgs []message.Message) []json.RawMessage { return rawMessages(msgs) }
+
+// memoSum is a count of a list that is base plus each message's own count,
+// with each message counted once however many lists it is counted in:
+// NewestWithin and SlackTrimmer count every suffix of a conversation, and
+// a count that read each message again for each of them was most of what
+// a trimmer.trim cost. A new memoSum for each call: the memory is keyed
+// by the messages' bytes, which live as long as the call.
+func memoSum(base int, each func(message.Message) int) func([]message.Message) int {
+	counted := map[*byte]int{}
+	return func(msgs []message.Message) int {
+		n := base
+		for _, m := range msgs {
+			b := m.Raw()
+			if len(b) == 0 {
+				n += each(m)
+				continue
+			}
+			c, ok := counted[&b[0]]
+			if !ok {
+				c = each(m)
+				counted[&b[0]] = c
+			}
+			n += c
+		}
+		return n
+	}
+}
+
+// declaredCount is one message's count by a declaration whose count of a
+// list is the sum of its messages' (D-35's tokens and characters: every
+// counter without a count over joined texts or results counted as one).
+func declaredCount(d protocol.TrimmerDecl) func(message.Message) int {
+	return func(m message.Message) int { return trimout.Count(d, []json.RawMessage{m.Raw()}) }
+}
 
 // NewestWithin keeps the first keep messages and then the newest whole
 // units whose count, with them, is at most the limit; a conversation that
@@ -225,12 +266,16 @@ func FallbackTrimmer(count func([]message.Message) int) func([]message.Message, 
 // NativeCount is model.native's own counter: 3 for the conversation, and
 // 4 per message plus the words of its text and tool payloads.
 func NativeCount(msgs []message.Message) int {
-	n := 3
+	n := nativeBase
 	for _, m := range msgs {
-		n += 4 + len(strings.Fields(trimout.Text(m, true)))
+		n += nativeCount(m)
 	}
 	return n
 }
+
+const nativeBase = 3
+
+func nativeCount(m message.Message) int { return 4 + len(strings.Fields(trimout.Text(m, true))) }
 
 // SlackTrimmer adds the newest units while what it kept counts less than
 // the limit, so the unit the cut falls in is kept whole and may overshoot;

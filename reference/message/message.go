@@ -47,7 +47,7 @@ type Message struct {
 
 // Parse validates one message and keeps its bytes as given.
 func Parse(data []byte) (Message, error) {
-	return parse(data, -1)
+	return parse(data, -1, false)
 }
 
 // ParseList parses a JSON array of messages; errors name the failing index.
@@ -61,9 +61,22 @@ func ParseList(data []byte) ([]Message, error) {
 
 // FromRaw parses already-split messages; errors name the failing index.
 func FromRaw(raws []json.RawMessage) ([]Message, error) {
+	return fromRaw(raws, false)
+}
+
+// FromValid is FromRaw for messages that are valid JSON, as the elements
+// of a text json.Valid accepted are: a server that checked a request line
+// whole does not have each message checked again. Every other check of
+// MSG-1 is made as FromRaw makes it. A message that is not valid JSON is
+// the caller's error, and its result means nothing (but is no panic).
+func FromValid(raws []json.RawMessage) ([]Message, error) {
+	return fromRaw(raws, true)
+}
+
+func fromRaw(raws []json.RawMessage, valid bool) ([]Message, error) {
 	msgs := make([]Message, len(raws))
 	for i, r := range raws {
-		m, err := parse(r, i)
+		m, err := parse(r, i, valid)
 		if err != nil {
 			return nil, err
 		}
@@ -88,12 +101,12 @@ func New(role string, content any) (Message, error) {
 	return Parse(bytes.TrimSpace(buf.Bytes()))
 }
 
-func parse(data []byte, index int) (Message, error) {
+func parse(data []byte, index int, valid bool) (Message, error) {
 	fail := func(format string, args ...any) (Message, error) {
 		return Message{}, &Error{Index: index, Reason: fmt.Sprintf(format, args...)}
 	}
 	trimmed := bytes.TrimSpace(data)
-	if !json.Valid(trimmed) {
+	if len(trimmed) == 0 || !valid && !json.Valid(trimmed) {
 		return fail("not valid JSON")
 	}
 	if trimmed[0] != '{' {

@@ -151,7 +151,8 @@ func idMemberByUnmarshal(obj map[string]json.RawMessage, name string) (string, e
 
 // FuzzParseAsUnmarshal: the parser that scans a message's members once
 // gives what the parser built on encoding/json gives, for any input: the
-// same error, or the same role, class, tool ids, content and bytes.
+// same error, or the same role, class, tool ids, content and bytes; and on
+// valid JSON, FromValid's parse gives what FromRaw's does.
 func FuzzParseAsUnmarshal(f *testing.F) {
 	for _, seed := range []string{
 		`{"role":"user","content":"hi"}`, `{"role":"assistant","content":[{"type":"text","text":"a"},{"type":"tool_use","id":"t1","input":{}}]}`,
@@ -167,8 +168,16 @@ func FuzzParseAsUnmarshal(f *testing.F) {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		got, gotErr := parse(data, 3)
+		got, gotErr := parse(data, 3, false)
 		want, wantErr := parseByUnmarshal(data, 3)
+		if json.Valid(data) {
+			// FromValid's parse, which does not check the text again,
+			// gives the same on valid text
+			again, againErr := parse(data, 3, true)
+			if fmt.Sprint(againErr) != fmt.Sprint(gotErr) || !reflect.DeepEqual(again, got) {
+				t.Fatalf("%q: read as valid: %+v, %v; checked: %+v, %v", data, again, againErr, got, gotErr)
+			}
+		}
 		if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
 			t.Fatalf("%q: error %v, the encoding/json parser says %v", data, gotErr, wantErr)
 		}

@@ -1,0 +1,291 @@
+package jsonscan
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
+
+// Decoding valid JSON without checking it again. encoding/json checks
+// every text it decodes before decoding it, and its Decoder copies the
+// text first: a reader that has checked a line whole (the server its
+// request, the harness a response) would have each payload checked two or
+// three times more. Value and Fields give what encoding/json gives on
+// valid text (FuzzValueAsDecoder, FuzzFieldsAsUnmarshal); on other text
+// their results mean nothing, though they end and never panic.
+
+// Value decodes v, a valid JSON text, as a json.Decoder with UseNumber
+// decodes it into an any: objects as map[string]any (of a name written
+// twice, the last), arrays as []any, numbers as json.Number, strings as
+// encoding/json reads them (a byte that is not UTF-8, or an unpaired
+// surrogate escape, as U+FFFD).
+func Value(v []byte) any {
+	x, _ := value(v, skipSpace(v, 0))
+	return x
+}
+
+// value decodes the value that starts at i and returns the index after it.
+func value(v []byte, i int) (any, int) {
+	if i >= len(v) {
+		return nil, i
+	}
+	switch v[i] {
+	case '{':
+		obj := map[string]any{}
+		i = skipSpace(v, i+1)
+		for i < len(v) && v[i] == '"' {
+			end := skipString(v, i)
+			name := unquote(v[i:end])
+			i = skipSpace(v, end)
+			if i < len(v) {
+				i = skipSpace(v, i+1) // the colon
+			}
+			var x any
+			x, i = value(v, i)
+			obj[name] = x
+			i = skipSpace(v, i)
+			if i < len(v) && v[i] == ',' {
+				i = skipSpace(v, i+1)
+			}
+		}
+		return obj, i + 1
+	case '[':
+		arr := []any{}
+		i = skipSpace(v, i+1)
+		for i < len(v) && v[i] != ']' {
+			var x any
+			start := i
+			x, i = value(v, i)
+			if i <= start {
+				i = start + 1 // a stray delimiter, in text that is not JSON
+			}
+			arr = append(arr, x)
+			i = skipSpace(v, i)
+			if i < len(v) && v[i] == ',' {
+				i = skipSpace(v, i+1)
+			}
+		}
+		return arr, i + 1
+	case '"':
+		end := skipString(v, i)
+		return unquote(v[i:end]), end
+	case 't':
+		return true, min(i+4, len(v))
+	case 'f':
+		return false, min(i+5, len(v))
+	case 'n':
+		return nil, min(i+4, len(v))
+	}
+	end := skipValue(v, i)
+	return json.Number(v[i:end]), end
+}
+
+// unquote is the text of a valid JSON string token as encoding/json
+// decodes it: a token without escapes in valid UTF-8 is its own bytes;
+// any other is decoded by encoding/json, which writes U+FFFD for a byte
+// that is not UTF-8 and for an unpaired surrogate.
+func unquote(token []byte) string {
+	if len(token) < 2 {
+		return "" // not a token: text that is not valid JSON
+	}
+	body := token[1 : len(token)-1]
+	if bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) {
+		return string(body)
+	}
+	var s string
+	_ = json.Unmarshal(token, &s) // no error for a valid token
+	return s
+}
+
+// Fields decodes members, the members of a valid JSON object, into v, a
+// pointer to a struct whose fields hold their zero values, as
+// json.Unmarshal decodes the object: each member into the field of its
+// exact name or else of its name folding case, the last of a name written
+// twice winning, other members ignored. Fields of type string,
+// json.RawMessage and []json.RawMessage are read as slices of the text
+// (copied), int and []int from their tokens; a field of any other type is
+// decoded alone by encoding/json.
+// It returns false when json.Unmarshal would fail (a member of the wrong
+// type) or when v has a field it does not read as encoding/json would
+// (an embedded struct, a ",string" option); v is then to be zeroed and
+// decoded by json.Unmarshal, whose error names the member at fault.
+func Fields(members Object, v any) bool {
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Pointer || rv.IsNil() || rv.Elem().Kind() != reflect.Struct {
+		return false
+	}
+	s := rv.Elem()
+	plan := planFor(s.Type())
+	if plan == nil {
+		return false
+	}
+	for _, m := range members {
+		f, ok := plan.field(m.Name)
+		if ok && !decodeField(s.Field(f.index), f.kind, m.Value) {
+			return false
+		}
+	}
+	return true
+}
+
+// fieldKind is how Fields reads a member into a field.
+type fieldKind int
+
+const (
+	fieldOther   fieldKind = iota // decoded alone by encoding/json
+	fieldString                   // a JSON string, or null (no change)
+	fieldRaw                      // the value as written
+	fieldRawList                  // an array's elements as written, or null (nil)
+	fieldInt                      // an integer written without fraction or exponent, or null (no change)
+	fieldIntList                  // an array of such integers (null elements 0), or null (nil)
+)
+
+type planField struct {
+	name  string
+	index int
+	kind  fieldKind
+}
+
+// plan is the fields of a struct type as encoding/json matches members to
+// them; nil when Fields cannot read the type.
+type plan []planField
+
+var plans sync.Map // reflect.Type → plan
+
+var (
+	rawType     = reflect.TypeFor[json.RawMessage]()
+	rawListType = reflect.TypeFor[[]json.RawMessage]()
+	intType     = reflect.TypeFor[int]()
+	intListType = reflect.TypeFor[[]int]()
+)
+
+func planFor(t reflect.Type) plan {
+	if p, ok := plans.Load(t); ok {
+		return p.(plan)
+	}
+	p := plan{}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		tag := f.Tag.Get("json")
+		name, opts, _ := strings.Cut(tag, ",")
+		if f.Anonymous || strings.Contains(","+opts+",", ",string,") {
+			p = nil
+			break
+		}
+		if !f.IsExported() || tag == "-" {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		kind := fieldOther
+		switch {
+		case f.Type == rawType:
+			kind = fieldRaw
+		case f.Type == rawListType:
+			kind = fieldRawList
+		case f.Type == reflect.TypeFor[string]():
+			kind = fieldString
+		case f.Type == intType:
+			kind = fieldInt
+		case f.Type == intListType:
+			kind = fieldIntList
+		}
+		p = append(p, planField{name: name, index: i, kind: kind})
+	}
+	plans.Store(t, p)
+	return p
+}
+
+// field is the field a member named name is decoded into: the one of that
+// exact name, or else one whose name equals it folding case.
+func (p plan) field(name []byte) (planField, bool) {
+	for _, f := range p {
+		if string(name) == f.name {
+			return f, true
+		}
+	}
+	for _, f := range p {
+		if bytes.EqualFold(name, []byte(f.name)) {
+			return f, true
+		}
+	}
+	return planField{}, false
+}
+
+func decodeField(fv reflect.Value, kind fieldKind, value []byte) bool {
+	if len(value) == 0 {
+		return false // not JSON
+	}
+	switch kind {
+	case fieldString:
+		switch value[0] {
+		case 'n':
+			return true // null leaves a string as it is
+		case '"':
+			fv.SetString(unquote(value))
+			return true
+		}
+		return false
+	case fieldRaw:
+		fv.SetBytes(bytes.Clone(value))
+		return true
+	case fieldRawList:
+		if value[0] == 'n' {
+			fv.SetZero()
+			return true
+		}
+		elems, ok := SplitArray(value)
+		if !ok {
+			return false
+		}
+		list := make([]json.RawMessage, len(elems))
+		for i, e := range elems {
+			list[i] = bytes.Clone(e)
+		}
+		fv.Set(reflect.ValueOf(list))
+		return true
+	case fieldInt:
+		if value[0] == 'n' {
+			return true // null leaves a number as it is
+		}
+		n, ok := integer(value)
+		fv.SetInt(int64(n))
+		return ok
+	case fieldIntList:
+		if value[0] == 'n' {
+			fv.SetZero()
+			return true
+		}
+		elems, ok := SplitArray(value)
+		if !ok {
+			return false
+		}
+		list := make([]int, len(elems))
+		for i, e := range elems {
+			if e[0] == 'n' {
+				continue // a null element is 0
+			}
+			if list[i], ok = integer(e); !ok {
+				return false
+			}
+		}
+		fv.Set(reflect.ValueOf(list))
+		return true
+	}
+	return json.Unmarshal(value, fv.Addr().Interface()) == nil
+}
+
+// integer is a JSON number token as encoding/json puts it in an int:
+// written as an integer (3, not 3.0 or 3e0) that an int holds.
+func integer(token []byte) (int, bool) {
+	if token[0] != '-' && (token[0] < '0' || token[0] > '9') {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(string(token), 10, strconv.IntSize)
+	return int(n), err == nil
+}

@@ -1,0 +1,111 @@
+package jsonscan
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"testing"
+)
+
+// FuzzValueAsDecoder: on valid JSON, Value gives what a json.Decoder with
+// UseNumber gives; on any other text it ends and does not panic.
+func FuzzValueAsDecoder(f *testing.F) {
+	for _, seed := range []string{
+		`{"a":1,"b":[1,{"c":"]}"}],"a":"\"x\\"}`, `{"\u0061":true,"a\"b":null,"":{}}`, ` { "a" : [ ] , "b" : { } } `,
+		"{\n\t\"a\"\r\n:\t-1.5e3 ,\"b\":\"é😀\"}", `[1,"a",{"b":2},[3],null,true, false ]`, `[]`, `{}`, `null`, `"s\u00e9"`, `1`,
+		"\"\xff\"", `"\ud800x"`, "{\"\xfe\":1}", `[[[]],{"a":{"b":[0.50,-0,1E+2]}}]`, `{"a":1,}`, `{"a"}`, `[1,`, `"`, `{"`, `{"a":"\`, `]`, `[}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, v []byte) {
+		got := Value(v)
+		if !json.Valid(v) {
+			return
+		}
+		dec := json.NewDecoder(bytes.NewReader(v))
+		dec.UseNumber()
+		var want any
+		if err := dec.Decode(&want); err != nil {
+			t.Fatalf("%q: valid, but the Decoder says %v", v, err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q:\n got  %#v\n want %#v", v, got, want)
+		}
+	})
+}
+
+type fieldsTest struct {
+	S      string            `json:"s"`
+	Raw    json.RawMessage   `json:"raw,omitempty"`
+	List   []json.RawMessage `json:"list"`
+	N      int               `json:"n"`
+	L      []int             `json:"l"`
+	P      *struct{ A int }  `json:"p"`
+	M      map[string]int    `json:"m"`
+	Untag  string
+	Skip   string `json:"-"`
+	hidden string
+	Named  kind `json:"named"`
+}
+
+type kind string
+
+type embeds struct {
+	fieldsTest
+	X string `json:"x"`
+}
+
+type quoted struct {
+	N int `json:"n,string"`
+}
+
+// FuzzFieldsAsUnmarshal: whatever Fields reads, it reads as json.Unmarshal
+// does; what it does not, json.Unmarshal is left to decode.
+func FuzzFieldsAsUnmarshal(f *testing.F) {
+	for _, seed := range []string{
+		`{"s":"a","raw":{"x":[1]},"list":[1,"2",{}],"n":3,"p":{"A":1},"m":{"a":1},"Untag":"u","Skip":"k","hidden":"h","named":"k"}`,
+		`{"S":"a","s":"b","RAW":null,"list":null,"LIST":[],"untag":"x","UNTAG":"y"}`, `{"s":null,"list":[ 1 , 2 ]}`, `{"s":1}`, `{"list":{}}`,
+		`{"n":2.5}`, `{"n":"3"}`, `{"p":null,"p":{"A":2},"p":{"B":1}}`, `{"m":{"a":1},"m":{"b":2}}`, "{\"s\":\"\xff\\u00e9\",\"s\":\"\\ud800\"}",
+		`{"\u0073":"esc","x":"y"}`, `{"l":[1,-2,null,0]}`, `{"l":null,"n":null}`, `{"l":[1.5]}`, `{"l":[1e2]}`, `{"n":-0,"l":[-0]}`,
+		`{"n":9223372036854775808}`, `{"l":"1"}`, `{"l":[true]}`, `{}`, `{"n":"3","s":"q"}`, `{"named":"\u0041"}`, `{"ſ":"long s","K":1}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		members, ok := SplitObject(data)
+		if !json.Valid(data) || !ok {
+			return
+		}
+		for _, newV := range []func() any{
+			func() any { return new(fieldsTest) }, func() any { return new(embeds) }, func() any { return new(quoted) },
+		} {
+			got, want := newV(), newV()
+			wantErr := json.Unmarshal(data, want)
+			if !Fields(members, got) {
+				continue
+			}
+			if wantErr != nil {
+				t.Fatalf("%q into %T: read, but json.Unmarshal says %v", data, got, wantErr)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("%q into %T:\n got  %#v\n want %#v", data, got, got, want)
+			}
+		}
+	})
+}
+
+// TestFieldsReadsWhatItCan: Fields reads a struct of plain fields, and
+// leaves to json.Unmarshal the types it cannot read as encoding/json would.
+func TestFieldsReadsWhatItCan(t *testing.T) {
+	members, _ := SplitObject([]byte(`{"s":"a","list":[1,{"b":2}],"n":3,"l":[4],"m":{"a":1}}`))
+	var v fieldsTest
+	if !Fields(members, &v) {
+		t.Fatal("a struct of plain fields was left to json.Unmarshal")
+	}
+	if v.S != "a" || len(v.List) != 2 || string(v.List[1]) != `{"b":2}` || v.N != 3 || v.L[0] != 4 || v.M["a"] != 1 {
+		t.Fatalf("read %+v", v)
+	}
+	if Fields(members, new(embeds)) || Fields(members, new(quoted)) || Fields(members, &members) {
+		t.Fatal("an embedded struct, a string option or a value that is not a struct was read")
+	}
+}
