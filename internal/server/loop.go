@@ -54,6 +54,19 @@ func requireConfigText(params json.RawMessage) error {
 	return nil
 }
 
+// decodeResolving decodes params into p, whose member config src points to,
+// and resolves that config with l: config.resolve and loop.run read their
+// config alike (D-48).
+func decodeResolving(l ConfigEngine, params json.RawMessage, p any, src **protocol.ConfigSource, required ...string) (config.Resolved, error) {
+	if err := decodeParams(params, p, required...); err != nil {
+		return config.Resolved{}, err
+	}
+	if err := requireConfigText(params); err != nil {
+		return config.Resolved{}, err
+	}
+	return resolveConfig(l, *src)
+}
+
 // resolveConfig checks a ConfigSource and resolves it with l.
 func resolveConfig(l ConfigEngine, src *protocol.ConfigSource) (config.Resolved, error) {
 	if src == nil {
@@ -79,13 +92,7 @@ func resolveConfig(l ConfigEngine, src *protocol.ConfigSource) (config.Resolved,
 
 func (h *Handler) configResolve(l ConfigEngine, params json.RawMessage) (any, error) {
 	var p protocol.ConfigResolveParams
-	if err := decodeParams(params, &p, "config"); err != nil {
-		return nil, err
-	}
-	if err := requireConfigText(params); err != nil {
-		return nil, err
-	}
-	res, err := resolveConfig(l, p.Config)
+	res, err := decodeResolving(l, params, &p, &p.Config, "config")
 	if err != nil {
 		return nil, err
 	}
@@ -98,13 +105,7 @@ func (h *Handler) configResolve(l ConfigEngine, params json.RawMessage) (any, er
 
 func (h *Handler) loopRun(ctx context.Context, l LoopEngine, params json.RawMessage) (any, error) {
 	var p protocol.LoopRunParams
-	if err := decodeParams(params, &p, "config", "iterations"); err != nil {
-		return nil, err
-	}
-	if err := requireConfigText(params); err != nil {
-		return nil, err
-	}
-	resolved, err := resolveConfig(l, p.Config)
+	resolved, err := decodeResolving(l, params, &p, &p.Config, "config", "iterations")
 	if err != nil {
 		return nil, err
 	}
