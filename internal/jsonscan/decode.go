@@ -235,20 +235,7 @@ func decodeField(fv reflect.Value, kind fieldKind, value []byte) bool {
 		fv.SetBytes(bytes.Clone(value))
 		return true
 	case fieldRawList:
-		if value[0] == 'n' {
-			fv.SetZero()
-			return true
-		}
-		elems, ok := SplitArray(value)
-		if !ok {
-			return false
-		}
-		list := make([]json.RawMessage, len(elems))
-		for i, e := range elems {
-			list[i] = bytes.Clone(e)
-		}
-		fv.Set(reflect.ValueOf(list))
-		return true
+		return setList(fv, value, func(e []byte) (json.RawMessage, bool) { return bytes.Clone(e), true })
 	case fieldInt:
 		if value[0] == 'n' {
 			return true // null leaves a number as it is
@@ -257,27 +244,36 @@ func decodeField(fv reflect.Value, kind fieldKind, value []byte) bool {
 		fv.SetInt(int64(n))
 		return ok
 	case fieldIntList:
-		if value[0] == 'n' {
-			fv.SetZero()
-			return true
-		}
-		elems, ok := SplitArray(value)
-		if !ok {
-			return false
-		}
-		list := make([]int, len(elems))
-		for i, e := range elems {
+		return setList(fv, value, func(e []byte) (int, bool) {
 			if e[0] == 'n' {
-				continue // a null element is 0
+				return 0, true // a null element is 0
 			}
-			if list[i], ok = integer(e); !ok {
-				return false
-			}
-		}
-		fv.Set(reflect.ValueOf(list))
-		return true
+			return integer(e)
+		})
 	}
 	return json.Unmarshal(value, fv.Addr().Interface()) == nil
+}
+
+// setList sets the slice fv to value's elements, each read by read, as
+// encoding/json does: null is a nil slice. It reports whether value is an
+// array whose every element read does.
+func setList[T any](fv reflect.Value, value []byte, read func([]byte) (T, bool)) bool {
+	if value[0] == 'n' {
+		fv.SetZero()
+		return true
+	}
+	elems, ok := SplitArray(value)
+	if !ok {
+		return false
+	}
+	list := make([]T, len(elems))
+	for i, e := range elems {
+		if list[i], ok = read(e); !ok {
+			return false
+		}
+	}
+	fv.Set(reflect.ValueOf(list))
+	return true
 }
 
 // integer is a JSON number token as encoding/json puts it in an int:
