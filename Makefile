@@ -4,7 +4,7 @@
 GO ?= go
 BIN := bin/conform
 
-.PHONY: all conform check test test-loaded test-stall nversion lint bench bench-peers fuzz build mutants golden golden-characters golden-tokens token-vectors clean
+.PHONY: all conform check test test-full test-loaded test-stall nversion lint bench bench-peers fuzz build mutants golden golden-characters golden-tokens token-vectors clean
 
 all: lint test
 
@@ -31,6 +31,17 @@ check: lint
 	$(GO) test -short $$($(GO) list ./... | grep -v -e /examples$$ -e /adapters$$ -e /compat$$ $(patsubst ./%,-e /%$$,$(CHECK_SLOW_PKGS)))
 	$(GO) test -short -run '$(CHECK_SLOW_RUN)' $(CHECK_SLOW_PKGS)
 
+## test-full: what make test runs at reduced strength, at full strength (D-87): the whole-suite
+## runs of the examples and of the kits' adapters with 100 checks a property (make test: 20),
+## and the trimmer properties alone against each faulty trimmer at seeds 1, 2 and 3 (make
+## test: 1). CI runs it after make test, with make nversion, the independent implementation's
+## share. Needs Node, npm and Python 3 as make test does (skipped without them).
+test-full:
+	$(GO) test -count=1 -timeout 60m -run '^(TestExamplesConform|TestKitsConform|TestToyTrimmersConform)$$' ./examples ./adapters \
+		-args -conform.checks 100
+	$(GO) test -count=1 -timeout 60m -run '^TestTrimmerPropertiesKillTrimmerMutants$$' ./internal/mutants \
+		-args -mutants.trimmer-seeds '1 2 3'
+
 ## test-loaded: make test on a machine loaded with four busy processes per core, as a shared CI
 ## runner is (D-44); green at any load, or a verdict depends on the machine
 test-loaded:
@@ -47,11 +58,12 @@ test-stall:
 
 ## nversion: the N-version check in full (spec/golden.md, "Who is right"): the differential properties
 ## against the independent implementation (examples/independent) at seeds 1 to 6 with 300 checks, and
-## the whole suite and replay under five declarations; make test runs seeds 2 and 3 with 100 checks.
+## the whole suite (100 checks a property) and replay under five declarations; make test runs seeds
+## 2 and 3 with 100 checks, and the suite under two declarations with 20 (D-87).
 ## Needs Node and npm (skipped without them).
 nversion:
 	$(GO) test -count=1 -timeout 60m -run '^TestIndependentImplementation$$' ./examples \
-		-args -nversion.seeds '1 2 3 4 5 6' -nversion.checks 300 -nversion.declarations
+		-args -nversion.seeds '1 2 3 4 5 6' -nversion.checks 300 -nversion.declarations -conform.checks 100
 
 ## lint: gofmt and go vet must be clean
 lint:

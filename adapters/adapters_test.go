@@ -168,7 +168,8 @@ func counts(out []byte) (map[string]int, string, error) {
 
 func checkConform(t *testing.T, conform, dir string, c toy) {
 	t.Helper()
-	cmd := exec.Command(conform, append([]string{"-timeout", requestTimeout, "-start-timeout", requestTimeout, "--"}, c.command...)...)
+	cmd := exec.Command(conform, append([]string{"-checks", fmt.Sprint(*conformChecks),
+		"-timeout", requestTimeout, "-start-timeout", requestTimeout, "--"}, c.command...)...)
 	cmd.Dir = dir
 	out, err := cmd.CombinedOutput()
 	name := strings.Join(c.command, " ")

@@ -1,12 +1,20 @@
 package adapters_test
 
 import (
+	"flag"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/convspec/convspec/internal/usertest"
 )
+
+// conformChecks is the -checks of the whole-suite runs of the kits' toy
+// adapters: every scenario and every property runs, each property on 20
+// generated cases, the strength make test needs to say that a kit's adapter
+// conforms; make test-full gives 100, conform's default, the full strength
+// (D-87).
+var conformChecks = flag.Int("conform.checks", 20, "generated cases per property in the whole-suite runs of the kits' adapters (conform -checks)")
 
 // conformBuild is one conform for the whole package (TestMain removes it).
 var conformBuild usertest.Conform

@@ -1,11 +1,19 @@
 package examples_test
 
 import (
+	"flag"
 	"path/filepath"
 	"testing"
 
 	"github.com/convspec/convspec/internal/usertest"
 )
+
+// conformChecks is the -checks of the whole-suite runs of the examples and
+// of the independent implementation: every scenario and every property
+// runs, each property on 20 generated cases, the strength make test needs to
+// say that an example conforms; make test-full and make nversion give 100,
+// conform's default, the full strength (D-87).
+var conformChecks = flag.Int("conform.checks", 20, "generated cases per property in the whole-suite runs of the examples and the independent implementation (conform -checks)")
 
 // conformBuild is one conform for the whole package (TestMain removes it).
 var conformBuild usertest.Conform

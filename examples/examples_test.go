@@ -214,7 +214,7 @@ var handshakeLine = regexp.MustCompile(`(?m)^convspec conformance: .* \(capabili
 
 func checkConform(t *testing.T, conform, dir string, caps []string, baseline func() summary, command ...string) {
 	t.Helper()
-	args := append([]string{"-timeout", requestTimeout, "-start-timeout", requestTimeout, "--"}, command...)
+	args := append([]string{"-checks", fmt.Sprint(*conformChecks), "-timeout", requestTimeout, "-start-timeout", requestTimeout, "--"}, command...)
 	cmd := exec.Command(conform, args...)
 	cmd.Dir = dir
 	out, err := cmd.CombinedOutput()

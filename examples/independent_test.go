@@ -17,7 +17,8 @@ import (
 // them is wrong and the spec says which. The differential properties run
 // against it at several seeds with many checks; any disagreement fails
 // until a clause or a decision settles it and the losing side is fixed.
-// make test runs a few seeds; make nversion the full set.
+// make test runs a few seeds, and the whole suite at -conform.checks; make
+// nversion the full set, the suite at full strength (D-87).
 var (
 	nversionSeeds  = flag.String("nversion.seeds", "2 3", "seeds at which the differential properties run against the independent implementation")
 	nversionChecks = flag.Int("nversion.checks", 100, "checks per differential property in the N-version run")
@@ -65,7 +66,8 @@ func TestIndependentImplementation(t *testing.T) {
 		env := []string{"CONVSPEC_LEVELS=" + d.levels, "CONVSPEC_FORMATS=" + d.formats}
 		t.Run("suite/"+name, func(t *testing.T) {
 			t.Parallel()
-			report := runIndependent(t, conform, env, append([]string{"-timeout", requestTimeout, "-start-timeout", requestTimeout}, impl...))
+			report := runIndependent(t, conform, env, append([]string{"-checks", fmt.Sprint(*conformChecks),
+				"-timeout", requestTimeout, "-start-timeout", requestTimeout}, impl...))
 			if report.Counts["passed"] == 0 {
 				t.Fatalf("nothing passed: %v", report.Counts)
 			}

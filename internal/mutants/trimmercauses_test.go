@@ -116,14 +116,17 @@ func (twoLongFaultsEngine) Trimmers() []server.Trimmer {
 // on each declared trimmer on its own (D-75), so two trimmers failing the
 // same property in different ways are both reported, each a deviation
 // under its own clause and a cause of its own — the crash under ANY-9, the
-// overshoot under ANY-6 — and neither hides the other.
+// overshoot under ANY-6 — and neither hides the other. Nothing is shrunk:
+// each subject is checked, and shrunk, on its own (internal/runner), and
+// shrinking both counterexamples took 7 s of CPU for what the test does not
+// look at (D-87).
 func TestEachTrimmerCheckedOnItsOwn(t *testing.T) {
 	tg, err := inprocess.New(twoLongFaultsEngine{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer tg.Close()
-	results, err := runner.Run(context.Background(), tg, runner.Options{Run: regexp.MustCompile(`^prop/trimmer-bound$`), Seed: 1})
+	results, err := runner.Run(context.Background(), tg, runner.Options{Run: regexp.MustCompile(`^prop/trimmer-bound$`), Seed: 1, NoShrink: true})
 	if err != nil {
 		t.Fatal(err)
 	}
