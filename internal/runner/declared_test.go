@@ -123,12 +123,20 @@ func engineOf(t *testing.T, name string) server.Engine {
 // declaredSeed is the seed both runs use, so that the counts below hold.
 const declaredSeed = 1
 
+// declaredChecks is the random checks a property makes in these runs. Their
+// subject is what a declaration leaves out and how failures group into
+// causes (D-42), which every scenario and every property's edge examples
+// show; the number of random checks is TestReferenceInProcess's subject,
+// and TestGeneratorsKeepToDeclaredFormats (internal/properties) draws the
+// declared formats at length (D-86).
+const declaredChecks = 10
+
 func runDeclared(t *testing.T, engine server.Engine) *report.Run {
 	t.Helper()
 	tg, err := inprocess.New(engine)
 	require.NoError(t, err)
 	core := coreOpenAI{Target: tg}
-	sum, err := runner.RunAll(context.Background(), core, runner.Options{Seed: declaredSeed})
+	sum, err := runner.RunAll(context.Background(), core, runner.Options{Seed: declaredSeed, Checks: declaredChecks})
 	require.NoError(t, err)
 	info := core.Info()
 	return &report.Run{Implementation: &info, Seed: sum.Seed, Cases: report.Judge(sum.Results, nil, false)}

@@ -127,9 +127,14 @@ func TestSelection(t *testing.T) {
 		{run: `^EST-1/5-characters`},
 		{run: `^(EST-2|WIN-1)/|^prop/window-bound$`},
 		{run: `^WIN-`, skip: `exactly|^WIN-[2-9]`},
-		{skip: `^[A-Z]`},
+		// every feature skipped, and the properties but the window's:
+		// every property's edge examples are TestReferenceInProcess's
+		// work (D-86)
+		{skip: `^([A-Z]|prop/[a-v])`},
 	} {
-		opts := runner.Options{Checks: 5}
+		// One random check a property: the subject is which cases run,
+		// not what they find (D-86).
+		opts := runner.Options{Checks: 1}
 		if tc.run != "" {
 			opts.Run = mustCompile(t, tc.run)
 		}
