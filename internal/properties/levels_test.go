@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"regexp"
 	"strings"
@@ -158,12 +157,7 @@ func (v validationSpy) Call(ctx context.Context, method string, params any) (jso
 // differential ones included — sends it only valid requests in its format.
 func TestCoreOnlyIsSentNoValidationWork(t *testing.T) {
 	quietRapid(t)
-	f := flag.Lookup("rapid.checks")
-	old := f.Value.String()
-	if err := flag.Set("rapid.checks", "30"); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = flag.Set("rapid.checks", old) })
+	fewChecks(t, 30)
 	ref, err := inprocess.New(server.Reference{})
 	if err != nil {
 		t.Fatal(err)
