@@ -474,29 +474,43 @@ func TestProcess(t *testing.T) {
 	})
 
 	// A request larger than a pipe's buffer, to a child that does not read:
-	// the write itself must be bounded by the timeout.
+	// the write itself must be bounded by the timeout, for a call and for
+	// a raw line alike. Each waits for its bound on a child of its own,
+	// side by side (D-86).
 	t.Run("deaf", func(t *testing.T) {
 		t.Parallel()
-		im := newImpl(t, "deaf")
-		im.cfg.CallTimeout = 500 * time.Millisecond
-		p := im.start(t)
 		big := strings.Repeat("y", 4<<20)
-
-		start := time.Now()
-		_, err := p.Call(ctx, protocol.MethodWindowCreate, map[string]string{"big": big})
-		requireWithin(t, start, im.cfg.CallTimeout+slack)
-		f := requireFailure(t, err, Timeout)
-		// four MiB more of line, four times the timeout more (D-44)
-		assert.Contains(t, f.Detail, "not read within 2.5s")
-
-		line := []byte(`{"jsonrpc":"2.0","id":1,"method":"window.create","params":{"big":"` + big + `"}}`)
-		start = time.Now()
-		_, err = p.SendLine(ctx, line)
-		requireWithin(t, start, im.cfg.CallTimeout+slack)
-		f = requireFailure(t, err, Timeout)
-		assert.Equal(t, "(raw line)", f.Method)
-		assert.Equal(t, 1, p.Restarts())
-		im.assertNoneLeft(t)
+		t.Run("call", func(t *testing.T) {
+			t.Parallel()
+			im := newImpl(t, "deaf")
+			im.cfg.CallTimeout = 500 * time.Millisecond
+			p := im.start(t)
+			start := time.Now()
+			_, err := p.Call(ctx, protocol.MethodWindowCreate, map[string]string{"big": big})
+			requireWithin(t, start, im.cfg.CallTimeout+slack)
+			f := requireFailure(t, err, Timeout)
+			// four MiB more of line, four times the timeout more (D-44)
+			assert.Contains(t, f.Detail, "not read within 2.5s")
+			// the next request goes to a new life: the deaf one was killed
+			_, err = p.Call(ctx, protocol.MethodWindowCreate, nil)
+			requireFailure(t, err, Timeout)
+			assert.Equal(t, 1, p.Restarts())
+			im.assertNoneLeft(t)
+		})
+		t.Run("raw-line", func(t *testing.T) {
+			t.Parallel()
+			im := newImpl(t, "deaf")
+			im.cfg.CallTimeout = 500 * time.Millisecond
+			p := im.start(t)
+			line := []byte(`{"jsonrpc":"2.0","id":1,"method":"window.create","params":{"big":"` + big + `"}}`)
+			start := time.Now()
+			_, err := p.SendLine(ctx, line)
+			requireWithin(t, start, im.cfg.CallTimeout+slack)
+			f := requireFailure(t, err, Timeout)
+			assert.Equal(t, "(raw line)", f.Method)
+			assert.Contains(t, f.Detail, "not read within 2.5s")
+			im.assertNoneLeft(t)
+		})
 	})
 
 	// Close must not depend on the implementation's cooperation.
