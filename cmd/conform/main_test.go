@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -34,11 +35,31 @@ import (
 // memcap, which runs a command and fails when its peak memory is over a
 // limit.
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	commands := map[string]func(){
 		"conform": func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 		"badimpl": func() { os.Exit(badimpl(os.Args[1:])) },
 		"memcap":  func() { os.Exit(memcap(os.Args[1:])) },
-	})
+	}
+	if commands[filepath.Base(os.Args[0])] == nil {
+		waitersInParallel()
+	}
+	testscript.Main(m, commands)
+}
+
+// waitersInParallel lets four tests a core run side by side, unless
+// -test.parallel was given. This package's tests mostly wait on the
+// processes they start (the timeouts of hanging implementations, go
+// install, Chromium, the stopped process groups); at go test's default of
+// one a core, two waiting tests held both slots while the cores idled, and
+// the package took the sum of its waits (D-86). What the tests wait for
+// is bounded for a loaded machine (D-44).
+func waitersInParallel() {
+	flag.Parse()
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	if !given {
+		_ = flag.Set("test.parallel", strconv.Itoa(4*runtime.GOMAXPROCS(0)))
+	}
 }
 
 // TestScripts runs the CLI scenarios in testdata/script: exit codes, usage
