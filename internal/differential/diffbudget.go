@@ -10,8 +10,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"pgregory.net/rapid"
 
@@ -140,15 +142,15 @@ func diffBudgetProperties() []prop.Property {
 					`{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"Paris\"}"}}]}`,
 					`{"role":"tool","tool_call_id":"c1","content":"{\"t\":21}"}`, `{"role":"user","content":7}`, `{"role":"user","content":{"a":[1.0,null,true]}}`)}}},
 			}, budgetClauses.of),
-		diffProperty("prop/diff-budget-check", protocol.CapBudget,
+		withExamples(diffProperty("prop/diff-budget-check", protocol.CapBudget,
 			"budget.check with limits one token around 80 % and 95 % of the count, known, unknown and added models answers as the reference does",
 			[]string{"TOK-3", "LIM-1", "LIM-2", "THR-1", "THR-2"},
 			func(t *rapid.T, formats []string) []call {
 				p := map[string]any{}
 				drawBudgetParams(t, formats, p)
 				return []call{{protocol.MethodBudgetCheck, p}}
-			}, thresholdExamples(protocol.MethodBudgetCheck), budgetClauses.of),
-		diffProperty("prop/diff-budget-prune", protocol.CapBudget,
+			}, nil, budgetClauses.of), thresholdExamples(protocol.MethodBudgetCheck, budgetClauses.of)...),
+		withExamples(diffProperty("prop/diff-budget-prune", protocol.CapBudget,
 			"budget.prune with limits around the target and target_ratio spelled every way answers as the reference does",
 			[]string{"PRN-1", "PRN-2", "PRN-3", "PRN-4", "PRN-5", "UNIT-3"},
 			func(t *rapid.T, formats []string) []call {
@@ -161,7 +163,7 @@ func diffBudgetProperties() []prop.Property {
 					p["target_ratio"] = json.RawMessage(rapid.SampledFrom(ratios).Draw(t, "target_ratio"))
 				}
 				return []call{{protocol.MethodBudgetPrune, p}}
-			}, thresholdExamples(protocol.MethodBudgetPrune), budgetClauses.of),
+			}, nil, budgetClauses.of), thresholdExamples(protocol.MethodBudgetPrune, budgetClauses.of)...),
 		diffProperty("prop/diff-budget-compress", protocol.CapBudget,
 			"budget.compress of any conversation with any script answers as the reference does",
 			[]string{"CMP-1", "CMP-2"},
@@ -173,14 +175,14 @@ func diffBudgetProperties() []prop.Property {
 					`{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"f"}]}`, `{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1"}]}`)}}},
 				"no user prompt": {{protocol.MethodBudgetCompress, map[string]any{"messages": rawList(`{"role":"system","content":"s"}`), "summarizer": map[string]any{"reply": "S"}}}},
 			}, budgetClauses.of),
-		diffProperty("prop/diff-budget-prepare", protocol.CapBudget,
+		withExamples(diffProperty("prop/diff-budget-prepare", protocol.CapBudget,
 			"budget.prepare with limits around 80 % and 95 % and summarizers that reply, fail or reply blank answers as the reference does",
 			[]string{"PREP-1", "PREP-2", "PREP-3", "PREP-4", "PREP-5"},
 			func(t *rapid.T, formats []string) []call {
 				p := map[string]any{"summarizer": gen.Scripts().Draw(t, "summarizer")}
 				drawBudgetParams(t, formats, p)
 				return []call{{protocol.MethodBudgetPrepare, p}}
-			}, thresholdExamples(protocol.MethodBudgetPrepare), budgetClauses.of),
+			}, nil, budgetClauses.of), thresholdExamples(protocol.MethodBudgetPrepare, budgetClauses.of)...),
 	}
 }
 
@@ -196,9 +198,55 @@ func encodeExamples() map[string][]call {
 	return ex
 }
 
+// withExamples is p with more edge examples.
+func withExamples(p prop.Property, examples ...prop.Example) prop.Property {
+	p.Examples = append(p.Examples, examples...)
+	return p
+}
+
 // thresholdExamples are conversations exactly at 80 % and 95 % of a limit
-// and one token around them.
-func thresholdExamples(method string) map[string][]call {
+// and one token around them. Their requests need the reference's own
+// counts, so they are built when the first of them runs, not when the
+// catalogue is: every conform start builds the catalogue, and most never
+// run a budget property.
+func thresholdExamples(method string, clauseOf func(method, path string) string) []prop.Example {
+	build := sync.OnceValue(func() map[string][]call { return thresholdCalls(method) })
+	names := thresholdNames(method)
+	out := make([]prop.Example, len(names))
+	for i, name := range names {
+		out[i] = edgeExample(name, func() []call { return build()[name] }, clauseOf)
+	}
+	return out
+}
+
+// thresholdNames are the names of thresholdCalls(method), known without
+// building them, in order.
+func thresholdNames(method string) []string {
+	var names []string
+	for _, k := range []string{"80%", "95%"} {
+		for _, d := range []string{"-1", "0", "1"} {
+			names = append(names, k+" limit "+d)
+		}
+	}
+	if method == protocol.MethodBudgetPrepare {
+		for _, limit := range []string{"its count", "its count / 0.9"} {
+			for _, name := range []string{"fails", "replies blank"} {
+				names = append(names, fmt.Sprintf("a summarizer that %s, first message too big, limit %s", name, limit))
+			}
+		}
+		for _, format := range []string{"openai", "anthropic"} {
+			for _, where := range []string{"under 80%", "80% to 95%", "above 95%"} {
+				names = append(names, "malformed structure "+format+" "+where)
+			}
+		}
+	}
+	names = append(names, "unknown model", "empty", "long at 90%", "long at 400%")
+	slices.Sort(names)
+	return names
+}
+
+// thresholdCalls builds the requests of thresholdExamples by name.
+func thresholdCalls(method string) map[string][]call {
 	ex := map[string][]call{}
 	for _, k := range []struct {
 		name    string
@@ -220,9 +268,9 @@ func thresholdExamples(method string) map[string][]call {
 		// the fallback is still at the limit — and, with a roomier limit,
 		// below it.
 		huge := rawList(`{"role":"system","content":"`+strings.Repeat(" the", 90)+`"}`, `{"role":"user","content":"go"}`)
-		for _, limit := range []int{refCount(huge), refCount(huge) * 100 / 90} {
+		for limitName, limit := range map[string]int{"its count": refCount(huge), "its count / 0.9": refCount(huge) * 100 / 90} {
 			for name, sum := range map[string]map[string]any{"fails": {"error": "quota exceeded"}, "replies blank": {"reply": " "}} {
-				ex[fmt.Sprintf("a summarizer that %s, first message too big, limit %d", name, limit)] = []call{{method, map[string]any{"messages": huge, "model": "m", "limits": map[string]any{"m": limit}, "summarizer": sum}}}
+				ex[fmt.Sprintf("a summarizer that %s, first message too big, limit %s", name, limitName)] = []call{{method, map[string]any{"messages": huge, "model": "m", "limits": map[string]any{"m": limit}, "summarizer": sum}}}
 			}
 		}
 	}
