@@ -56,7 +56,7 @@ func trimmerEdges(clause, guarantee string, check func(trimSession, trimCase)) [
 							o.Format = o.Formats[0]
 						}
 						h := fixedHistory(o.Formats, o, k, cv.accept)
-						c := trimCase{decl: d, h: h}
+						c := newTrimCase(d, h)
 						for _, limit := range slices.Compact(slices.Sorted(slices.Values(limits(s.count(d, c.effective()), s.count(d, gen.Raws(h.Msgs)))))) {
 							if d.InDomain(limit) {
 								c.limit = limit

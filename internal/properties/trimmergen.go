@@ -27,6 +27,14 @@ type trimCase struct {
 	decl  protocol.TrimmerDecl
 	h     gen.History
 	limit int
+	// in is h read by the judge, once for every check of the case.
+	in []judgemsg.Message
+}
+
+// newTrimCase is the case of d on h, its limit still to set.
+func newTrimCase(d protocol.TrimmerDecl, h gen.History) trimCase {
+	in, _ := judgemsg.FromRaw(gen.Raws(h.Msgs)) // generated, so well-formed
+	return trimCase{decl: d, h: h, in: in}
 }
 
 // trimLen draws a conversation length: the empty one included, mostly
@@ -91,16 +99,13 @@ func drawTrimCase(t *rapid.T, s trimSession, guarantee string, limits func(t *ra
 		format = d.Formats[0]
 	}
 	h := gen.Histories(gen.HistoryOpts{N: trimLen.Draw(t, "n"), Marked: true, Tools: -1, Runs: rapid.Bool().Draw(t, "orphan runs"), Format: format}).Draw(t, "conversation")
-	c := trimCase{decl: d, h: h}
+	c := newTrimCase(d, h)
 	c.limit = max(d.LimitMin, limits(t, s.count(d, c.effective()), s.count(d, gen.Raws(h.Msgs))))
 	return c
 }
 
-// input is the case's conversation as the reference reads it.
-func (c trimCase) input() []judgemsg.Message {
-	in, _ := judgemsg.FromRaw(gen.Raws(c.h.Msgs)) // generated, so well-formed
-	return in
-}
+// input is the case's conversation as the judge reads it.
+func (c trimCase) input() []judgemsg.Message { return c.in }
 
 // effective is the conversation as the start rule leaves it (ANY-12).
 func (c trimCase) effective() []json.RawMessage {
