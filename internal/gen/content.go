@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"slices"
 	"strings"
 
 	"pgregory.net/rapid"
@@ -23,14 +24,15 @@ func finish(t *rapid.T, role string, content *jv, extra []jmember, seq int, over
 			extra = append(extra, mem("x_meta", drawAny(t, 2, overflow)))
 		}
 	}
-	obj := jobj(mem("role", jstr(role)))
+	// The members in one allocation, the marker's place included.
+	obj := jobj(append(make([]jmember, 0, len(extra)+3), mem("role", jstr(role)))...)
 	if content != nil {
 		obj.mems = append(obj.mems, mem("content", *content))
 	}
 	obj.mems = append(obj.mems, extra...)
 	if seq >= 0 {
 		at := rapid.IntRange(0, len(obj.mems)).Draw(t, "marker position")
-		obj.mems = append(obj.mems[:at], append([]jmember{mem(MarkerName, jint(seq))}, obj.mems[at:]...)...)
+		obj.mems = slices.Insert(obj.mems, at, mem(MarkerName, jint(seq)))
 	}
 	spaced := rapid.IntRange(0, 5).Draw(t, "spaced") == 0
 	m := build(role, obj, content, seq, spaced)

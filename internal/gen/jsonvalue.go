@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // JSON values with a known serialization.
@@ -115,6 +116,11 @@ func (v jv) write(b *strings.Builder, wire, spaced bool) {
 // written as itself.
 func quoteJS(b *strings.Builder, s string) {
 	b.WriteByte('"')
+	if plain(s) {
+		b.WriteString(s)
+		b.WriteByte('"')
+		return
+	}
 	for _, r := range s {
 		switch r {
 		case '"':
@@ -140,6 +146,17 @@ func quoteJS(b *strings.Builder, s string) {
 		}
 	}
 	b.WriteByte('"')
+}
+
+// plain reports whether quoteJS writes s as itself: valid UTF-8 (an
+// invalid byte is written as U+FFFD) with nothing to escape.
+func plain(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return utf8.ValidString(s)
 }
 
 // quoteEscaped writes s the way an ASCII-only encoder might: every
@@ -170,4 +187,16 @@ func quoteEscaped(b *strings.Builder, s string) {
 
 // UTF16Len is the number of UTF-16 code units of s: ECMAScript's
 // String.prototype.length (EST-2).
-func UTF16Len(s string) int { return len(utf16.Encode([]rune(s))) }
+func UTF16Len(s string) int {
+	n := 0
+	for _, r := range s {
+		// An astral character is a surrogate pair; anything else, an
+		// invalid byte read as U+FFFD included, one unit.
+		if r >= 0x10000 {
+			n += 2
+		} else {
+			n++
+		}
+	}
+	return n
+}

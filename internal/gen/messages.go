@@ -30,9 +30,6 @@ type Message struct {
 	Counted string
 	// Chars is the number of characters it contributes to an estimate.
 	Chars int
-	// WithoutContent is the message with its content member removed, to
-	// tell apart what an estimate counts.
-	WithoutContent json.RawMessage
 
 	// What the generator built, so that no property has to read it back
 	// from the JSON: the class (CLS-1), the tool call ids the message
@@ -49,6 +46,27 @@ type Message struct {
 	// text of each text block of an array content.
 	Rendered string
 	Texts    []string
+
+	// members and spaced are what Raw was written from, for
+	// WithoutContent; nil for a message not built here.
+	members []jmember
+	spaced  bool
+}
+
+// WithoutContent is the message with its content member removed, to tell
+// apart what an estimate counts (EST-5); nil for a message the generators
+// did not build. It is written when asked: only a failing estimate asks.
+func (m Message) WithoutContent() json.RawMessage {
+	if m.members == nil {
+		return nil
+	}
+	rest := jv{kind: jObj}
+	for _, mb := range m.members {
+		if mb.name != "content" {
+			rest.mems = append(rest.mems, mb)
+		}
+	}
+	return json.RawMessage(rest.wire(m.spaced))
 }
 
 // GoString keeps rapid's logs of drawn values readable.
@@ -72,13 +90,7 @@ func build(role string, obj jv, content *jv, seq int, spaced bool) Message {
 		}
 	}
 	m.Chars = UTF16Len(m.Counted)
-	rest := jv{kind: jObj}
-	for _, mb := range obj.mems {
-		if mb.name != "content" {
-			rest.mems = append(rest.mems, mb)
-		}
-	}
-	m.WithoutContent = json.RawMessage(rest.wire(spaced))
+	m.members, m.spaced = obj.mems, spaced
 	return m
 }
 

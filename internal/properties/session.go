@@ -247,7 +247,7 @@ func (s *session) blameEstimate(in []gen.Message, got int) {
 		if counted == m.Chars {
 			continue
 		}
-		without := four(m.WithoutContent)
+		without := four(m.WithoutContent())
 		otherCounted := without != 0
 		if m.Kind == "absent" {
 			// The message is its other members; tell them apart from an
