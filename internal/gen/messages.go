@@ -66,7 +66,7 @@ func (m Message) WithoutContent() json.RawMessage {
 			rest.mems = append(rest.mems, mb)
 		}
 	}
-	return json.RawMessage(rest.wire(m.spaced))
+	return rest.wireRaw(m.spaced)
 }
 
 // GoString keeps rapid's logs of drawn values readable.
@@ -77,7 +77,7 @@ const MarkerName = "x_seq"
 
 // build fixes a message's texts and counts.
 func build(role string, obj jv, content *jv, seq int, spaced bool) Message {
-	m := Message{Role: role, Seq: seq, Raw: json.RawMessage(obj.wire(spaced)), Kind: "absent"}
+	m := Message{Role: role, Seq: seq, Raw: obj.wireRaw(spaced), Kind: "absent"}
 	if content != nil {
 		switch content.kind {
 		case jNull:
@@ -119,7 +119,7 @@ var textGen = rapid.OneOf(
 // drawStr draws a string value, sometimes spelled with escapes on the wire.
 func drawStr(t *rapid.T, label string) jv {
 	v := jstr(textGen.Draw(t, label))
-	v.esc = rapid.IntRange(0, 4).Draw(t, label+" escaped") == 0
+	v.esc = intRange(0, 4).Draw(t, label+" escaped") == 0
 	return v
 }
 
@@ -147,11 +147,11 @@ func drawAny(t *rapid.T, depth int, overflow bool) jv {
 	if depth > 0 {
 		kinds = 6
 	}
-	switch rapid.IntRange(0, kinds-1).Draw(t, "kind") {
+	switch intRange(0, kinds-1).Draw(t, "kind") {
 	case 0:
 		return jnull()
 	case 1:
-		return jbool(rapid.Bool().Draw(t, "bool"))
+		return jbool(anyBool.Draw(t, "bool"))
 	case 2:
 		pool := numbers
 		if overflow {
@@ -161,7 +161,7 @@ func drawAny(t *rapid.T, depth int, overflow bool) jv {
 	case 3:
 		return drawStr(t, "string")
 	case 4:
-		n := rapid.IntRange(0, 3).Draw(t, "len")
+		n := intRange(0, 3).Draw(t, "len")
 		a := jarr()
 		for range n {
 			a.elems = append(a.elems, drawAny(t, depth-1, overflow))
@@ -178,7 +178,7 @@ func drawAny(t *rapid.T, depth int, overflow bool) jv {
 }
 
 func drawID(t *rapid.T, prefix string) string {
-	return fmt.Sprintf("%s%04d", prefix, rapid.IntRange(0, 9999).Draw(t, prefix))
+	return fmt.Sprintf("%s%04d", prefix, intRange(0, 9999).Draw(t, prefix))
 }
 
 // Content blocks of Anthropic's Messages API.
@@ -201,17 +201,17 @@ func toolUseBlock(t *rapid.T, overflow bool) jv {
 
 func toolResultBlock(t *rapid.T) jv {
 	b := jobj(mem("type", jstr("tool_result")), mem("tool_use_id", jstr(drawID(t, "toolu_"))))
-	if rapid.Bool().Draw(t, "result as blocks") {
+	if anyBool.Draw(t, "result as blocks") {
 		blocks := jarr()
-		for range rapid.IntRange(0, 2).Draw(t, "result blocks") {
+		for range intRange(0, 2).Draw(t, "result blocks") {
 			blocks.elems = append(blocks.elems, textBlock(t))
 		}
 		b.mems = append(b.mems, mem("content", blocks))
 	} else {
 		b.mems = append(b.mems, mem("content", drawStr(t, "result")))
 	}
-	if rapid.Bool().Draw(t, "is_error present") {
-		b.mems = append(b.mems, mem("is_error", jbool(rapid.Bool().Draw(t, "is_error"))))
+	if anyBool.Draw(t, "is_error present") {
+		b.mems = append(b.mems, mem("is_error", jbool(anyBool.Draw(t, "is_error"))))
 	}
 	return b
 }
@@ -270,8 +270,8 @@ func shapeFormat(shape string) string {
 // in one to eight plane-edge code points.
 func (o MessageOpts) stringContent(t *rapid.T) jv {
 	v := drawStr(t, "content")
-	if o.PlaneEdges && rapid.Bool().Draw(t, "plane edges") {
-		for range rapid.IntRange(1, 8).Draw(t, "edges") {
+	if o.PlaneEdges && anyBool.Draw(t, "plane edges") {
+		for range intRange(1, 8).Draw(t, "edges") {
 			v.str += string(rapid.SampledFrom(planeEdges).Draw(t, "edge"))
 		}
 	}
@@ -312,16 +312,16 @@ func Messages(seq int, o MessageOpts) *rapid.Generator[Message] {
 			// refusal, say): content null counts 0 (EST-4).
 			role = "assistant"
 			set(jnull())
-			if rapid.Bool().Draw(t, "refusal") {
+			if anyBool.Draw(t, "refusal") {
 				extra = append(extra, mem("refusal", drawStr(t, "refusal")))
 			}
 		case "blocks-tool-use":
 			role = "assistant"
 			blocks := jarr()
-			if rapid.Bool().Draw(t, "leading text") {
+			if anyBool.Draw(t, "leading text") {
 				blocks.elems = append(blocks.elems, textBlock(t))
 			}
-			for range rapid.IntRange(1, 2).Draw(t, "tool uses") {
+			for range intRange(1, 2).Draw(t, "tool uses") {
 				b := toolUseBlock(t, o.Overflow)
 				ids = append(ids, b.mems[1].val.str)
 				blocks.elems = append(blocks.elems, b)
@@ -330,7 +330,7 @@ func Messages(seq int, o MessageOpts) *rapid.Generator[Message] {
 		case "blocks-tool-result":
 			role = "user"
 			blocks := jarr()
-			for range rapid.IntRange(1, 2).Draw(t, "tool results") {
+			for range intRange(1, 2).Draw(t, "tool results") {
 				b := toolResultBlock(t)
 				ids = append(ids, b.mems[1].val.str)
 				blocks.elems = append(blocks.elems, b)
@@ -338,7 +338,7 @@ func Messages(seq int, o MessageOpts) *rapid.Generator[Message] {
 			set(blocks)
 		case "openai-tool-calls":
 			role = "assistant"
-			switch rapid.IntRange(0, 3).Draw(t, "tool-call content") {
+			switch intRange(0, 3).Draw(t, "tool-call content") {
 			case 0:
 				// content absent
 			case 1:
@@ -347,7 +347,7 @@ func Messages(seq int, o MessageOpts) *rapid.Generator[Message] {
 				set(jnull())
 			}
 			calls := jarr()
-			for range rapid.IntRange(1, 2).Draw(t, "tool calls") {
+			for range intRange(1, 2).Draw(t, "tool calls") {
 				id := drawID(t, "call_")
 				ids = append(ids, id)
 				calls.elems = append(calls.elems, functionCall(t, id))
