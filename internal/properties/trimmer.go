@@ -69,7 +69,7 @@ func (g trimGuarantee) checkCase(s trimSession, c trimCase) {
 	}
 }
 
-func trimmerProperties() []prop.Property {
+func trimmerProperties(m *edgeMemo) []prop.Property {
 	var out []prop.Property
 	for _, g := range trimGuarantees {
 		capability := protocol.GuaranteeCapability(g.guarantee)
@@ -88,7 +88,7 @@ func trimmerProperties() []prop.Property {
 				s := trimSession{newSession(t, tg, g.clause)}
 				g.checkCase(s, drawTrimCase(t, s, g.guarantee, limits))
 			},
-			Examples: trimmerEdges(g.clause, g.guarantee, g.checkCase),
+			Examples: trimmerEdges(m, g.clause, g.guarantee, g.checkCase),
 			Subjects: trimmerSubjects(g.guarantee),
 		})
 	}
