@@ -27,14 +27,19 @@ type trimCase struct {
 	decl  protocol.TrimmerDecl
 	h     gen.History
 	limit int
-	// in is h read by the judge, once for every check of the case.
-	in []judgemsg.Message
+	// read is h as the judge reads it, read once for every check of the
+	// case that needs it, and only then: most checks never do.
+	read *readInput
+}
+
+type readInput struct {
+	done bool
+	in   []judgemsg.Message
 }
 
 // newTrimCase is the case of d on h, its limit still to set.
 func newTrimCase(d protocol.TrimmerDecl, h gen.History) trimCase {
-	in, _ := judgemsg.FromRaw(gen.Raws(h.Msgs)) // generated, so well-formed
-	return trimCase{decl: d, h: h, in: in}
+	return trimCase{decl: d, h: h, read: &readInput{}}
 }
 
 // trimLen draws a conversation length: the empty one included, mostly
@@ -100,15 +105,34 @@ func drawTrimCase(t *rapid.T, s trimSession, guarantee string, limits func(t *ra
 	}
 	h := gen.Histories(gen.HistoryOpts{N: trimLen.Draw(t, "n"), Marked: true, Tools: -1, Runs: rapid.Bool().Draw(t, "orphan runs"), Format: format}).Draw(t, "conversation")
 	c := newTrimCase(d, h)
-	c.limit = max(d.LimitMin, limits(t, s.count(d, c.effective()), s.count(d, gen.Raws(h.Msgs))))
+	var eff, total int
+	if d.Start == "" && d.Counter != protocol.CounterNative {
+		// Without a start rule the effective input is the input: one count
+		// (a native one is the implementation's to answer each time).
+		total = s.count(d, gen.Raws(h.Msgs))
+		eff = total
+	} else {
+		eff, total = s.count(d, c.effective()), s.count(d, gen.Raws(h.Msgs))
+	}
+	c.limit = max(d.LimitMin, limits(t, eff, total))
 	return c
 }
 
 // input is the case's conversation as the judge reads it.
-func (c trimCase) input() []judgemsg.Message { return c.in }
+func (c trimCase) input() []judgemsg.Message {
+	if !c.read.done {
+		c.read.in, _ = judgemsg.FromRaw(gen.Raws(c.h.Msgs)) // generated, so well-formed
+		c.read.done = true
+	}
+	return c.read.in
+}
 
-// effective is the conversation as the start rule leaves it (ANY-12).
+// effective is the conversation as the start rule leaves it (ANY-12):
+// without one, the whole input (trimout.Effective), read or not.
 func (c trimCase) effective() []json.RawMessage {
+	if c.decl.Start == "" {
+		return gen.Raws(c.h.Msgs)
+	}
 	in := c.input()
 	return trimout.Pick(in, trimout.Effective(c.decl, in))
 }
