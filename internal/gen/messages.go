@@ -75,6 +75,10 @@ func (m Message) GoString() string { return string(m.Raw) }
 // MarkerName is the member that tells the messages of a conversation apart.
 const MarkerName = "x_seq"
 
+// kindNames are the JSON types of content that is neither null nor a
+// string.
+var kindNames = [...]string{jBool: "boolean", jNum: "number", jArr: "array", jObj: "object"}
+
 // build fixes a message's texts and counts.
 func build(role string, obj jv, content *jv, seq int, spaced bool) Message {
 	m := Message{Role: role, Seq: seq, Raw: obj.wireRaw(spaced), Kind: "absent"}
@@ -85,7 +89,7 @@ func build(role string, obj jv, content *jv, seq int, spaced bool) Message {
 		case jStr:
 			m.Kind, m.Counted = "string", content.str
 		default:
-			m.Kind = map[jkind]string{jBool: "boolean", jNum: "number", jArr: "array", jObj: "object"}[content.kind]
+			m.Kind = kindNames[content.kind]
 			m.Counted = content.compact()
 		}
 	}
