@@ -85,7 +85,7 @@ func trimmerProperties(m *edgeMemo) []prop.Property {
 				if g.guarantee == protocol.GuaranteeFits {
 					limits = fittingLimit
 				}
-				s := trimSession{newSession(t, tg, g.clause)}
+				s := newTrimSession(newSession(t, tg, g.clause))
 				g.checkCase(s, drawTrimCase(t, s, g.guarantee, limits))
 			},
 			Examples: trimmerEdges(m, g.clause, g.guarantee, g.checkCase),

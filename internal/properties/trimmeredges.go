@@ -49,7 +49,7 @@ func trimmerEdges(m *edgeMemo, clause, guarantee string, check func(trimSession,
 					sf := &stopFailer{}
 					func() {
 						defer sf.recover()
-						s := trimSession{fixedSession(sf, tg, clause)}
+						s := newTrimSession(fixedSession(sf, tg, clause))
 						o := cv.o
 						o.Exact, o.Marked, o.Formats = true, true, bothOf(tg.Info().Formats, d.Formats)
 						if len(o.Formats) == 1 {

@@ -181,7 +181,15 @@ func lastPrompt(h gen.History) int {
 
 // trimSession sends trimmer.trim requests and reports failures with every
 // request sent.
-type trimSession struct{ *session }
+type trimSession struct {
+	*session
+	// counts keeps what each message counts alone by a declared counter
+	// that sums its messages (see count): a case counts its input, its
+	// floor and its output, which hold the same messages.
+	counts map[string]int
+}
+
+func newTrimSession(s *session) trimSession { return trimSession{s, map[string]int{}} }
 
 // errDeclined is an error answer a trimmer may give (ANY-9): a refusal,
 // not a crash, from a first declaration that does not claim total, or a
@@ -237,7 +245,22 @@ func (s trimSession) nothingFits(d protocol.TrimmerDecl, msgs []json.RawMessage,
 func (s trimSession) count(d protocol.TrimmerDecl, msgs []json.RawMessage) int {
 	s.t.Helper()
 	if d.Counter != protocol.CounterNative {
-		return trimout.Count(d, msgs)
+		if joined, _ := d.Count.Joined(); d.Bound != protocol.BoundTokens || joined {
+			return trimout.Count(d, msgs) // not a sum over the messages
+		}
+		// A token count is the sum of what each message counts alone, a
+		// message that is none counting 0 (trimout.Count).
+		n := 0
+		for _, m := range msgs {
+			key := d.Name + "\x00" + string(m)
+			c, ok := s.counts[key]
+			if !ok {
+				c = trimout.Count(d, []json.RawMessage{m})
+				s.counts[key] = c
+			}
+			n += c
+		}
+		return n
 	}
 	n, err := s.nativeCount(d, msgs)
 	if err != nil {

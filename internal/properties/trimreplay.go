@@ -50,7 +50,7 @@ func CheckTrimmerGuarantee(ctx context.Context, tg target.Target, guarantee stri
 			s.ctx = ctx
 			c := newTrimCase(d, h)
 			c.limit = limit
-			g.checkCase(trimSession{s}, c)
+			g.checkCase(newTrimSession(s), c)
 		}()
 		if f.failure != "" {
 			fails = append(fails, errors.New(f.failure)) // and the next trimmer is checked too (D-75)
