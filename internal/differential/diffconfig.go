@@ -243,6 +243,11 @@ func configSource(t *rapid.T) map[string]any {
 }
 
 func diffConfigProperties() []prop.Property {
+	loopRun := diffProperty("prop/diff-loop-run", protocol.CapLoop,
+		"loop.run of any run (both formats, parallel calls, any cap, summarizers that reply, fail or reply blank, config files of every spelling) answers as the reference does: every request, state, metric and event",
+		[]string{"LOOP-1", "LOOP-2", "LOOP-3", "LOOP-4", "LOOP-5", "LOOP-6", "LOOP-7"},
+		drawLoopRun, loopRunExamples(), configClauses.of)
+	loopRun.Cost = 3 // a whole loop run, on the implementation and on the reference, in every check
 	return []prop.Property{
 		diffProperty("prop/diff-config-resolve", protocol.CapConfig,
 			"config.resolve of any config file (YAML and JSON; null, ~, empty, tags, aliases, merge keys, duplicates, both key forms; counts spelled every way) answers as the reference does",
@@ -250,10 +255,7 @@ func diffConfigProperties() []prop.Property {
 			func(t *rapid.T, _ []string) []call {
 				return []call{{protocol.MethodConfigResolve, map[string]any{"config": configSource(t)}}}
 			}, configExamples(), configClauses.of),
-		diffProperty("prop/diff-loop-run", protocol.CapLoop,
-			"loop.run of any run (both formats, parallel calls, any cap, summarizers that reply, fail or reply blank, config files of every spelling) answers as the reference does: every request, state, metric and event",
-			[]string{"LOOP-1", "LOOP-2", "LOOP-3", "LOOP-4", "LOOP-5", "LOOP-6", "LOOP-7"},
-			drawLoopRun, loopRunExamples(), configClauses.of),
+		loopRun,
 	}
 }
 

@@ -29,6 +29,7 @@ func exactVectorProperties() []prop.Property {
 			ID: "prop/tokens-exact-vectors", Clauses: []string{"TOK-1"}, Capability: protocol.CapTokens, Differential: true,
 			Doc:      "tokens.encode gives npm tiktoken's cl100k_base ids for every golden text and a few thousand generated texts (every Unicode category, white-space runs, contractions, digit runs)",
 			Examples: []prop.Example{{Name: "token vectors", Run: checkEncodeVectors}},
+			Cost:     5, // 3,093 requests in one example, which cannot be split
 		},
 		{
 			ID: "prop/budget-exact-counts", Clauses: []string{"TOK-2", "TOK-3"}, Capability: protocol.CapBudget, Differential: true,

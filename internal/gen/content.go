@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"slices"
 	"strings"
 
 	"pgregory.net/rapid"
@@ -13,8 +14,8 @@ import (
 // Members an implementation knows nothing about must come back untouched
 // (MSG-2) and must not be counted (EST-5).
 func finish(t *rapid.T, role string, content *jv, extra []jmember, seq int, overflow bool) Message {
-	if rapid.IntRange(0, 2).Draw(t, "extras") == 0 {
-		switch rapid.IntRange(0, 2).Draw(t, "extra") {
+	if intRange(0, 2).Draw(t, "extras") == 0 {
+		switch intRange(0, 2).Draw(t, "extra") {
 		case 0:
 			extra = append(extra, mem("name", drawStr(t, "name")))
 		case 1:
@@ -23,16 +24,17 @@ func finish(t *rapid.T, role string, content *jv, extra []jmember, seq int, over
 			extra = append(extra, mem("x_meta", drawAny(t, 2, overflow)))
 		}
 	}
-	obj := jobj(mem("role", jstr(role)))
+	// The members in one allocation, the marker's place included.
+	obj := jobj(append(make([]jmember, 0, len(extra)+3), mem("role", jstr(role)))...)
 	if content != nil {
 		obj.mems = append(obj.mems, mem("content", *content))
 	}
 	obj.mems = append(obj.mems, extra...)
 	if seq >= 0 {
-		at := rapid.IntRange(0, len(obj.mems)).Draw(t, "marker position")
-		obj.mems = append(obj.mems[:at], append([]jmember{mem(MarkerName, jint(seq))}, obj.mems[at:]...)...)
+		at := intRange(0, len(obj.mems)).Draw(t, "marker position")
+		obj.mems = slices.Insert(obj.mems, at, mem(MarkerName, jint(seq)))
 	}
-	spaced := rapid.IntRange(0, 5).Draw(t, "spaced") == 0
+	spaced := intRange(0, 5).Draw(t, "spaced") == 0
 	m := build(role, obj, content, seq, spaced)
 	m.Unit = [2]int{-1, -1}
 	m.Rendered, m.Texts = render(role, content, extra), texts(content)
@@ -152,7 +154,7 @@ func (v jv) member(name string) jv {
 // textBlocks is an array of lo to hi text blocks.
 func textBlocks(t *rapid.T, lo, hi int) jv {
 	blocks := jarr()
-	for range rapid.IntRange(lo, hi).Draw(t, "text blocks") {
+	for range intRange(lo, hi).Draw(t, "text blocks") {
 		blocks.elems = append(blocks.elems, textBlock(t))
 	}
 	return blocks
@@ -161,11 +163,11 @@ func textBlocks(t *rapid.T, lo, hi int) jv {
 // oddContent is content no provider sends but the message model allows:
 // a number, a boolean, a lone block object, anything.
 func oddContent(t *rapid.T, overflow bool) jv {
-	switch rapid.IntRange(0, 3).Draw(t, "odd") {
+	switch intRange(0, 3).Draw(t, "odd") {
 	case 0:
 		return jnum(rapid.SampledFrom(numbers).Draw(t, "number"))
 	case 1:
-		return jbool(rapid.Bool().Draw(t, "bool"))
+		return jbool(anyBool.Draw(t, "bool"))
 	case 2:
 		return textBlock(t) // a lone object, not an array
 	default:
@@ -181,7 +183,7 @@ func systemParts(t *rapid.T) (string, *jv, []jmember) {
 		"Réponds en français. 🇫🇷",
 		"Reminder: the user's files are in /work. 📁",
 	}).Draw(t, "prompt"))
-	if rapid.IntRange(0, 5).Draw(t, "system as blocks") == 0 {
+	if intRange(0, 5).Draw(t, "system as blocks") == 0 {
 		v = jarr(jobj(mem("type", jstr("text")), mem("text", v)))
 	}
 	return role, &v, nil
@@ -200,7 +202,7 @@ func functionCall(t *rapid.T, id string) jv {
 // toolContent is the content of an OpenAI tool message: text, a JSON
 // document as a string, or (rarely) text blocks.
 func toolContent(t *rapid.T) jv {
-	switch rapid.IntRange(0, 4).Draw(t, "tool content") {
+	switch intRange(0, 4).Draw(t, "tool content") {
 	case 0, 1:
 		return drawStr(t, "content")
 	case 2, 3:

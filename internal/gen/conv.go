@@ -179,7 +179,7 @@ func drawPlan(t *rapid.T, o HistoryOpts) []item {
 	}
 	runs := 0
 	if o.Runs {
-		runs = rapid.IntRange(1, 4).Draw(t, "run weight")
+		runs = intRange(1, 4).Draw(t, "run weight")
 	}
 	var (
 		plan    []item
@@ -215,8 +215,8 @@ func drawPlan(t *rapid.T, o HistoryOpts) []item {
 		}
 		if stretch > 0 {
 			stretch--
-		} else if tools > 0 && rapid.IntRange(0, 15).Draw(t, "tool-free stretch") == 0 {
-			stretch = rapid.IntRange(4, 30).Draw(t, "stretch length")
+		} else if tools > 0 && intRange(0, 15).Draw(t, "tool-free stretch") == 0 {
+			stretch = intRange(4, 30).Draw(t, "stretch length")
 		}
 		it := item{kind: kind}
 		if kind == "tool" {
@@ -234,9 +234,9 @@ func drawPlan(t *rapid.T, o HistoryOpts) []item {
 		size += itemSize(it)
 		prev = it.kind
 	}
-	if !o.Exact && runs > 0 && rapid.Bool().Draw(t, "end with a run") {
-		for range rapid.IntRange(1, 3).Draw(t, "trailing prompts") {
-			if rapid.IntRange(0, 3).Draw(t, "system inside the run") == 0 {
+	if !o.Exact && runs > 0 && anyBool.Draw(t, "end with a run") {
+		for range intRange(1, 3).Draw(t, "trailing prompts") {
+			if intRange(0, 3).Draw(t, "system inside the run") == 0 {
 				plan = append(plan, item{kind: "system"})
 			}
 			plan = append(plan, item{kind: "prompt"})
@@ -293,7 +293,7 @@ func drawToolSpec(t *rapid.T, limit int, only string, formats []string) (toolSpe
 		s.anthropic = slices.Repeat([]bool{true}, n)
 		s.groups = groupResults(t, perm(n), limit-1)
 	default:
-		k := rapid.IntRange(1, n-1).Draw(t, "openai calls")
+		k := intRange(1, n-1).Draw(t, "openai calls")
 		s.anthropic = append(make([]bool, k), slices.Repeat([]bool{true}, n-k)...)
 		var groups [][]int
 		for c := range k {
@@ -335,7 +335,7 @@ func groupResults(t *rapid.T, ids []int, limit int) [][]int {
 	}
 	var out [][]int
 	for len(ids) > 0 {
-		k := rapid.IntRange(1, len(ids)).Draw(t, "run of results")
+		k := intRange(1, len(ids)).Draw(t, "run of results")
 		if len(out) == limit-1 {
 			k = len(ids)
 		}

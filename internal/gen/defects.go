@@ -19,7 +19,7 @@ var (
 func drawDefects(t *rapid.T, plan []item, o HistoryOpts) ([]item, []insertion) {
 	count := o.Defects[0]
 	if o.Defects[1] > count {
-		count = rapid.IntRange(o.Defects[0], o.Defects[1]).Draw(t, "defects")
+		count = intRange(o.Defects[0], o.Defects[1]).Draw(t, "defects")
 	}
 	kinds := SureDefects
 	if o.Ambiguous {

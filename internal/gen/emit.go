@@ -64,7 +64,7 @@ func (e *emitter) broken(defect string, codes []string, idx, named []int) {
 func (e *emitter) plain(kind string) {
 	t := e.t
 	if e.o.templates != nil {
-		k := rapid.OneOf(rapid.Just(0), rapid.IntRange(0, len(e.o.templates)-1)).Draw(t, "template of")
+		k := rapid.OneOf(rapid.Just(0), intRange(0, len(e.o.templates)-1)).Draw(t, "template of")
 		at := len(e.h.Msgs)
 		e.h.Msgs = append(e.h.Msgs, e.o.templates[k])
 		e.unit(at, at+1)
@@ -114,7 +114,7 @@ func (e *emitter) plain(kind string) {
 			set(textBlocks(t, 0, 3))
 		case "null":
 			set(jnull())
-			if rapid.Bool().Draw(t, "refusal") {
+			if anyBool.Draw(t, "refusal") {
 				extra = append(extra, mem("refusal", drawStr(t, "refusal")))
 			}
 		case "no-content":
@@ -143,7 +143,7 @@ func (e *emitter) call(ids []string, anthropic []bool) int {
 	set := func(v jv) { content = &v }
 	calls := jarr()
 	blocks := jarr()
-	if !e.o.Silent && rapid.IntRange(0, 2).Draw(t, "text before the calls") == 0 {
+	if !e.o.Silent && intRange(0, 2).Draw(t, "text before the calls") == 0 {
 		blocks.elems = append(blocks.elems, textBlock(t))
 	}
 	for i, id := range ids {
@@ -154,7 +154,7 @@ func (e *emitter) call(ids []string, anthropic []bool) int {
 				mem("name", jstr(rapid.SampledFrom([]string{"get_weather", "read_file", "bash"}).Draw(t, "tool"))),
 				mem("input", jobj(mem("query", drawStr(t, "input")))),
 			))
-			if !e.o.Silent && rapid.IntRange(0, 5).Draw(t, "text between the calls") == 0 {
+			if !e.o.Silent && intRange(0, 5).Draw(t, "text between the calls") == 0 {
 				blocks.elems = append(blocks.elems, textBlock(t))
 			}
 		} else {
@@ -164,7 +164,7 @@ func (e *emitter) call(ids []string, anthropic []bool) int {
 	if slices.Contains(anthropic, true) {
 		set(blocks)
 	} else {
-		switch rapid.IntRange(0, 3).Draw(t, "tool-call content") {
+		switch intRange(0, 3).Draw(t, "tool-call content") {
 		case 0:
 			// absent
 		case 1:
@@ -194,19 +194,19 @@ func (e *emitter) result(ids []string, anthropic bool) int {
 	blocks := jarr()
 	for _, id := range ids {
 		b := jobj(mem("type", jstr("tool_result")), mem("tool_use_id", jstr(id)))
-		if rapid.Bool().Draw(t, "result as blocks") {
+		if anyBool.Draw(t, "result as blocks") {
 			b.mems = append(b.mems, mem("content", textBlocks(t, 0, 2)))
 		} else {
 			b.mems = append(b.mems, mem("content", drawStr(t, "result")))
 		}
-		if rapid.IntRange(0, 3).Draw(t, "is_error") == 0 {
-			b.mems = append(b.mems, mem("is_error", jbool(rapid.Bool().Draw(t, "error"))))
+		if intRange(0, 3).Draw(t, "is_error") == 0 {
+			b.mems = append(b.mems, mem("is_error", jbool(anyBool.Draw(t, "error"))))
 		}
 		blocks.elems = append(blocks.elems, b)
 	}
-	if rapid.IntRange(0, 5).Draw(t, "text beside the results") == 0 {
+	if intRange(0, 5).Draw(t, "text beside the results") == 0 {
 		// Text beside tool results does not change the class (D-20).
-		at := rapid.IntRange(0, len(blocks.elems)).Draw(t, "text at")
+		at := intRange(0, len(blocks.elems)).Draw(t, "text at")
 		blocks.elems = slices.Insert(blocks.elems, at, textBlock(t))
 	}
 	return e.add("user", &blocks, nil, ClassToolResult, ids)
@@ -248,10 +248,10 @@ func (e *emitter) tool(idx int, it item) *pending {
 	)
 	switch it.defect {
 	case "drop":
-		drop(rapid.IntRange(0, len(ids)-1).Draw(t, "dropped result"))
+		drop(intRange(0, len(ids)-1).Draw(t, "dropped result"))
 	case "dup":
 		src := e.ids[it.dupOf]
-		ids[rapid.IntRange(0, len(ids)-1).Draw(t, "duplicated call")] = rapid.SampledFrom(src).Draw(t, "duplicated id")
+		ids[intRange(0, len(ids)-1).Draw(t, "duplicated call")] = rapid.SampledFrom(src).Draw(t, "duplicated id")
 	case "dup-same":
 		ids[1] = ids[0]
 		s.anthropic[1] = s.anthropic[0]
@@ -277,7 +277,7 @@ func (e *emitter) tool(idx int, it item) *pending {
 		case strings.HasPrefix(how, "block"):
 			i, _ := strconv.Atoi(strings.TrimPrefix(how, "block "))
 			c := rapid.SampledFrom(groups[i]).Draw(t, "answered again")
-			at := rapid.IntRange(slices.Index(groups[i], c)+1, len(groups[i])).Draw(t, "again at")
+			at := intRange(slices.Index(groups[i], c)+1, len(groups[i])).Draw(t, "again at")
 			groups[i] = slices.Insert(groups[i], at, c)
 		default:
 			i, _ := strconv.Atoi(strings.TrimPrefix(how, "message "))
@@ -285,14 +285,14 @@ func (e *emitter) tool(idx int, it item) *pending {
 			groups = slices.Insert(groups, i+1, []int{c})
 		}
 	case "move":
-		g := rapid.IntRange(0, len(groups)-1).Draw(t, "moved result")
+		g := intRange(0, len(groups)-1).Draw(t, "moved result")
 		moved = &pending{anthropic: format(groups[g])}
 		for _, c := range groups[g] {
 			moved.ids = append(moved.ids, ids[c])
 		}
 		groups = slices.Delete(groups, g, g+1)
 	case "orphan-in-run":
-		extraG = rapid.IntRange(0, len(groups)-1).Draw(t, "stranger at")
+		extraG = intRange(0, len(groups)-1).Draw(t, "stranger at")
 		fresh = e.newID(false)
 	}
 	start := e.call(ids, s.anthropic)
@@ -351,7 +351,7 @@ func (e *emitter) orphan(x insertion) {
 		named = e.unitOf(x.known)
 	default:
 		ids = []string{e.newID(anthropic)}
-		if anthropic && rapid.IntRange(0, 3).Draw(t, "two orphans in one message") == 0 {
+		if anthropic && intRange(0, 3).Draw(t, "two orphans in one message") == 0 {
 			ids = append(ids, e.newID(true))
 		}
 	}
@@ -423,7 +423,7 @@ func Histories(o HistoryOpts) *rapid.Generator[History] {
 // copies apart.
 func IdenticalConversations(n int) *rapid.Generator[Identical] {
 	return rapid.Custom(func(t *rapid.T) Identical {
-		k := rapid.IntRange(1, 3).Draw(t, "templates")
+		k := intRange(1, 3).Draw(t, "templates")
 		var c Identical
 		for range k {
 			c.Templates = append(c.Templates, Messages(-1, MessageOpts{}).Draw(t, "template"))

@@ -1,10 +1,11 @@
 package gen
 
 import (
+	"bytes"
 	"fmt"
 	"strconv"
-	"strings"
 	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // JSON values with a known serialization.
@@ -52,94 +53,110 @@ func mem(n string, v jv) jmember { return jmember{n, v} }
 // compact is JSON.stringify(JSON.parse(wire)): no white space, members in
 // order, strings escaped as ECMAScript does, numbers in Number::toString form.
 func (v jv) compact() string {
-	var b strings.Builder
-	v.write(&b, false, false)
-	return b.String()
+	var scratch [256]byte
+	return string(v.append(scratch[:0], false, false))
 }
 
-// wire is the JSON text sent; spaced puts a space after ',' and ':'.
-func (v jv) wire(spaced bool) string {
-	var b strings.Builder
-	v.write(&b, true, spaced)
-	return b.String()
+// wireRaw is the JSON text sent, in one allocation of its length; spaced
+// puts a space after ',' and ':'.
+func (v jv) wireRaw(spaced bool) []byte {
+	var scratch [512]byte
+	return bytes.Clone(v.append(scratch[:0], true, spaced))
 }
 
-func (v jv) write(b *strings.Builder, wire, spaced bool) {
+// append writes v at the end of b: on the wire, or in compact form.
+func (v jv) append(b []byte, wire, spaced bool) []byte {
 	comma, colon := ",", ":"
 	if spaced {
 		comma, colon = ", ", ": "
 	}
 	switch v.kind {
 	case jNull:
-		b.WriteString("null")
+		b = append(b, "null"...)
 	case jBool:
-		b.WriteString(strconv.FormatBool(v.b))
+		b = strconv.AppendBool(b, v.b)
 	case jNum:
 		if wire {
-			b.WriteString(v.num.wire)
+			b = append(b, v.num.wire...)
 		} else {
-			b.WriteString(v.num.js)
+			b = append(b, v.num.js...)
 		}
 	case jStr:
 		if wire && v.esc {
-			quoteEscaped(b, v.str)
+			b = quoteEscaped(b, v.str)
 		} else {
-			quoteJS(b, v.str)
+			b = quoteJS(b, v.str)
 		}
 	case jArr:
-		b.WriteByte('[')
+		b = append(b, '[')
 		for i, e := range v.elems {
 			if i > 0 {
-				b.WriteString(comma)
+				b = append(b, comma...)
 			}
-			e.write(b, wire, spaced)
+			b = e.append(b, wire, spaced)
 		}
-		b.WriteByte(']')
+		b = append(b, ']')
 	case jObj:
-		b.WriteByte('{')
+		b = append(b, '{')
 		for i, m := range v.mems {
 			if i > 0 {
-				b.WriteString(comma)
+				b = append(b, comma...)
 			}
-			quoteJS(b, m.name)
-			b.WriteString(colon)
-			m.val.write(b, wire, spaced)
+			b = quoteJS(b, m.name)
+			b = append(b, colon...)
+			b = m.val.append(b, wire, spaced)
 		}
-		b.WriteByte('}')
+		b = append(b, '}')
 	}
+	return b
 }
 
 // quoteJS quotes s as JSON.stringify does: only '"', '\' and U+0000–U+001F
 // are escaped, with the short forms \b \t \n \f \r and otherwise \u00xx in
 // lower case; everything else (U+007F, '/', U+2028, astral characters) is
 // written as itself.
-func quoteJS(b *strings.Builder, s string) {
-	b.WriteByte('"')
+func quoteJS(b []byte, s string) []byte {
+	b = append(b, '"')
+	if plain(s) {
+		b = append(b, s...)
+		return append(b, '"')
+	}
 	for _, r := range s {
 		switch r {
 		case '"':
-			b.WriteString(`\"`)
+			b = append(b, `\"`...)
 		case '\\':
-			b.WriteString(`\\`)
+			b = append(b, `\\`...)
 		case '\b':
-			b.WriteString(`\b`)
+			b = append(b, `\b`...)
 		case '\t':
-			b.WriteString(`\t`)
+			b = append(b, `\t`...)
 		case '\n':
-			b.WriteString(`\n`)
+			b = append(b, `\n`...)
 		case '\f':
-			b.WriteString(`\f`)
+			b = append(b, `\f`...)
 		case '\r':
-			b.WriteString(`\r`)
+			b = append(b, `\r`...)
 		default:
 			if r < 0x20 {
-				fmt.Fprintf(b, `\u%04x`, r)
+				b = fmt.Appendf(b, `\u%04x`, r)
 			} else {
-				b.WriteRune(r)
+				b = utf8.AppendRune(b, r)
 			}
 		}
 	}
-	b.WriteByte('"')
+	return append(b, '"')
+}
+
+// plain reports whether quoteJS writes s as itself: valid UTF-8 (an
+// invalid byte is written as U+FFFD) with nothing to escape.
+func plain(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return utf8.ValidString(s)
 }
 
 // quoteEscaped writes s the way an ASCII-only encoder might: every
@@ -147,27 +164,39 @@ func quoteJS(b *strings.Builder, s string) {
 // characters as surrogate pairs) and '/' as \/. The value is the same;
 // only its spelling differs, which an implementation must see through
 // (EST-2: "\u00e9" is one character, not six).
-func quoteEscaped(b *strings.Builder, s string) {
-	b.WriteByte('"')
+func quoteEscaped(b []byte, s string) []byte {
+	b = append(b, '"')
 	for _, r := range s {
 		switch {
 		case r == '"':
-			b.WriteString(`\"`)
+			b = append(b, `\"`...)
 		case r == '\\':
-			b.WriteString(`\\`)
+			b = append(b, `\\`...)
 		case r == '/':
-			b.WriteString(`\/`)
+			b = append(b, `\/`...)
 		case r < 0x20 || r >= 0x7f:
 			for _, u := range utf16.Encode([]rune{r}) {
-				fmt.Fprintf(b, `\u%04X`, u)
+				b = fmt.Appendf(b, `\u%04X`, u)
 			}
 		default:
-			b.WriteRune(r)
+			b = append(b, byte(r))
 		}
 	}
-	b.WriteByte('"')
+	return append(b, '"')
 }
 
 // UTF16Len is the number of UTF-16 code units of s: ECMAScript's
 // String.prototype.length (EST-2).
-func UTF16Len(s string) int { return len(utf16.Encode([]rune(s))) }
+func UTF16Len(s string) int {
+	n := 0
+	for _, r := range s {
+		// An astral character is a surrogate pair; anything else, an
+		// invalid byte read as U+FFFD included, one unit.
+		if r >= 0x10000 {
+			n += 2
+		} else {
+			n++
+		}
+	}
+	return n
+}

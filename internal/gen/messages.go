@@ -30,9 +30,6 @@ type Message struct {
 	Counted string
 	// Chars is the number of characters it contributes to an estimate.
 	Chars int
-	// WithoutContent is the message with its content member removed, to
-	// tell apart what an estimate counts.
-	WithoutContent json.RawMessage
 
 	// What the generator built, so that no property has to read it back
 	// from the JSON: the class (CLS-1), the tool call ids the message
@@ -49,6 +46,27 @@ type Message struct {
 	// text of each text block of an array content.
 	Rendered string
 	Texts    []string
+
+	// members and spaced are what Raw was written from, for
+	// WithoutContent; nil for a message not built here.
+	members []jmember
+	spaced  bool
+}
+
+// WithoutContent is the message with its content member removed, to tell
+// apart what an estimate counts (EST-5); nil for a message the generators
+// did not build. It is written when asked: only a failing estimate asks.
+func (m Message) WithoutContent() json.RawMessage {
+	if m.members == nil {
+		return nil
+	}
+	rest := jv{kind: jObj}
+	for _, mb := range m.members {
+		if mb.name != "content" {
+			rest.mems = append(rest.mems, mb)
+		}
+	}
+	return rest.wireRaw(m.spaced)
 }
 
 // GoString keeps rapid's logs of drawn values readable.
@@ -57,9 +75,13 @@ func (m Message) GoString() string { return string(m.Raw) }
 // MarkerName is the member that tells the messages of a conversation apart.
 const MarkerName = "x_seq"
 
+// kindNames are the JSON types of content that is neither null nor a
+// string.
+var kindNames = [...]string{jBool: "boolean", jNum: "number", jArr: "array", jObj: "object"}
+
 // build fixes a message's texts and counts.
 func build(role string, obj jv, content *jv, seq int, spaced bool) Message {
-	m := Message{Role: role, Seq: seq, Raw: json.RawMessage(obj.wire(spaced)), Kind: "absent"}
+	m := Message{Role: role, Seq: seq, Raw: obj.wireRaw(spaced), Kind: "absent"}
 	if content != nil {
 		switch content.kind {
 		case jNull:
@@ -67,18 +89,12 @@ func build(role string, obj jv, content *jv, seq int, spaced bool) Message {
 		case jStr:
 			m.Kind, m.Counted = "string", content.str
 		default:
-			m.Kind = map[jkind]string{jBool: "boolean", jNum: "number", jArr: "array", jObj: "object"}[content.kind]
+			m.Kind = kindNames[content.kind]
 			m.Counted = content.compact()
 		}
 	}
 	m.Chars = UTF16Len(m.Counted)
-	rest := jv{kind: jObj}
-	for _, mb := range obj.mems {
-		if mb.name != "content" {
-			rest.mems = append(rest.mems, mb)
-		}
-	}
-	m.WithoutContent = json.RawMessage(rest.wire(spaced))
+	m.members, m.spaced = obj.mems, spaced
 	return m
 }
 
@@ -107,7 +123,7 @@ var textGen = rapid.OneOf(
 // drawStr draws a string value, sometimes spelled with escapes on the wire.
 func drawStr(t *rapid.T, label string) jv {
 	v := jstr(textGen.Draw(t, label))
-	v.esc = rapid.IntRange(0, 4).Draw(t, label+" escaped") == 0
+	v.esc = intRange(0, 4).Draw(t, label+" escaped") == 0
 	return v
 }
 
@@ -135,11 +151,11 @@ func drawAny(t *rapid.T, depth int, overflow bool) jv {
 	if depth > 0 {
 		kinds = 6
 	}
-	switch rapid.IntRange(0, kinds-1).Draw(t, "kind") {
+	switch intRange(0, kinds-1).Draw(t, "kind") {
 	case 0:
 		return jnull()
 	case 1:
-		return jbool(rapid.Bool().Draw(t, "bool"))
+		return jbool(anyBool.Draw(t, "bool"))
 	case 2:
 		pool := numbers
 		if overflow {
@@ -149,7 +165,7 @@ func drawAny(t *rapid.T, depth int, overflow bool) jv {
 	case 3:
 		return drawStr(t, "string")
 	case 4:
-		n := rapid.IntRange(0, 3).Draw(t, "len")
+		n := intRange(0, 3).Draw(t, "len")
 		a := jarr()
 		for range n {
 			a.elems = append(a.elems, drawAny(t, depth-1, overflow))
@@ -166,7 +182,7 @@ func drawAny(t *rapid.T, depth int, overflow bool) jv {
 }
 
 func drawID(t *rapid.T, prefix string) string {
-	return fmt.Sprintf("%s%04d", prefix, rapid.IntRange(0, 9999).Draw(t, prefix))
+	return fmt.Sprintf("%s%04d", prefix, intRange(0, 9999).Draw(t, prefix))
 }
 
 // Content blocks of Anthropic's Messages API.
@@ -189,17 +205,17 @@ func toolUseBlock(t *rapid.T, overflow bool) jv {
 
 func toolResultBlock(t *rapid.T) jv {
 	b := jobj(mem("type", jstr("tool_result")), mem("tool_use_id", jstr(drawID(t, "toolu_"))))
-	if rapid.Bool().Draw(t, "result as blocks") {
+	if anyBool.Draw(t, "result as blocks") {
 		blocks := jarr()
-		for range rapid.IntRange(0, 2).Draw(t, "result blocks") {
+		for range intRange(0, 2).Draw(t, "result blocks") {
 			blocks.elems = append(blocks.elems, textBlock(t))
 		}
 		b.mems = append(b.mems, mem("content", blocks))
 	} else {
 		b.mems = append(b.mems, mem("content", drawStr(t, "result")))
 	}
-	if rapid.Bool().Draw(t, "is_error present") {
-		b.mems = append(b.mems, mem("is_error", jbool(rapid.Bool().Draw(t, "is_error"))))
+	if anyBool.Draw(t, "is_error present") {
+		b.mems = append(b.mems, mem("is_error", jbool(anyBool.Draw(t, "is_error"))))
 	}
 	return b
 }
@@ -258,8 +274,8 @@ func shapeFormat(shape string) string {
 // in one to eight plane-edge code points.
 func (o MessageOpts) stringContent(t *rapid.T) jv {
 	v := drawStr(t, "content")
-	if o.PlaneEdges && rapid.Bool().Draw(t, "plane edges") {
-		for range rapid.IntRange(1, 8).Draw(t, "edges") {
+	if o.PlaneEdges && anyBool.Draw(t, "plane edges") {
+		for range intRange(1, 8).Draw(t, "edges") {
 			v.str += string(rapid.SampledFrom(planeEdges).Draw(t, "edge"))
 		}
 	}
@@ -300,16 +316,16 @@ func Messages(seq int, o MessageOpts) *rapid.Generator[Message] {
 			// refusal, say): content null counts 0 (EST-4).
 			role = "assistant"
 			set(jnull())
-			if rapid.Bool().Draw(t, "refusal") {
+			if anyBool.Draw(t, "refusal") {
 				extra = append(extra, mem("refusal", drawStr(t, "refusal")))
 			}
 		case "blocks-tool-use":
 			role = "assistant"
 			blocks := jarr()
-			if rapid.Bool().Draw(t, "leading text") {
+			if anyBool.Draw(t, "leading text") {
 				blocks.elems = append(blocks.elems, textBlock(t))
 			}
-			for range rapid.IntRange(1, 2).Draw(t, "tool uses") {
+			for range intRange(1, 2).Draw(t, "tool uses") {
 				b := toolUseBlock(t, o.Overflow)
 				ids = append(ids, b.mems[1].val.str)
 				blocks.elems = append(blocks.elems, b)
@@ -318,7 +334,7 @@ func Messages(seq int, o MessageOpts) *rapid.Generator[Message] {
 		case "blocks-tool-result":
 			role = "user"
 			blocks := jarr()
-			for range rapid.IntRange(1, 2).Draw(t, "tool results") {
+			for range intRange(1, 2).Draw(t, "tool results") {
 				b := toolResultBlock(t)
 				ids = append(ids, b.mems[1].val.str)
 				blocks.elems = append(blocks.elems, b)
@@ -326,7 +342,7 @@ func Messages(seq int, o MessageOpts) *rapid.Generator[Message] {
 			set(blocks)
 		case "openai-tool-calls":
 			role = "assistant"
-			switch rapid.IntRange(0, 3).Draw(t, "tool-call content") {
+			switch intRange(0, 3).Draw(t, "tool-call content") {
 			case 0:
 				// content absent
 			case 1:
@@ -335,7 +351,7 @@ func Messages(seq int, o MessageOpts) *rapid.Generator[Message] {
 				set(jnull())
 			}
 			calls := jarr()
-			for range rapid.IntRange(1, 2).Draw(t, "tool calls") {
+			for range intRange(1, 2).Draw(t, "tool calls") {
 				id := drawID(t, "call_")
 				ids = append(ids, id)
 				calls.elems = append(calls.elems, functionCall(t, id))

@@ -57,6 +57,12 @@ type Property struct {
 	// hides no other's (D-75). A trimmer guarantee's subjects are the
 	// declared trimmers it is checked on.
 	Subjects func(tg target.Target) []Subject
+	// Cost is roughly how long one subject of the property takes against
+	// the reference, in units of a typical property's time (0 counts as
+	// 1): the runner starts the costliest cases first, so that its
+	// workers finish together. It orders the work only; no result depends
+	// on it (D-83).
+	Cost int
 }
 
 // Subject is one thing a property is checked on: its name, as a report

@@ -25,7 +25,7 @@ func budgetEdges(clause string, check func(s *session, c budgetCase)) []prop.Exa
 			e.name = fmt.Sprintf("%s, the target at the count left after removing %s of the removable units, and one token to either side", e.name, removed)
 			edges = append(edges, e)
 		}
-		out = append(out, historyEdges(clause, edges, func(s *session, h gen.History) {
+		out = append(out, historyEdges(nil, clause, edges, func(s *session, h gen.History) {
 			for _, off := range []int{-1, 0, 1} {
 				check(s, s.boundaryCase(h, removed, 80, off))
 			}
@@ -68,7 +68,7 @@ func thresholdEdges() []prop.Example {
 		for i := range edges {
 			edges[i].name = fmt.Sprintf("%s filled to exactly %d%% of a limit, and one token to either side", edges[i].name, at)
 		}
-		out = append(out, historyEdges("THR-1", edges, func(s *session, h gen.History) {
+		out = append(out, historyEdges(nil, "THR-1", edges, func(s *session, h gen.History) {
 			msgs := gen.Raws(h.Msgs)
 			msgs, c := s.fillTo(msgs, s.count(msgs).Tokens, at)
 			for _, off := range []int{-1, 0, 1} {
@@ -87,7 +87,7 @@ func additiveEdges() []prop.Example {
 	for i := range edges {
 		edges[i].name += ", cut at the start, the middle and the end"
 	}
-	return historyEdges("TOK-3", edges, func(s *session, h gen.History) {
+	return historyEdges(nil, "TOK-3", edges, func(s *session, h gen.History) {
 		for _, cut := range []int{0, len(h.Msgs) / 2, len(h.Msgs)} {
 			countAdditive(s, h.Msgs, cut)
 		}

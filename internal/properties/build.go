@@ -74,14 +74,14 @@ func drawBuild(t *rapid.T) (int, json.RawMessage) {
 // history that hs draws, with max_messages drawn by drawBuild, and its
 // Examples build each of hs's edges at the boundaries of max_messages
 // (buildEdges); check judges each build.
-func onBuilds(p prop.Property, clause string, hs histories, check func(s *session, h gen.History, max int, raw json.RawMessage)) prop.Property {
+func onBuilds(m *edgeMemo, p prop.Property, clause string, hs histories, check func(s *session, h gen.History, max int, raw json.RawMessage)) prop.Property {
 	p.Check = func(t *rapid.T, tg target.Target) {
 		s := newSession(t, tg, clause)
 		h := hs.draw(t)
 		max, raw := drawBuild(t)
 		check(s, h, max, raw)
 	}
-	p.Examples = buildEdges(clause, hs.edges, check)
+	p.Examples = buildEdges(m, clause, hs.edges, check)
 	return p
 }
 

@@ -14,5 +14,6 @@ import (
 
 // All lists every per-capability property, in a stable order.
 func All() []prop.Property {
-	return slices.Concat(windowProperties(), historyProperties(), summarizeProperties(), budgetProperties(), loopProperties(), trimmerProperties())
+	m := newEdgeMemo() // this run's edge histories
+	return slices.Concat(windowProperties(), historyProperties(m), summarizeProperties(), budgetProperties(), loopProperties(), trimmerProperties(m))
 }

@@ -15,41 +15,41 @@ import (
 )
 
 // historyProperties are the properties of capability history, in report order.
-func historyProperties() []prop.Property {
+func historyProperties(m *edgeMemo) []prop.Property {
 	return []prop.Property{
 		{ID: "prop/history-classify", Clauses: []string{"CLS-1", "UNIT-1"}, Capability: protocol.CapHistory,
 			Doc:   "history.classify gives every message its class and splits the conversation into the units it was built from",
-			Check: checkClassify, Examples: historyEdges("CLS-1", wellFormedEdges(), classify)},
+			Check: checkClassify, Examples: historyEdges(m, "CLS-1", wellFormedEdges(), classify)},
 		{ID: "prop/prune-matches-rules", Clauses: []string{"PRUNE-1", "PRUNE-2", "PRUNE-3"}, Capability: protocol.CapHistory,
 			Doc:   "history.prune removes exactly the user prompts of each run but the last, runs ended only by assistant messages, and lists their positions",
-			Check: checkPruneMatchesRules, Examples: historyEdges("PRUNE-1", brokenEdges(0, 4), pruneMatchesRules)},
+			Check: checkPruneMatchesRules, Examples: historyEdges(m, "PRUNE-1", brokenEdges(0, 4), pruneMatchesRules)},
 		{ID: "prop/prune-only-prompts", Clauses: []string{"PRUNE-3"}, Capability: protocol.CapHistory,
 			Doc:   "pruning returns a subsequence of the input that keeps every message that is not a user prompt, and lists what it removed",
-			Check: checkPruneOnlyPrompts, Examples: historyEdges("PRUNE-3", brokenEdges(0, 4), pruneOnlyPrompts)},
+			Check: checkPruneOnlyPrompts, Examples: historyEdges(m, "PRUNE-3", brokenEdges(0, 4), pruneOnlyPrompts)},
 		{ID: "prop/prune-no-adjacent-prompts", Clauses: []string{"PRUNE-1"}, Capability: protocol.CapHistory,
 			Doc:   "a pruned history holds no two user prompts without an assistant message between them",
-			Check: checkPruneNoAdjacentPrompts, Examples: historyEdges("PRUNE-1", brokenEdges(0, 4), pruneNoAdjacentPrompts)},
+			Check: checkPruneNoAdjacentPrompts, Examples: historyEdges(m, "PRUNE-1", brokenEdges(0, 4), pruneNoAdjacentPrompts)},
 		{ID: "prop/prune-keeps-tool-structure", Clauses: []string{"UNIT-3", "PRUNE-2"}, Capability: protocol.CapHistory,
 			Doc:   "pruning well-formed history in either provider format keeps every tool-call unit whole and every system message: no result without its call, no call without its results",
-			Check: checkPruneKeepsToolStructure, Examples: historyEdges("UNIT-3", wellFormedEdges(), pruneKeepsToolStructure)},
+			Check: checkPruneKeepsToolStructure, Examples: historyEdges(m, "UNIT-3", wellFormedEdges(), pruneKeepsToolStructure)},
 		{ID: "prop/prune-idempotent", Clauses: []string{"PRUNE-4"}, Capability: protocol.CapHistory,
 			Doc:   "pruning a pruned history removes nothing",
-			Check: checkPruneIdempotent, Examples: historyEdges("PRUNE-4", brokenEdges(0, 4), pruneIdempotent)},
+			Check: checkPruneIdempotent, Examples: historyEdges(m, "PRUNE-4", brokenEdges(0, 4), pruneIdempotent)},
 		{ID: "prop/prune-pure-and-deterministic", Clauses: []string{"MSG-3"}, Capability: protocol.CapHistory,
 			Doc:   "pruning the same input twice, with another prune between, gives the same result",
-			Check: checkPrunePure, Examples: historyEdges("MSG-3", brokenEdges(0, 4), func(s *session, h gen.History) {
-				prunePure(s, h, fixedHistoryOf(s.tg, wellFormedEdges()[1], 0))
+			Check: checkPrunePure, Examples: historyEdges(m, "MSG-3", brokenEdges(0, 4), func(s *session, h gen.History) {
+				prunePure(s, h, fixedHistoryOf(m, s.tg, wellFormedEdges()[1], 0))
 			})},
-		onBuilds(prop.Property{ID: "prop/build-well-formed", Clauses: []string{"BUILD-5", "UNIT-3", "BUILD-3"}, Capability: protocol.CapHistory,
+		onBuilds(m, prop.Property{ID: "prop/build-well-formed", Clauses: []string{"BUILD-5", "UNIT-3", "BUILD-3"}, Capability: protocol.CapHistory,
 			Doc: "what build sends is a subsequence of the input with units whole, no two prompts without an assistant between, and the system prompt first",
 		}, "BUILD-5", brokenHistories(0, 3), buildWellFormed),
-		onBuilds(prop.Property{ID: "prop/build-bound", Clauses: []string{"BUILD-4"}, Capability: protocol.CapHistory,
+		onBuilds(m, prop.Property{ID: "prop/build-bound", Clauses: []string{"BUILD-4"}, Capability: protocol.CapHistory,
 			Doc: "build sends the leading system messages and at most max_messages others, or exactly the last unit when it alone is longer",
 		}, "BUILD-4", brokenHistories(0, 2), buildBound),
-		onBuilds(prop.Property{ID: "prop/build-matches-rules", Clauses: []string{"BUILD-1", "BUILD-2", "BUILD-3", "BUILD-4"}, Capability: protocol.CapHistory,
+		onBuilds(m, prop.Property{ID: "prop/build-matches-rules", Clauses: []string{"BUILD-1", "BUILD-2", "BUILD-3", "BUILD-4"}, Capability: protocol.CapHistory,
 			Doc: "on well-formed history build prunes, then keeps the system prompt and the suffix that starts at the earliest user prompt, else unit, that fits",
 		}, "BUILD-3", wellFormedHistories(), buildMatchesRules),
-		onBuilds(prop.Property{ID: "prop/build-repairs", Clauses: []string{"BUILD-2"}, Capability: protocol.CapHistory,
+		onBuilds(m, prop.Property{ID: "prop/build-repairs", Clauses: []string{"BUILD-2"}, Capability: protocol.CapHistory,
 			Doc: "build drops every message of each broken tool structure, warns once per structure with its code and positions, and otherwise follows the rules",
 		}, "BUILD-2", brokenHistories(1, 3), buildRepairs),
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"sync"
 
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/gen"
@@ -84,19 +85,54 @@ func brokenEdges(lo, hi int) []historyEdge {
 	return edges
 }
 
-// fixedHistoryOf is the history of edge e for tg's declared formats.
-func fixedHistoryOf(tg target.Target, e historyEdge, seed int) gen.History {
+// fixedHistoryOf is the history of edge e for tg's declared formats,
+// found once per run when m keeps it.
+func fixedHistoryOf(m *edgeMemo, tg target.Target, e historyEdge, seed int) gen.History {
 	o := e.o
 	o.Exact, o.Marked, o.Formats = true, true, tg.Info().Formats
-	return fixedHistory(o.Formats, o, seed, e.accept)
+	return m.history("history edge "+e.name, o, seed, e.accept)
 }
 
-// historyEdges runs check on each edge's history.
-func historyEdges(clause string, edges []historyEdge, check func(s *session, h gen.History)) []prop.Example {
+// edgeMemo keeps the edge examples' histories for one run of the
+// properties (one call of All, which makes it): one edge serves several
+// properties, and finding a history the edge accepts can take a hundred
+// draws and more ("two leading system messages"). Each property gets a
+// copy of the lists, so that none sees what another does with them. A nil
+// memo keeps nothing.
+type edgeMemo struct {
+	mu    sync.Mutex
+	found map[string]gen.History
+}
+
+func newEdgeMemo() *edgeMemo { return &edgeMemo{found: map[string]gen.History{}} }
+
+// history is fixedHistory(o.Formats, o, seed, accept); name says which
+// edge it is, as accept cannot.
+func (m *edgeMemo) history(name string, o gen.HistoryOpts, seed int, accept func(gen.History) bool) gen.History {
+	if m == nil {
+		return fixedHistory(o.Formats, o, seed, accept)
+	}
+	key := fmt.Sprintf("%s|%+v|%d", name, o, seed)
+	m.mu.Lock()
+	h, ok := m.found[key]
+	m.mu.Unlock()
+	if !ok {
+		h = fixedHistory(o.Formats, o, seed, accept) // the same for every caller: the search is deterministic
+		m.mu.Lock()
+		m.found[key] = h
+		m.mu.Unlock()
+	}
+	h.Msgs, h.Units, h.Broken = slices.Clone(h.Msgs), slices.Clone(h.Units), slices.Clone(h.Broken)
+	return h
+}
+
+// historyEdges runs check on each edge's history; m keeps the histories
+// for the run (nil: edges found at once, nothing worth keeping).
+func historyEdges(m *edgeMemo, clause string, edges []historyEdge, check func(s *session, h gen.History)) []prop.Example {
 	out := make([]prop.Example, len(edges))
 	for k, e := range edges {
 		out[k] = prop.Example{Name: e.name, Run: func(f prop.Failer, tg target.Target) {
-			check(fixedSession(f, tg, clause), fixedHistoryOf(tg, e, k))
+			check(fixedSession(f, tg, clause), fixedHistoryOf(m, tg, e, k))
 		}}
 	}
 	return out
@@ -105,12 +141,12 @@ func historyEdges(clause string, edges []historyEdge, check func(s *session, h g
 // buildEdges runs check on each edge's history with max_messages 0, 1, 2
 // and r − 1, r and r + 1, r the messages after the leading system ones
 // (BUILD-3).
-func buildEdges(clause string, edges []historyEdge, check func(s *session, h gen.History, max int, raw json.RawMessage)) []prop.Example {
+func buildEdges(m *edgeMemo, clause string, edges []historyEdge, check func(s *session, h gen.History, max int, raw json.RawMessage)) []prop.Example {
 	out := make([]prop.Example, len(edges))
 	for k, e := range edges {
 		out[k] = prop.Example{Name: fmt.Sprintf("%s, max_messages 0, 1, 2 and around the messages after the system prompt", e.name), Run: func(f prop.Failer, tg target.Target) {
 			s := fixedSession(f, tg, clause)
-			h := fixedHistoryOf(tg, e, k)
+			h := fixedHistoryOf(m, tg, e, k)
 			sys := 0
 			for sys < len(h.Msgs) && h.Msgs[sys].Class == gen.ClassSystem {
 				sys++

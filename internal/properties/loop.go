@@ -19,7 +19,7 @@ func loopProperties() []prop.Property {
 	return []prop.Property{
 		{ID: "prop/loop-requests-valid-and-bounded", Clauses: []string{"LOOP-6", "LOOP-7", "LOOP-1", "LOOP-2", "LOOP-3", "LOOP-5"}, Capability: protocol.CapLoop,
 			Doc:   "over random runs (both formats, parallel calls or one per message, caps, preserve settings, summaries that succeed, fail or come back empty) every request is valid for its provider, starts with the run's first message and ends with the message appended last, and stays within max_messages; every iteration's metrics count its state and warn above 80% of the cap",
-			Check: checkLoop, Examples: loopEdges()},
+			Check: checkLoop, Examples: loopEdges(), Cost: 3},
 	}
 }
 

@@ -30,7 +30,10 @@ type session struct {
 	ctx context.Context
 	// clause is the clause a failed call is reported under.
 	clause string
-	sent   []string
+	// sent is every request sent, encoded only when a failure shows them:
+	// most cases pass, and encoding every request a second time cost the
+	// harness as much as its own checks of some properties.
+	sent []sentRequest
 	// handles maps each window handle the target gave to w1, w2, … in the
 	// order of creation: a failure message must read the same when rapid
 	// replays the case against a target that hands out other handles, or
@@ -77,20 +80,37 @@ func (s *session) fail(clause, format string, args ...any) {
 // requests sent as its Sent (D-72).
 func (s *session) failWith(clause string, p deviation.Parts, format string, args ...any) {
 	s.t.Helper()
-	p.Sent = strings.Join(s.sent, "\n")
+	sent := make([]string, len(s.sent))
+	for i, r := range s.sent {
+		sent[i] = r.String()
+	}
+	p.Sent = strings.Join(sent, "\n")
 	deviation.Note(s.ctx, s.t, deviation.Parts{Sent: s.stable(p.Sent), Got: s.stable(p.Got), Want: s.stable(p.Want)})
-	s.t.Fatalf("%s", s.stable(fmt.Sprintf("%s: %s\nrequests sent:\n  %s", clause, fmt.Sprintf(format, args...), strings.Join(s.sent, "\n  "))))
+	s.t.Fatalf("%s", s.stable(fmt.Sprintf("%s: %s\nrequests sent:\n  %s", clause, fmt.Sprintf(format, args...), strings.Join(sent, "\n  "))))
 }
 
-func (s *session) record(method string, params any) {
+// sentRequest is one request as sent: its params are values the
+// properties build and never change once sent, so encoding them later
+// shows what was sent.
+type sentRequest struct {
+	method string
+	params any
+}
+
+// String is the request as a failure shows it: the method and its params
+// as JSON.
+func (r sentRequest) String() string {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(params); err != nil {
-		s.sent = append(s.sent, fmt.Sprintf("%s %+v", method, params))
-		return
+	if err := enc.Encode(r.params); err != nil {
+		return fmt.Sprintf("%s %+v", r.method, r.params)
 	}
-	s.sent = append(s.sent, method+" "+strings.TrimSpace(b.String()))
+	return r.method + " " + strings.TrimSpace(b.String())
+}
+
+func (s *session) record(method string, params any) {
+	s.sent = append(s.sent, sentRequest{method, params})
 }
 
 // callFailed reports an error from the target. Every request the
@@ -227,7 +247,7 @@ func (s *session) blameEstimate(in []gen.Message, got int) {
 		if counted == m.Chars {
 			continue
 		}
-		without := four(m.WithoutContent)
+		without := four(m.WithoutContent())
 		otherCounted := without != 0
 		if m.Kind == "absent" {
 			// The message is its other members; tell them apart from an

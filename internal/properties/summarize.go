@@ -24,7 +24,7 @@ func summarizeProperties() []prop.Property {
 	return []prop.Property{
 		{ID: "prop/summarize-state-machine", Level: protocol.LevelCore /* its exact-prompt and warning checks are diagnostics */, Clauses: []string{"SUM-1", "SUM-2", "SUM-3", "SUM-4", "SUM-5", "SUM-6", "SUM-7", "SUM-8"}, Capability: protocol.CapSummarize,
 			Doc:   "over random appends and trims with a summarizer that replies, fails, answers blank or is absent, every trim calls it exactly when the rate limit says, with the exact prompt, and returns the array the clauses give",
-			Check: checkSummarizeMachine, Examples: summarizeMachineEdges()},
+			Check: checkSummarizeMachine, Examples: summarizeMachineEdges(), Cost: 5},
 		{ID: "prop/summarize-prompt", Clauses: []string{"SUM-1", "SUM-9"}, Capability: protocol.CapSummarize,
 			Doc:   "window.summarize makes one call with max_tokens 1024 and SUM-1's exact prompt, and returns the reply trimmed, or summarizer_failed for an error or a blank reply",
 			Check: checkSummarizePrompt, Examples: summarizePromptEdges()},

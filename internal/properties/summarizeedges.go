@@ -129,7 +129,7 @@ func summarizePromptEdges() []prop.Example {
 	for i := range edges {
 		edges[i].name += ", with a summarizer that replies, fails, replies blank and replies nothing"
 	}
-	return historyEdges("SUM-9", edges, func(s *session, h gen.History) {
+	return historyEdges(nil, "SUM-9", edges, func(s *session, h gen.History) {
 		for _, kind := range []string{"reply", "error", "blank", "empty"} {
 			summarizePrompt(s, h, fixedScript(kind))
 		}

@@ -69,7 +69,7 @@ func (g trimGuarantee) checkCase(s trimSession, c trimCase) {
 	}
 }
 
-func trimmerProperties() []prop.Property {
+func trimmerProperties(m *edgeMemo) []prop.Property {
 	var out []prop.Property
 	for _, g := range trimGuarantees {
 		capability := protocol.GuaranteeCapability(g.guarantee)
@@ -85,10 +85,10 @@ func trimmerProperties() []prop.Property {
 				if g.guarantee == protocol.GuaranteeFits {
 					limits = fittingLimit
 				}
-				s := trimSession{newSession(t, tg, g.clause)}
+				s := newTrimSession(newSession(t, tg, g.clause))
 				g.checkCase(s, drawTrimCase(t, s, g.guarantee, limits))
 			},
-			Examples: trimmerEdges(g.clause, g.guarantee, g.checkCase),
+			Examples: trimmerEdges(m, g.clause, g.guarantee, g.checkCase),
 			Subjects: trimmerSubjects(g.guarantee),
 		})
 	}

@@ -16,7 +16,7 @@ import (
 // units and runs of orphaned prompts, at limit 0 and one below and at the
 // conversation's own count (ANY-6, ANY-9) — or, for ANY-7, at its count
 // and one above — before any random case.
-func trimmerEdges(clause, guarantee string, check func(trimSession, trimCase)) []prop.Example {
+func trimmerEdges(m *edgeMemo, clause, guarantee string, check func(trimSession, trimCase)) []prop.Example {
 	limits := func(_, total int) []int { return []int{0, 1, max(total-1, 0), total} }
 	what := "limit 0, 1, its count − 1 and its count"
 	if guarantee == protocol.GuaranteeFits {
@@ -49,14 +49,14 @@ func trimmerEdges(clause, guarantee string, check func(trimSession, trimCase)) [
 					sf := &stopFailer{}
 					func() {
 						defer sf.recover()
-						s := trimSession{fixedSession(sf, tg, clause)}
+						s := newTrimSession(fixedSession(sf, tg, clause))
 						o := cv.o
 						o.Exact, o.Marked, o.Formats = true, true, bothOf(tg.Info().Formats, d.Formats)
 						if len(o.Formats) == 1 {
 							o.Format = o.Formats[0]
 						}
-						h := fixedHistory(o.Formats, o, k, cv.accept)
-						c := trimCase{decl: d, h: h}
+						h := m.history("trimmer edge "+cv.name, o, k, cv.accept)
+						c := newTrimCase(d, h)
 						for _, limit := range slices.Compact(slices.Sorted(slices.Values(limits(s.count(d, c.effective()), s.count(d, gen.Raws(h.Msgs)))))) {
 							if d.InDomain(limit) {
 								c.limit = limit

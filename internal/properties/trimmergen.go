@@ -27,6 +27,19 @@ type trimCase struct {
 	decl  protocol.TrimmerDecl
 	h     gen.History
 	limit int
+	// read is h as the judge reads it, read once for every check of the
+	// case that needs it, and only then: most checks never do.
+	read *readInput
+}
+
+type readInput struct {
+	done bool
+	in   []judgemsg.Message
+}
+
+// newTrimCase is the case of d on h, its limit still to set.
+func newTrimCase(d protocol.TrimmerDecl, h gen.History) trimCase {
+	return trimCase{decl: d, h: h, read: &readInput{}}
 }
 
 // trimLen draws a conversation length: the empty one included, mostly
@@ -91,19 +104,35 @@ func drawTrimCase(t *rapid.T, s trimSession, guarantee string, limits func(t *ra
 		format = d.Formats[0]
 	}
 	h := gen.Histories(gen.HistoryOpts{N: trimLen.Draw(t, "n"), Marked: true, Tools: -1, Runs: rapid.Bool().Draw(t, "orphan runs"), Format: format}).Draw(t, "conversation")
-	c := trimCase{decl: d, h: h}
-	c.limit = max(d.LimitMin, limits(t, s.count(d, c.effective()), s.count(d, gen.Raws(h.Msgs))))
+	c := newTrimCase(d, h)
+	var eff, total int
+	if d.Start == "" && d.Counter != protocol.CounterNative {
+		// Without a start rule the effective input is the input: one count
+		// (a native one is the implementation's to answer each time).
+		total = s.count(d, gen.Raws(h.Msgs))
+		eff = total
+	} else {
+		eff, total = s.count(d, c.effective()), s.count(d, gen.Raws(h.Msgs))
+	}
+	c.limit = max(d.LimitMin, limits(t, eff, total))
 	return c
 }
 
-// input is the case's conversation as the reference reads it.
+// input is the case's conversation as the judge reads it.
 func (c trimCase) input() []judgemsg.Message {
-	in, _ := judgemsg.FromRaw(gen.Raws(c.h.Msgs)) // generated, so well-formed
-	return in
+	if !c.read.done {
+		c.read.in, _ = judgemsg.FromRaw(gen.Raws(c.h.Msgs)) // generated, so well-formed
+		c.read.done = true
+	}
+	return c.read.in
 }
 
-// effective is the conversation as the start rule leaves it (ANY-12).
+// effective is the conversation as the start rule leaves it (ANY-12):
+// without one, the whole input (trimout.Effective), read or not.
 func (c trimCase) effective() []json.RawMessage {
+	if c.decl.Start == "" {
+		return gen.Raws(c.h.Msgs)
+	}
 	in := c.input()
 	return trimout.Pick(in, trimout.Effective(c.decl, in))
 }
@@ -152,7 +181,15 @@ func lastPrompt(h gen.History) int {
 
 // trimSession sends trimmer.trim requests and reports failures with every
 // request sent.
-type trimSession struct{ *session }
+type trimSession struct {
+	*session
+	// counts keeps what each message counts alone by a declared counter
+	// that sums its messages (see count): a case counts its input, its
+	// floor and its output, which hold the same messages.
+	counts map[string]int
+}
+
+func newTrimSession(s *session) trimSession { return trimSession{s, map[string]int{}} }
 
 // errDeclined is an error answer a trimmer may give (ANY-9): a refusal,
 // not a crash, from a first declaration that does not claim total, or a
@@ -208,7 +245,22 @@ func (s trimSession) nothingFits(d protocol.TrimmerDecl, msgs []json.RawMessage,
 func (s trimSession) count(d protocol.TrimmerDecl, msgs []json.RawMessage) int {
 	s.t.Helper()
 	if d.Counter != protocol.CounterNative {
-		return trimout.Count(d, msgs)
+		if joined, _ := d.Count.Joined(); d.Bound != protocol.BoundTokens || joined {
+			return trimout.Count(d, msgs) // not a sum over the messages
+		}
+		// A token count is the sum of what each message counts alone, a
+		// message that is none counting 0 (trimout.Count).
+		n := 0
+		for _, m := range msgs {
+			key := d.Name + "\x00" + string(m)
+			c, ok := s.counts[key]
+			if !ok {
+				c = trimout.Count(d, []json.RawMessage{m})
+				s.counts[key] = c
+			}
+			n += c
+		}
+		return n
 	}
 	n, err := s.nativeCount(d, msgs)
 	if err != nil {

@@ -48,7 +48,9 @@ func CheckTrimmerGuarantee(ctx context.Context, tg target.Target, guarantee stri
 			defer f.recover()
 			s := fixedSession(f, tg, g.clause)
 			s.ctx = ctx
-			g.checkCase(trimSession{s}, trimCase{decl: d, h: h, limit: limit})
+			c := newTrimCase(d, h)
+			c.limit = limit
+			g.checkCase(newTrimSession(s), c)
 		}()
 		if f.failure != "" {
 			fails = append(fails, errors.New(f.failure)) // and the next trimmer is checked too (D-75)

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -36,7 +37,8 @@ func runProperties(p *pool, opts Options) ([]result.Result, error) {
 		errMu    sync.Mutex
 		firstErr error
 	)
-	for i, property := range opts.Properties {
+	for _, i := range startOrder(opts.Properties, p.all[0]) {
+		property := opts.Properties[i]
 		c := propertyCase(property)
 		switch {
 		case !opts.selected(c.ID), p.ctx.Err() != nil:
@@ -90,6 +92,26 @@ func runProperties(p *pool, opts Options) ([]result.Result, error) {
 		}
 	}
 	return results, nil
+}
+
+// startOrder is the order the properties start in: the costliest first
+// (prop.Property.Cost for each subject), the rest as listed, so that the
+// last to start are short and the workers finish together rather than one
+// waiting on a long case started last. The order is fixed by the
+// properties and the handshake, never by a clock: the results do not
+// depend on it, and come back in list order (D-83).
+func startOrder(props []prop.Property, tg target.Target) []int {
+	cost := make([]int, len(props))
+	order := make([]int, len(props))
+	for i, p := range props {
+		order[i] = i
+		cost[i] = max(p.Cost, 1)
+		if p.Subjects != nil {
+			cost[i] *= max(len(p.Subjects(tg)), 1)
+		}
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(cost[b], cost[a]) })
+	return order
 }
 
 var (

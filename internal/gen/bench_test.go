@@ -1,0 +1,28 @@
+package gen
+
+import "testing"
+
+// BenchmarkHistories is the cost of generating a conversation as the
+// trimmer properties draw one (up to 40 messages, both formats, tool
+// units, orphaned runs): the largest part of the harness's generation
+// (BENCHMARKS.md, "Harness throughput"). Each op draws the same 100
+// seeds.
+func BenchmarkHistories(b *testing.B) {
+	for _, bc := range []struct {
+		name string
+		o    HistoryOpts
+	}{
+		{"n=8", HistoryOpts{N: 8, Marked: true, Tools: -1}},
+		{"n=40", HistoryOpts{N: 40, Marked: true, Tools: -1, Runs: true}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			g := Histories(bc.o)
+			b.ReportAllocs()
+			for b.Loop() {
+				for seed := range 100 {
+					_ = g.Example(seed)
+				}
+			}
+		})
+	}
+}
