@@ -13,7 +13,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -27,6 +26,7 @@ import (
 	"github.com/convspec/convspec/conformance/result"
 	"github.com/convspec/convspec/internal/runner"
 	"github.com/convspec/convspec/internal/server"
+	"github.com/convspec/convspec/internal/testflags"
 	"github.com/convspec/convspec/spec/schema"
 )
 
@@ -41,25 +41,9 @@ func TestMain(m *testing.M) {
 		"memcap":  func() { os.Exit(memcap(os.Args[1:])) },
 	}
 	if commands[filepath.Base(os.Args[0])] == nil {
-		waitersInParallel()
+		testflags.WaitersInParallel()
 	}
 	testscript.Main(m, commands)
-}
-
-// waitersInParallel lets four tests a core run side by side, unless
-// -test.parallel was given. This package's tests mostly wait on the
-// processes they start (the timeouts of hanging implementations, go
-// install, Chromium, the stopped process groups); at go test's default of
-// one a core, two waiting tests held both slots while the cores idled, and
-// the package took the sum of its waits (D-86). What the tests wait for
-// is bounded for a loaded machine (D-44).
-func waitersInParallel() {
-	flag.Parse()
-	given := false
-	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
-	if !given {
-		_ = flag.Set("test.parallel", strconv.Itoa(4*runtime.GOMAXPROCS(0)))
-	}
 }
 
 // TestScripts runs the CLI scenarios in testdata/script: exit codes, usage

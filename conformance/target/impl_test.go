@@ -12,7 +12,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -31,6 +30,7 @@ import (
 
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/internal/server"
+	"github.com/convspec/convspec/internal/testflags"
 )
 
 const (
@@ -58,23 +58,8 @@ func TestMain(m *testing.M) {
 	if b := os.Getenv(envImpl); b != "" {
 		os.Exit(runImpl(b))
 	}
-	waitersInParallel()
+	testflags.WaitersInParallel()
 	os.Exit(m.Run())
-}
-
-// waitersInParallel lets four tests a core run side by side, unless
-// -test.parallel was given: the process tests wait for the bounds of
-// children that hang, crash or do not read, with hardly any work, and at
-// go test's default of one a core two waiting tests held both slots while
-// the cores idled (D-86). What they wait for is bounded for a loaded
-// machine (D-44).
-func waitersInParallel() {
-	flag.Parse()
-	given := false
-	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
-	if !given {
-		_ = flag.Set("test.parallel", strconv.Itoa(4*runtime.GOMAXPROCS(0)))
-	}
 }
 
 // runImpl plays behaviour b on stdin and stdout and returns the exit status.

@@ -1,14 +1,13 @@
 package differential
 
 import (
-	"flag"
-	"fmt"
 	"testing"
 
 	"pgregory.net/rapid"
 
 	"github.com/convspec/convspec/internal/inprocess"
 	"github.com/convspec/convspec/internal/server"
+	"github.com/convspec/convspec/internal/testflags"
 )
 
 // TestReferenceHoldsEveryProperty runs every differential property against
@@ -18,7 +17,7 @@ import (
 // TestReferenceInProcess runs them all (D-86). -short (make check) runs
 // the edge examples only.
 func TestReferenceHoldsEveryProperty(t *testing.T) {
-	fewChecks(t, 10)
+	testflags.FewChecks(t, 10)
 	tg, err := inprocess.New(server.Reference{})
 	if err != nil {
 		t.Fatal(err)
@@ -36,25 +35,4 @@ func TestReferenceHoldsEveryProperty(t *testing.T) {
 			}
 		})
 	}
-}
-
-// fewChecks makes each rapid.Check of the test draw n cases instead of
-// rapid's 100, unless -rapid.checks was given on the command line; the
-// flag is restored after. The test must not run in parallel with others:
-// the flag is the process's.
-func fewChecks(t *testing.T, n int) {
-	given := false
-	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "rapid.checks" })
-	if given {
-		return
-	}
-	f := flag.Lookup("rapid.checks")
-	if f == nil {
-		t.Fatal("rapid has no flag rapid.checks")
-	}
-	old := f.Value.String()
-	if err := flag.Set("rapid.checks", fmt.Sprint(n)); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = flag.Set("rapid.checks", old) })
 }

@@ -31,28 +31,6 @@ func quietRapid(t *testing.T) {
 	}
 }
 
-// fewChecks makes each rapid.Check of the test draw n cases instead of
-// rapid's 100, unless -rapid.checks was given on the command line; the
-// flag is restored after. The suite at full strength is the runner's
-// TestReferenceInProcess (D-86). The test must not run in parallel with
-// others: the flag is the process's.
-func fewChecks(t *testing.T, n int) {
-	given := false
-	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "rapid.checks" })
-	if given {
-		return
-	}
-	f := flag.Lookup("rapid.checks")
-	if f == nil {
-		t.Fatal("rapid has no flag rapid.checks")
-	}
-	old := f.Value.String()
-	if err := flag.Set("rapid.checks", fmt.Sprint(n)); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = flag.Set("rapid.checks", old) })
-}
-
 // runAllCaptured runs a property's examples, then its random checks, as
 // the runner does, recording instead of failing the test.
 func runAllCaptured(p prop.Property, tg target.Target) (failed bool, out string) {

@@ -16,6 +16,7 @@ import (
 	"github.com/convspec/convspec/internal/inprocess"
 	"github.com/convspec/convspec/internal/prop"
 	"github.com/convspec/convspec/internal/server"
+	"github.com/convspec/convspec/internal/testflags"
 	"github.com/convspec/convspec/spec"
 )
 
@@ -33,7 +34,7 @@ func reference(t *testing.T) target.Target {
 // edge examples and a tenth of its random checks, since the runner's
 // TestReferenceInProcess runs them all (D-86).
 func TestReferenceHoldsEveryProperty(t *testing.T) {
-	fewChecks(t, 10)
+	testflags.FewChecks(t, 10)
 	tg := reference(t)
 	for _, p := range All() {
 		t.Run(p.ID, func(t *testing.T) {

@@ -16,6 +16,7 @@ import (
 	"github.com/convspec/convspec/internal/gen"
 	"github.com/convspec/convspec/internal/inprocess"
 	"github.com/convspec/convspec/internal/server"
+	"github.com/convspec/convspec/internal/testflags"
 	"github.com/convspec/convspec/spec"
 )
 
@@ -157,7 +158,7 @@ func (v validationSpy) Call(ctx context.Context, method string, params any) (jso
 // differential ones included — sends it only valid requests in its format.
 func TestCoreOnlyIsSentNoValidationWork(t *testing.T) {
 	quietRapid(t)
-	fewChecks(t, 30)
+	testflags.FewChecks(t, 30)
 	ref, err := inprocess.New(server.Reference{})
 	if err != nil {
 		t.Fatal(err)
