@@ -10,7 +10,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -206,60 +205,46 @@ func withExamples(p prop.Property, examples ...prop.Example) prop.Property {
 
 // thresholdExamples are conversations exactly at 80 % and 95 % of a limit
 // and one token around them. Their requests need the reference's own
-// counts, so they are built when the first of them runs, not when the
-// catalogue is: every conform start builds the catalogue, and most never
-// run a budget property.
+// counts, so each is built when it runs, not when the catalogue is: every
+// conform start builds the catalogue, and most never run a budget
+// property.
 func thresholdExamples(method string, clauseOf func(method, path string) string) []prop.Example {
-	build := sync.OnceValue(func() map[string][]call { return thresholdCalls(method) })
-	names := thresholdNames(method)
-	out := make([]prop.Example, len(names))
-	for i, name := range names {
-		out[i] = edgeExample(name, func() []call { return build()[name] }, clauseOf)
+	calls := thresholdCalls(method)
+	var out []prop.Example
+	for _, name := range sortedKeys(calls) {
+		out = append(out, edgeExample(name, calls[name], clauseOf))
 	}
 	return out
 }
 
-// thresholdNames are the names of thresholdCalls(method), known without
-// building them, in order.
-func thresholdNames(method string) []string {
-	var names []string
-	for _, k := range []string{"80%", "95%"} {
-		for _, d := range []string{"-1", "0", "1"} {
-			names = append(names, k+" limit "+d)
+// thresholdCalls are the requests of thresholdExamples by name, each built
+// when called; a count of the reference's is asked once, by the first
+// example that needs it.
+func thresholdCalls(method string) map[string]func() []call {
+	ex := map[string]func() []call{}
+	params := func(msgs []json.RawMessage, limit int, summarizer map[string]any) []call {
+		p := map[string]any{"messages": msgs, "model": "m", "limits": map[string]any{"m": limit}}
+		if summarizer != nil {
+			p["summarizer"] = summarizer
 		}
+		return []call{{method, p}}
 	}
-	if method == protocol.MethodBudgetPrepare {
-		for _, limit := range []string{"its count", "its count / 0.9"} {
-			for _, name := range []string{"fails", "replies blank"} {
-				names = append(names, fmt.Sprintf("a summarizer that %s, first message too big, limit %s", name, limit))
-			}
-		}
-		for _, format := range []string{"openai", "anthropic"} {
-			for _, where := range []string{"under 80%", "80% to 95%", "above 95%"} {
-				names = append(names, "malformed structure "+format+" "+where)
-			}
-		}
-	}
-	names = append(names, "unknown model", "empty", "long at 90%", "long at 400%")
-	slices.Sort(names)
-	return names
-}
-
-// thresholdCalls builds the requests of thresholdExamples by name.
-func thresholdCalls(method string) map[string][]call {
-	ex := map[string][]call{}
 	for _, k := range []struct {
 		name    string
 		percent int
 	}{{"80%", 80}, {"95%", 95}} {
-		msgs, count := padTo(numbered(6), map[int]int{80: 4, 95: 19}[k.percent])
-		exact := count * 100 / k.percent
+		padded := sync.OnceValues(func() ([]json.RawMessage, int) {
+			return padTo(numbered(6), map[int]int{80: 4, 95: 19}[k.percent])
+		})
 		for _, d := range []int{-1, 0, 1} {
-			p := map[string]any{"messages": msgs, "model": "m", "limits": map[string]any{"m": exact + d}}
-			if method == protocol.MethodBudgetPrepare {
-				p["summarizer"] = map[string]any{"reply": "S"}
+			ex[k.name+" limit "+itoa(d)] = func() []call {
+				msgs, count := padded()
+				var summarizer map[string]any
+				if method == protocol.MethodBudgetPrepare {
+					summarizer = map[string]any{"reply": "S"}
+				}
+				return params(msgs, count*100/k.percent+d, summarizer)
 			}
-			ex[k.name+" limit "+itoa(d)] = []call{{method, p}}
 		}
 	}
 	if method == protocol.MethodBudgetPrepare {
@@ -268,29 +253,35 @@ func thresholdCalls(method string) map[string][]call {
 		// the fallback is still at the limit — and, with a roomier limit,
 		// below it.
 		huge := rawList(`{"role":"system","content":"`+strings.Repeat(" the", 90)+`"}`, `{"role":"user","content":"go"}`)
-		for limitName, limit := range map[string]int{"its count": refCount(huge), "its count / 0.9": refCount(huge) * 100 / 90} {
+		hugeCount := sync.OnceValue(func() int { return refCount(huge) })
+		for limitName, limit := range map[string]func() int{"its count": hugeCount, "its count / 0.9": func() int { return hugeCount() * 100 / 90 }} {
 			for name, sum := range map[string]map[string]any{"fails": {"error": "quota exceeded"}, "replies blank": {"reply": " "}} {
-				ex[fmt.Sprintf("a summarizer that %s, first message too big, limit %s", name, limitName)] = []call{{method, map[string]any{"messages": huge, "model": "m", "limits": map[string]any{"m": limit}, "summarizer": sum}}}
+				ex[fmt.Sprintf("a summarizer that %s, first message too big, limit %s", name, limitName)] = func() []call { return params(huge, limit(), sum) }
 			}
 		}
-	}
-	if method == protocol.MethodBudgetPrepare {
 		// UNIT-2: a malformed structure is refused on every path, not only
 		// where prepare prunes: 37 tokens under 80 %, between 80 % and
 		// 95 % and above 95 % of the limit.
 		users := []string{`{"role":"user","content":"` + strings.Repeat(" the", 14) + `"}`, `{"role":"user","content":"` + strings.Repeat(" the", 19) + `"}`}
 		for format, orphan := range map[string]string{"openai": `{"role":"tool","tool_call_id":"x","content":"r"}`, "anthropic": `{"role":"user","content":[{"type":"tool_result","tool_use_id":"x","content":"r"}]}`} {
 			for where, limit := range map[string]int{"under 80%": 1000, "80% to 95%": 40, "above 95%": 10} {
-				ex["malformed structure "+format+" "+where] = []call{{method, map[string]any{"messages": rawList(append([]string{orphan}, users...)...), "model": "m", "limits": map[string]any{"m": limit}, "summarizer": map[string]any{"reply": "S"}}}}
+				ex["malformed structure "+format+" "+where] = func() []call {
+					return params(rawList(append([]string{orphan}, users...)...), limit, map[string]any{"reply": "S"})
+				}
 			}
 		}
 	}
-	ex["unknown model"] = []call{{method, map[string]any{"messages": numbered(2), "model": "no-such-model", "summarizer": map[string]any{"reply": "S"}}}}
-	ex["empty"] = []call{{method, map[string]any{"messages": rawList(), "model": "gpt-4o", "summarizer": map[string]any{"reply": "S"}}}}
+	ex["unknown model"] = func() []call {
+		return []call{{method, map[string]any{"messages": numbered(2), "model": "no-such-model", "summarizer": map[string]any{"reply": "S"}}}}
+	}
+	ex["empty"] = func() []call {
+		return []call{{method, map[string]any{"messages": rawList(), "model": "gpt-4o", "summarizer": map[string]any{"reply": "S"}}}}
+	}
 	// PREP-5: a long conversation, most of it to prune.
 	long := numbered(501)
-	for name, limit := range map[string]int{"long at 90%": refCount(long) * 100 / 90, "long at 400%": refCount(long) / 4} {
-		ex[name] = []call{{method, map[string]any{"messages": long, "model": "m", "limits": map[string]any{"m": limit}, "summarizer": map[string]any{"reply": "S"}}}}
+	longCount := sync.OnceValue(func() int { return refCount(long) })
+	for name, limit := range map[string]func() int{"long at 90%": func() int { return longCount() * 100 / 90 }, "long at 400%": func() int { return longCount() / 4 }} {
+		ex[name] = func() []call { return params(long, limit(), map[string]any{"reply": "S"}) }
 	}
 	return ex
 }

@@ -1,19 +1,33 @@
 package differential
 
 import (
+	"encoding/json"
 	"testing"
-
-	"github.com/google/go-cmp/cmp"
 
 	"github.com/convspec/convspec/conformance/protocol"
 )
 
-// The threshold examples are named before they are built (their requests
-// need the reference's counts): the names must be those of what is built.
-func TestThresholdNamesAreThoseBuilt(t *testing.T) {
+// The threshold examples build their requests when they run: each builds
+// one request of its method, and no two build the same one (an example
+// that built another's — a closure over the wrong limit — would leave an
+// edge unchecked).
+func TestThresholdExamplesBuildTheirOwnRequests(t *testing.T) {
 	for _, method := range []string{protocol.MethodBudgetCheck, protocol.MethodBudgetPrune, protocol.MethodBudgetPrepare} {
-		if diff := cmp.Diff(sortedKeys(thresholdCalls(method)), thresholdNames(method)); diff != "" {
-			t.Errorf("%s: thresholdNames differ from the examples built (-built +named):\n%s", method, diff)
+		seen := map[string]string{}
+		for name, build := range thresholdCalls(method) {
+			calls := build()
+			if len(calls) != 1 || calls[0].Method != method {
+				t.Errorf("%s %q: built %v, want one %s request", method, name, calls, method)
+				continue
+			}
+			b, err := json.Marshal(calls[0].Params)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if other, ok := seen[string(b)]; ok {
+				t.Errorf("%s: %q and %q build the same request %s", method, name, other, b)
+			}
+			seen[string(b)] = name
 		}
 	}
 }
