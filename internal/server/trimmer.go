@@ -9,6 +9,7 @@ package server
 import (
 	"encoding/json"
 	"errors"
+	"slices"
 
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/reference/budget"
@@ -168,19 +169,10 @@ func PruneTrimmer(msgs []message.Message, limit int) ([]message.Message, error) 
 
 func (h *Handler) trimmers() []Trimmer {
 	te, ok := h.engine.(TrimmerEngine)
-	if !ok || !hasCapability(h.engine, protocol.CapTrimmer) {
+	if !ok || !slices.Contains(h.engine.Capabilities(), protocol.CapTrimmer) {
 		return nil
 	}
 	return te.Trimmers()
-}
-
-func hasCapability(e Engine, capability string) bool {
-	for _, c := range e.Capabilities() {
-		if c == capability {
-			return true
-		}
-	}
-	return false
 }
 
 func (h *Handler) trimmerDecls() []protocol.TrimmerDecl {
