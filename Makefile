@@ -33,14 +33,16 @@ check: lint
 
 ## test-full: what make test runs at reduced strength, at full strength (D-87): the whole-suite
 ## runs of the examples and of the kits' adapters with 100 checks a property (make test: 20),
-## and the trimmer properties alone against each faulty trimmer at seeds 1, 2 and 3 (make
-## test: 1). CI runs it after make test, with make nversion, the independent implementation's
+## the trimmer properties alone against each faulty trimmer at seeds 1, 2 and 3 (make
+## test: 1), and the reference over the wire with 100 checks (make test: 20; in process 100). CI runs it after make test, with make nversion, the independent implementation's
 ## share. Needs Node, npm and Python 3 as make test does (skipped without them).
 test-full:
 	$(GO) test -count=1 -timeout 60m -run '^(TestExamplesConform|TestKitsConform|TestToyTrimmersConform)$$' ./examples ./adapters \
 		-args -conform.checks 100
 	$(GO) test -count=1 -timeout 60m -run '^TestTrimmerPropertiesKillTrimmerMutants$$' ./internal/mutants \
 		-args -mutants.trimmer-seeds '1 2 3'
+	$(GO) test -count=1 -timeout 60m -run '^TestReferenceOverTheWire$$' ./internal/runner \
+		-args -runner.wire-checks 100
 
 ## test-loaded: make test on a machine loaded with four busy processes per core, as a shared CI
 ## runner is (D-44); green at any load, or a verdict depends on the machine

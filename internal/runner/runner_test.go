@@ -2,6 +2,7 @@ package runner_test
 
 import (
 	"context"
+	"flag"
 	"os"
 	"regexp"
 	"strings"
@@ -34,10 +35,17 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
+// wireChecks is how many cases a property draws in the run over the wire:
+// the suite at full strength is the run in process, the subject of the one
+// over the wire is the transport, which 20 cases a property exercise as
+// 100 do (D-87); make test-full passes 100.
+var wireChecks = flag.Int("runner.wire-checks", 20, "generated cases per property in TestReferenceOverTheWire (conform -checks)")
+
 // runAsSubtests reports each case as a subtest, so `go test -run` can pick
-// one scenario or property by its stable ID.
-func runAsSubtests(t *testing.T, tg target.Target) {
-	var opts runner.Options
+// one scenario or property by its stable ID; checks is conform -checks (0:
+// the default).
+func runAsSubtests(t *testing.T, tg target.Target, checks int) {
+	opts := runner.Options{Checks: checks}
 	if testing.Short() {
 		// make check: every case, the properties at a tenth of their
 		// checks (conform -checks 10); make test runs them all.
@@ -60,7 +68,7 @@ func TestReferenceInProcess(t *testing.T) {
 	t.Parallel() // beside the run over the wire, which waits on its pipe half the time
 	tg, err := inprocess.New(server.Reference{})
 	require.NoError(t, err)
-	runAsSubtests(t, tg)
+	runAsSubtests(t, tg, 0)
 }
 
 func TestReferenceOverTheWire(t *testing.T) {
@@ -76,7 +84,7 @@ func TestReferenceOverTheWire(t *testing.T) {
 	})
 	require.NoError(t, err)
 	defer tg.Close()
-	runAsSubtests(t, tg)
+	runAsSubtests(t, tg, *wireChecks)
 	assert.Zero(t, tg.Restarts(), "times the reference server was restarted")
 }
 
