@@ -2,12 +2,10 @@ package runner
 
 import (
 	"fmt"
-	"io/fs"
 	"regexp"
 	"slices"
 	"strings"
 
-	"github.com/cucumber/godog"
 	messages "github.com/cucumber/messages/go/v21"
 
 	"github.com/convspec/convspec/conformance/protocol"
@@ -126,28 +124,6 @@ func TraceCases(opts Options) ([]trace.Case, error) {
 		out[i] = trace.Case{ID: c.ID, Clauses: c.Clauses, Property: c.Kind == result.Property}
 	}
 	return out, nil
-}
-
-// eachScenario calls fn with every scenario of the features in fsys, in
-// file order: its pickle, the scenario it comes from and its case.
-func eachScenario(fsys fs.FS, fn func(p *messages.Pickle, sc *messages.Scenario, c result.Case) error) error {
-	suite := godog.TestSuite{Options: &godog.Options{FS: fsys, Paths: []string{"."}}}
-	feats, err := suite.RetrieveFeatures()
-	if err != nil {
-		return fmt.Errorf("reading features: %w", err)
-	}
-	for _, f := range feats {
-		for _, p := range f.Pickles {
-			c, err := PickleCase(p, p.Uri)
-			if err != nil {
-				return err
-			}
-			if err := fn(p, f.FindScenario(p.AstNodeIds[0]), c); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
 }
 
 func listCases(opts Options) ([]result.Case, error) {
