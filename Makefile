@@ -96,6 +96,7 @@ FUZZ_TARGETS := \
 	./internal/server:FuzzAnswerLine \
 	./internal/server:FuzzDecodeRequestAsUnmarshal \
 	./internal/jsonscan:FuzzSplitAsUnmarshal \
+	./internal/judgemsg:FuzzParseAsOracle \
 	./conformance/protocol:FuzzCount \
 	./conformance/report:FuzzReadBaseline \
 	./conformance/report:FuzzTextReport \
