@@ -97,6 +97,7 @@ FUZZ_TARGETS := \
 	./internal/server:FuzzDecodeRequestAsUnmarshal \
 	./internal/jsonscan:FuzzSplitAsUnmarshal \
 	./internal/judgemsg:FuzzParseAsOracle \
+	./internal/trimout:FuzzCountAsOracle \
 	./conformance/protocol:FuzzCount \
 	./conformance/report:FuzzReadBaseline \
 	./conformance/report:FuzzTextReport \
