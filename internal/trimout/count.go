@@ -140,21 +140,23 @@ func fallback(raw json.RawMessage) int {
 
 // Text is what a declared count reads of a message: its string content or
 // the text of its text blocks, and, with payloads, the compact JSON of its
-// tool calls and of its other blocks. Another reader's message is read
-// again by the judge's; a text that is not a message has no text (every
-// caller holds messages its reader read).
+// tool calls and of its other blocks.
+//
+// Another reader's message is taken as that reader read it, valid JSON in
+// valid UTF-8 (MSG-1): bytes that are not JSON have no text, and a byte
+// that is not UTF-8 is kept where encoding/json would write U+FFFD, as
+// jsonscan keeps it. No caller holds such a message: the reference's
+// reader refuses it, as the judge's does.
 func Text[M Msg](m M, payloads bool) string {
-	jm, ok := any(m).(judgemsg.Message)
-	if !ok {
-		var err error
-		if jm, err = judgemsg.Parse(m.Raw()); err != nil {
-			return ""
-		}
+	var members jsonscan.Object
+	if jm, ok := any(m).(judgemsg.Message); ok {
+		members, _ = jsonscan.SplitObject(jm.Raw()) // checked by judgemsg.Parse
+	} else if raw := m.Raw(); json.Valid(raw) {
+		members, _ = jsonscan.SplitObject(raw)
 	}
 	// Members by their exact names (MSG-1), as encoding/json's struct
 	// fields would not: they match "Content" too.
-	members, _ := jsonscan.SplitObject(jm.Raw())
-	content := jm.Content()
+	content, _ := members.Get("content")
 	calls, _ := members.Get("tool_calls")
 	var b strings.Builder
 	if s, ok := jsonscan.String(content); ok {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/convspec/convspec/internal/ecmajson"
 	"github.com/convspec/convspec/internal/judgemsg"
@@ -122,8 +123,8 @@ func (r rawMsg) Raw() json.RawMessage { return json.RawMessage(r) }
 
 // FuzzCountAsOracle: on every message the judge reads, TOK-2's count and
 // the text a declared count reads, with and without payloads, are what
-// the oracle gives, whether the message is the judge's read one or
-// another reader's bytes. Seeded with every golden message and with
+// the oracle gives; so is the text of any other reader's bytes that are
+// JSON in UTF-8, and of bytes that are not JSON (none). Seeded with every golden message and with
 // blocks and members where a member reader most easily parts from
 // encoding/json's maps.
 func FuzzCountAsOracle(f *testing.F) {
@@ -145,24 +146,34 @@ func FuzzCountAsOracle(f *testing.F) {
 		`{"role":"user","content":7}`, `{"role":"user","content":true}`, `{"role":"user","content":"  spaced \t"}`,
 		" { \"role\" : \"user\" , \"content\" : [ { \"type\" : \"text\" , \"text\" : \"x\" } , { \"type\" : \"tool_result\" , \"content\" : [ 1 , \"y\" ] } ] } ",
 		`{"role":"tool","tool_call_id":"c","content":[{"type":"tool_result","content":{"type":"text","text":"z"}}]}`,
+		// What the judge's reader refuses and another's may not: text all the same.
+		`{"role":"assistant","content":[{"type":"tool_use","ID":"x"},{"type":"text","text":"t"}]}`, `{"content":"no role"}`,
+		`{"role":"assistant","tool_calls":[{"id":""}],"content":"c"}`, `{"role":"user","content":"\ud800"}`,
+		`[{"content":"x"}]`, `null`, `"content"`, `{"content":"x"`, ``,
 	} {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, raw []byte) {
+		// Another reader's bytes, as Text takes them: any valid JSON in
+		// valid UTF-8 (a message or not), and no text from what is not
+		// JSON.
+		if !json.Valid(raw) || utf8.Valid(raw) {
+			for _, payloads := range []bool{false, true} {
+				if got, want := Text(rawMsg(raw), payloads), oracleText(rawMsg(raw), payloads); got != want {
+					t.Fatalf("%q: text (payloads %v) of the bytes %q, the oracle %q", raw, payloads, got, want)
+				}
+			}
+		}
 		m, err := judgemsg.Parse(raw)
 		if err != nil {
-			return // Count leaves it out; every caller of Text holds read messages
+			return // Count leaves it out
 		}
 		if got, want := messageTokens(m), oracleMessageTokens(m); got != want {
 			t.Fatalf("%q: counts %d tokens, the oracle %d", raw, got, want)
 		}
 		for _, payloads := range []bool{false, true} {
-			want := oracleText(m, payloads)
-			if got := Text(m, payloads); got != want {
+			if got, want := Text(m, payloads), oracleText(m, payloads); got != want {
 				t.Fatalf("%q: text (payloads %v) %q, the oracle %q", raw, payloads, got, want)
-			}
-			if got := Text(rawMsg(raw), payloads); got != want {
-				t.Fatalf("%q: text (payloads %v) of the bytes %q, the oracle %q", raw, payloads, got, want)
 			}
 		}
 	})
