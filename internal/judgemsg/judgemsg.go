@@ -6,7 +6,10 @@
 // (D-64). The judge — the scenarios' steps and the trimmer checks of
 // internal/trimout — reads every message with it; only the differential
 // checks, which compare an implementation with the reference, may import
-// the reference.
+// the reference. It splits JSON with internal/jsonscan, an instrument the
+// reference's reader uses too, and is held to encoding/json by an oracle
+// of its own (FuzzParseAsOracle), so that a mistake of the instrument's is
+// found rather than shared (D-88).
 package judgemsg
 
 import (
