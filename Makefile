@@ -98,6 +98,8 @@ FUZZ_TARGETS := \
 	./internal/server:FuzzAnswerLine \
 	./internal/server:FuzzDecodeRequestAsUnmarshal \
 	./internal/jsonscan:FuzzSplitAsUnmarshal \
+	./internal/judgemsg:FuzzParseAsOracle \
+	./internal/trimout:FuzzCountAsOracle \
 	./conformance/protocol:FuzzCount \
 	./conformance/report:FuzzReadBaseline \
 	./conformance/report:FuzzTextReport \

@@ -6,7 +6,10 @@
 // (D-64). The judge — the scenarios' steps and the trimmer checks of
 // internal/trimout — reads every message with it; only the differential
 // checks, which compare an implementation with the reference, may import
-// the reference.
+// the reference. It splits JSON with internal/jsonscan, an instrument the
+// reference's reader uses too, and is held to encoding/json by an oracle
+// of its own (FuzzParseAsOracle), so that a mistake of the instrument's is
+// found rather than shared (D-88).
 package judgemsg
 
 import (
@@ -17,6 +20,8 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/convspec/convspec/internal/jsonscan"
 )
 
 // Class is what a message is in a conversation (CLS-1).
@@ -70,6 +75,14 @@ var ErrInvalid = errors.New("not a message")
 // Parse reads one message: a JSON object with a non-empty string role,
 // every string well-formed Unicode (MSG-1), its tool members readable
 // (CLS-2).
+//
+// The text is checked once, by json.Valid; its members, and those of its
+// tool calls and content blocks, are then read with internal/jsonscan's
+// scanners, which take valid JSON and copy nothing, as encoding/json
+// would read them into maps: of a name written twice the last, names
+// matched exactly after unescaping (FuzzParseAsOracle). The harness reads
+// every message it sends and receives; decoding each into maps was most
+// of what reading cost it.
 func Parse(raw json.RawMessage) (Message, error) {
 	fail := func(format string, args ...any) (Message, error) {
 		return Message{}, fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, args...))
@@ -81,21 +94,19 @@ func Parse(raw json.RawMessage) (Message, error) {
 	if text[0] != '{' {
 		return fail("not a JSON object")
 	}
+	// A valid text in UTF-8 without an unpaired surrogate escape: each
+	// name jsonscan unescapes is the key encoding/json would give it.
 	if err := wellFormed(text); err != nil {
 		return fail("%v", err)
 	}
-	var members map[string]json.RawMessage
-	if err := json.Unmarshal(text, &members); err != nil {
-		return fail("%v", err)
-	}
-	var role string
-	if r, ok := members["role"]; !ok || json.Unmarshal(r, &role) != nil || role == "" {
+	members, _ := jsonscan.SplitObject(text) // an object: checked above
+	r, _ := members.Get("role")
+	role, ok := jsonscan.String(r)
+	if !ok || role == "" {
 		return fail(`"role" must be a non-empty string`)
 	}
 	m := Message{raw: text, role: role}
-	if c, ok := members["content"]; ok {
-		m.content = c
-	}
+	m.content, _ = members.Get("content")
 	class, ids, err := classOf(role, members)
 	if err != nil {
 		return fail("%v", err)
@@ -132,7 +143,7 @@ func Read(raws []json.RawMessage) []Message {
 
 // classOf is CLS-1's table, and CLS-2's refusals of tool members that
 // cannot be read.
-func classOf(role string, members map[string]json.RawMessage) (Class, []string, error) {
+func classOf(role string, members jsonscan.Object) (Class, []string, error) {
 	switch role {
 	case "system", "developer":
 		return System, nil, nil
@@ -143,7 +154,8 @@ func classOf(role string, members map[string]json.RawMessage) (Class, []string, 
 		}
 		return ToolResult, []string{id}, nil
 	case "user":
-		ids, err := blockIDs(members["content"], "tool_result", "tool_use_id")
+		content, _ := members.Get("content")
+		ids, err := blockIDs(content, "tool_result", "tool_use_id")
 		switch {
 		case err != nil:
 			return "", nil, err
@@ -152,27 +164,12 @@ func classOf(role string, members map[string]json.RawMessage) (Class, []string, 
 		}
 		return UserPrompt, nil, nil
 	case "assistant":
-		var ids []string
-		if calls, ok := members["tool_calls"]; ok && !isNull(calls) {
-			var elems []json.RawMessage
-			if json.Unmarshal(calls, &elems) != nil {
-				return "", nil, errors.New(`"tool_calls" must be an array of objects`)
-			}
-			objects := make([]map[string]json.RawMessage, len(elems))
-			for i, e := range elems {
-				if json.Unmarshal(e, &objects[i]) != nil || objects[i] == nil {
-					return "", nil, errors.New(`"tool_calls" must be an array of objects`)
-				}
-			}
-			for i, call := range objects {
-				id, err := idOf(call, "id")
-				if err != nil {
-					return "", nil, fmt.Errorf("tool_calls[%d]: %w", i, err)
-				}
-				ids = append(ids, id)
-			}
+		ids, err := callIDs(members)
+		if err != nil {
+			return "", nil, err
 		}
-		uses, err := blockIDs(members["content"], "tool_use", "id")
+		content, _ := members.Get("content")
+		uses, err := blockIDs(content, "tool_use", "id")
 		if err != nil {
 			return "", nil, err
 		}
@@ -184,21 +181,55 @@ func classOf(role string, members map[string]json.RawMessage) (Class, []string, 
 	return Other, nil, nil
 }
 
-// blockIDs are the ids of the content blocks of one type, when content is
-// an array; an element that is not an object is not a block.
-func blockIDs(content json.RawMessage, blockType, idName string) ([]string, error) {
-	var blocks []json.RawMessage
-	if len(content) == 0 || content[0] != '[' || json.Unmarshal(content, &blocks) != nil {
+var errCallsShape = errors.New(`"tool_calls" must be an array of objects`)
+
+// callIDs are the ids of an assistant message's tool_calls member, absent
+// or null when it has none. Every element must be an object (null is
+// not) before any id is read, so that a list with a bad element is
+// refused for that whatever its ids.
+func callIDs(members jsonscan.Object) ([]string, error) {
+	calls, ok := members.Get("tool_calls")
+	if !ok || isNull(calls) {
 		return nil, nil
 	}
+	elems, ok := jsonscan.SplitArray(calls)
+	if !ok {
+		return nil, errCallsShape
+	}
+	objects := make([]jsonscan.Object, len(elems))
+	for i, e := range elems {
+		if e[0] != '{' {
+			return nil, errCallsShape
+		}
+		objects[i], _ = jsonscan.SplitObject(e)
+	}
+	ids := make([]string, 0, len(objects))
+	for i, call := range objects {
+		id, err := idOf(call, "id")
+		if err != nil {
+			return nil, fmt.Errorf("tool_calls[%d]: %w", i, err)
+		}
+		ids = append(ids, id)
+	}
+	return ids, nil
+}
+
+// blockIDs are the ids of the content blocks of one type, when content is
+// an array; an element that is not an object is not a block, nor is one
+// whose type is not a string.
+func blockIDs(content []byte, blockType, idName string) ([]string, error) {
+	if len(content) == 0 || content[0] != '[' {
+		return nil, nil
+	}
+	blocks, _ := jsonscan.SplitArray(content)
 	var ids []string
 	for i, b := range blocks {
-		var block map[string]json.RawMessage
-		if json.Unmarshal(b, &block) != nil || block == nil {
+		if b[0] != '{' {
 			continue
 		}
-		var t string
-		if json.Unmarshal(block["type"], &t) != nil || t != blockType {
+		block, _ := jsonscan.SplitObject(b)
+		typ, _ := block.Get("type")
+		if t, ok := jsonscan.String(typ); !ok || t != blockType {
 			continue
 		}
 		id, err := idOf(block, idName)
@@ -211,19 +242,21 @@ func blockIDs(content json.RawMessage, blockType, idName string) ([]string, erro
 }
 
 // idOf is a member that must be a non-empty string.
-func idOf(members map[string]json.RawMessage, name string) (string, error) {
-	raw, ok := members[name]
+func idOf(members jsonscan.Object, name string) (string, error) {
+	raw, ok := members.Get(name)
 	if !ok || isNull(raw) {
 		return "", fmt.Errorf("%q is missing", name)
 	}
-	var id string
-	if json.Unmarshal(raw, &id) != nil || id == "" {
+	id, ok := jsonscan.String(raw)
+	if !ok || id == "" {
 		return "", fmt.Errorf("%q must be a non-empty string", name)
 	}
 	return id, nil
 }
 
-func isNull(raw json.RawMessage) bool { return string(bytes.TrimSpace(raw)) == "null" }
+// isNull reports whether a member's value, as jsonscan slices it (no
+// space around it), is null.
+func isNull(raw []byte) bool { return string(raw) == "null" }
 
 // wellFormed refuses what encoding/json would silently replace with
 // U+FFFD (MSG-1, D-9): bytes that are not UTF-8, and an escape of a UTF-16

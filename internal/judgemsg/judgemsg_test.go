@@ -135,7 +135,7 @@ func TestAgreesWithTheReference(t *testing.T) {
 
 // goldenLists is every array of messages in the golden case files: the
 // value of each member named messages, trimmed, evicted, initial or state.
-func goldenLists(t *testing.T) [][]json.RawMessage {
+func goldenLists(t testing.TB) [][]json.RawMessage {
 	t.Helper()
 	var lists [][]json.RawMessage
 	var walk func(raw json.RawMessage)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/internal/ecmajson"
+	"github.com/convspec/convspec/internal/jsonscan"
 	"github.com/convspec/convspec/internal/judgemsg"
 	// cl100k_base is TOK-1's external standard, not an algorithm under
 	// test: the reference's tokenizer is pinned to npm tiktoken's ids by
@@ -58,13 +59,16 @@ func countText(counter, text string) int {
 
 // messageTokens is what a message counts (TOK-2): the tokens of its role
 // and of its content, plus the fallback of a non-null tool_calls member.
+//
+// A read message is valid JSON in well-formed Unicode (judgemsg.Parse),
+// so its members, blocks and strings are read with internal/jsonscan's
+// scanners, as encoding/json would read them into maps and strings but
+// without checking and copying the text again (FuzzCountAsOracle).
 func messageTokens(m judgemsg.Message) int {
 	n := tokens.Count(m.Role()) + contentTokens(m.Content())
-	var members map[string]json.RawMessage
-	if json.Unmarshal(m.Raw(), &members) == nil {
-		if calls, ok := members["tool_calls"]; ok && string(calls) != "null" {
-			n += fallback(calls)
-		}
+	members, _ := jsonscan.SplitObject(m.Raw())
+	if calls, ok := members.Get("tool_calls"); ok && string(calls) != "null" {
+		n += fallback(calls)
 	}
 	return n
 }
@@ -77,12 +81,10 @@ func contentTokens(content json.RawMessage) int {
 	case len(content) == 0 || string(content) == "null":
 		return 0
 	case content[0] == '"':
-		var s string
-		_ = json.Unmarshal(content, &s)
+		s, _ := jsonscan.String(content)
 		return tokens.Count(s)
 	case content[0] == '[':
-		var blocks []json.RawMessage
-		_ = json.Unmarshal(content, &blocks)
+		blocks, _ := jsonscan.SplitArray(content)
 		n := 0
 		for _, b := range blocks {
 			n += blockTokens(b)
@@ -95,7 +97,7 @@ func contentTokens(content json.RawMessage) int {
 // blockTokens counts one block of array content (TOK-2): a text block the
 // tokens of its text, a tool_result block its content counted as content,
 // any other the fallback.
-func blockTokens(b json.RawMessage) int {
+func blockTokens(b []byte) int {
 	typ, text, content, ok := block(b)
 	switch {
 	case ok && typ == "text" && text != nil:
@@ -106,21 +108,24 @@ func blockTokens(b json.RawMessage) int {
 	return fallback(b)
 }
 
-// block reads a content block by its members' exact names, as MSG-1 names
-// members (encoding/json's struct fields would take "Type" for "type"):
-// its type and content, and its text when that is a string; ok is false
-// for an element that is not an object.
-func block(raw json.RawMessage) (typ string, text *string, content json.RawMessage, ok bool) {
-	var members map[string]json.RawMessage
-	if json.Unmarshal(raw, &members) != nil || members == nil {
+// block reads a content block, an element of a read message's array
+// content, by its members' exact names, as MSG-1 names members
+// (encoding/json's struct fields would take "Type" for "type"): its type
+// and content, and its text when that is a string; ok is false for an
+// element that is not an object.
+func block(raw []byte) (typ string, text *string, content json.RawMessage, ok bool) {
+	if len(raw) == 0 || raw[0] != '{' {
 		return "", nil, nil, false
 	}
-	_ = json.Unmarshal(members["type"], &typ) // a type that is not a string is none
-	var s string
-	if t := members["text"]; len(t) > 0 && t[0] == '"' && json.Unmarshal(t, &s) == nil {
+	members, _ := jsonscan.SplitObject(raw)
+	t, _ := members.Get("type")
+	typ, _ = jsonscan.String(t) // a type that is not a string is none
+	if t, _ := members.Get("text"); len(t) > 0 && t[0] == '"' {
+		s, _ := jsonscan.String(t)
 		text = &s
 	}
-	return typ, text, members["content"], true
+	content, _ = members.Get("content")
+	return typ, text, content, true
 }
 
 // fallback is ⌈L / 4⌉ of a value's compact serialization, L its length in
@@ -136,19 +141,28 @@ func fallback(raw json.RawMessage) int {
 // Text is what a declared count reads of a message: its string content or
 // the text of its text blocks, and, with payloads, the compact JSON of its
 // tool calls and of its other blocks.
+//
+// Another reader's message is taken as that reader read it, valid JSON in
+// valid UTF-8 (MSG-1): bytes that are not JSON have no text, and a byte
+// that is not UTF-8 is kept where encoding/json would write U+FFFD, as
+// jsonscan keeps it. No caller holds such a message: the reference's
+// reader refuses it, as the judge's does.
 func Text[M Msg](m M, payloads bool) string {
+	var members jsonscan.Object
+	if jm, ok := any(m).(judgemsg.Message); ok {
+		members, _ = jsonscan.SplitObject(jm.Raw()) // checked by judgemsg.Parse
+	} else if raw := m.Raw(); json.Valid(raw) {
+		members, _ = jsonscan.SplitObject(raw)
+	}
 	// Members by their exact names (MSG-1), as encoding/json's struct
 	// fields would not: they match "Content" too.
-	var members map[string]json.RawMessage
-	_ = json.Unmarshal(m.Raw(), &members)
-	content, calls := members["content"], members["tool_calls"]
+	content, _ := members.Get("content")
+	calls, _ := members.Get("tool_calls")
 	var b strings.Builder
-	var s string
-	if json.Unmarshal(content, &s) == nil {
+	if s, ok := jsonscan.String(content); ok {
 		b.WriteString(s)
 	} else {
-		var blocks []json.RawMessage
-		_ = json.Unmarshal(content, &blocks)
+		blocks, _ := jsonscan.SplitArray(content) // none for null, or content that is no array
 		for _, raw := range blocks {
 			switch typ, text, _, ok := block(raw); {
 			case ok && typ == "text" && text != nil:

@@ -47,7 +47,7 @@ func TestCountsAgreeWithTheReference(t *testing.T) {
 
 // goldenMessages is every message of the golden case files (the gzipped
 // few, long runs of the same messages, left out).
-func goldenMessages(t *testing.T) []json.RawMessage {
+func goldenMessages(t testing.TB) []json.RawMessage {
 	t.Helper()
 	var out []json.RawMessage
 	var walk func(raw json.RawMessage)
