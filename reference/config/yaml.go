@@ -53,12 +53,17 @@ const (
 )
 
 // tooDeep is the error for a mapping or sequence at level depth (the top
-// one being level 1), nil when that level is allowed.
-func tooDeep(path string, depth int, line string) error {
+// one being level 1) that begins on line (0: a JSON document, whose errors
+// name no line), nil when that level is allowed.
+func tooDeep(path string, depth int, line int) error {
 	if depth <= maxDepth {
 		return nil
 	}
-	return &Error{Path: path, Reason: fmt.Sprintf("%snested more than %d levels deep", line, maxDepth)}
+	at := ""
+	if line > 0 {
+		at = fmt.Sprintf("line %d: ", line)
+	}
+	return &Error{Path: path, Reason: fmt.Sprintf("%snested more than %d levels deep", at, maxDepth)}
 }
 
 type converter struct {
@@ -85,7 +90,7 @@ func (c *converter) grow(n int, path string) error {
 // writeJSON writes n, which depth mappings and sequences enclose.
 func (c *converter) writeJSON(n *yaml.Node, path string, depth int) error {
 	if n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode {
-		if err := tooDeep(path, depth+1, fmt.Sprintf("line %d: ", n.Line)); err != nil {
+		if err := tooDeep(path, depth+1, n.Line); err != nil {
 			return err
 		}
 	}
@@ -162,7 +167,7 @@ func (c *converter) writeJSON(n *yaml.Node, path string, depth int) error {
 					return err
 				}
 			}
-			if err := c.writeJSON(v, fmt.Sprintf("%s[%d]", path, i), depth+1); err != nil {
+			if err := c.writeJSON(v, path+"["+strconv.Itoa(i)+"]", depth+1); err != nil {
 				return err
 			}
 		}
@@ -251,7 +256,15 @@ func isDecimal(v string) bool {
 	if v != "" && (v[0] == '+' || v[0] == '-') {
 		v = v[1:]
 	}
-	return v != "" && strings.Trim(v, "0123456789") == ""
+	if v == "" {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if v[i] < '0' || v[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // maxRadixDigits bounds an octal or hexadecimal integer: converting one to

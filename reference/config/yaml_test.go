@@ -10,6 +10,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/convspec/convspec/reference/message"
 )
 
 // TestWriteInt: a YAML integer becomes the JSON number big.Int would print,
@@ -48,5 +50,25 @@ func BenchmarkResolveLongInteger(b *testing.B) {
 				_, _ = Resolve(text, YAML)
 			}
 		})
+	}
+}
+
+// TestIsCompactAgreesWithCompact: what isCompact takes for its own compact
+// form without parsing it is what message.Compact writes back unchanged,
+// and the values it leaves to Compact include those Compact rewrites.
+func TestIsCompactAgreesWithCompact(t *testing.T) {
+	for _, v := range []string{
+		`"a"`, `""`, `"<&>"`, "\"\u2028é😀\"", `"a\"b"`, `"\u00e9"`, `"\/"`,
+		`0`, `-0`, `7`, `-12`, `999999999999999`, `-999999999999999`, `9999999999999999`, `12345678901234567890`,
+		`1.0`, `1e2`, `1.5`, `null`, `true`, `false`, `[]`, `{}`,
+	} {
+		s, err := message.Compact([]byte(v))
+		require.NoError(t, err, v)
+		if isCompact([]byte(v)) {
+			assert.Equal(t, v, string(s), "%s is taken for its own compact form", v)
+		}
+	}
+	for _, v := range []string{`-0`, `9999999999999999`, `1.0`, `1e2`, `"\u00e9"`, `"\/"`} {
+		assert.False(t, isCompact([]byte(v)), "%s is rewritten by Compact", v)
 	}
 }
