@@ -41,6 +41,8 @@ test-full:
 		-args -conform.checks 100
 	$(GO) test -count=1 -timeout 60m -run '^TestTrimmerPropertiesKillTrimmerMutants$$' ./internal/mutants \
 		-args -mutants.trimmer-seeds '1 2 3'
+	$(GO) test -count=1 -timeout 60m -run '^TestCoreOnlyIsSentNoValidationWork$$' ./internal/properties \
+		-args -rapid.checks 100
 
 ## test-loaded: make test on a machine loaded with four busy processes per core, as a shared CI
 ## runner is (D-44); green at any load, or a verdict depends on the machine
