@@ -24,7 +24,7 @@ func TestWriteInt(t *testing.T) {
 		{"0x1F", "31"}, {"0o17", "15"}, {huge, huge}, {"+" + huge, huge},
 	} {
 		var buf bytes.Buffer
-		require.NoError(t, writeInt(&buf, &yaml.Node{Value: tc.in, Line: 1}, "n"), tc.in)
+		require.NoError(t, writeInt(&buf, &yaml.Node{Value: tc.in, Line: 1}, pathString("n")), tc.in)
 		assert.Equal(t, tc.want, buf.String(), tc.in)
 		if len(tc.in) < 40 && !strings.HasPrefix(tc.in, "0x") && !strings.HasPrefix(tc.in, "0o") {
 			b, _ := new(big.Int).SetString(strings.TrimPrefix(tc.in, "+"), 10)
@@ -32,7 +32,7 @@ func TestWriteInt(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"1_000", "-", "", "0x" + strings.Repeat("f", maxRadixDigits+1)} {
-		err := writeInt(&bytes.Buffer{}, &yaml.Node{Value: bad, Line: 3}, "execution.x")
+		err := writeInt(&bytes.Buffer{}, &yaml.Node{Value: bad, Line: 3}, pathString("execution.x"))
 		var e *Error
 		require.ErrorAs(t, err, &e, "%q", bad)
 		assert.Equal(t, "execution.x", e.Path, "%q", bad)
