@@ -31,11 +31,13 @@ check: lint
 	$(GO) test -short $$($(GO) list ./... | grep -v -e /examples$$ -e /adapters$$ -e /compat$$ $(patsubst ./%,-e /%$$,$(CHECK_SLOW_PKGS)))
 	$(GO) test -short -run '$(CHECK_SLOW_RUN)' $(CHECK_SLOW_PKGS)
 
-## test-full: what make test runs at reduced strength, at full strength (D-87): the whole-suite
-## runs of the examples and of the kits' adapters with 100 checks a property (make test: 20),
-## the trimmer properties alone against each faulty trimmer at seeds 1, 2 and 3 (make
-## test: 1), and the reference over the wire with 100 checks (make test: 20; in process 100). CI runs it after make test, with make nversion, the independent implementation's
-## share. Needs Node, npm and Python 3 as make test does (skipped without them).
+## test-full: what make test runs at reduced strength, at full strength (D-87, D-91): the
+## whole-suite runs of the examples and of the kits' adapters with 100 checks a property (make
+## test: 20), the trimmer properties alone against each faulty trimmer at seeds 1, 2 and 3 (make
+## test: 1), the reference over the wire with 100 checks (make test: 20; in process 100), and
+## the core-only spy with 100 (make test: 10). CI runs it after make test, with make nversion,
+## the independent implementation's share. Needs Node, npm and Python 3 as make test does
+## (skipped without them).
 test-full:
 	$(GO) test -count=1 -timeout 60m -run '^(TestExamplesConform|TestKitsConform|TestToyTrimmersConform)$$' ./examples ./adapters \
 		-args -conform.checks 100
@@ -43,6 +45,8 @@ test-full:
 		-args -mutants.trimmer-seeds '1 2 3'
 	$(GO) test -count=1 -timeout 60m -run '^TestReferenceOverTheWire$$' ./internal/runner \
 		-args -runner.wire-checks 100
+	$(GO) test -count=1 -timeout 60m -run '^TestCoreOnlyIsSentNoValidationWork$$' ./internal/properties \
+		-args -rapid.checks 100
 
 ## test-loaded: make test on a machine loaded with four busy processes per core, as a shared CI
 ## runner is (D-44); green at any load, or a verdict depends on the machine

@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"slices"
@@ -111,12 +112,19 @@ func SendsOnly(formats []string, v any) bool {
 	if err != nil {
 		return true
 	}
+	if !bytes.Contains(raw, []byte(`"role"`)) && !bytes.Contains(raw, []byte(`\u`)) {
+		return true // no member named role, even spelled with escapes: no message
+	}
+	// Only an object or an array holds messages: a value is parsed as the
+	// one its first byte says it is, not tried as both (D-91).
 	var walk func(json.RawMessage) bool
 	walk = func(x json.RawMessage) bool {
 		var obj map[string]json.RawMessage
 		var arr []json.RawMessage
+		x = bytes.TrimLeft(x, " \t\r\n")
 		switch {
-		case json.Unmarshal(x, &obj) == nil:
+		case len(x) == 0:
+		case x[0] == '{' && json.Unmarshal(x, &obj) == nil:
 			if _, ok := obj["role"]; ok {
 				if f := MessageFormat(x); f != "" && !slices.Contains(formats, f) {
 					return false
@@ -127,7 +135,7 @@ func SendsOnly(formats []string, v any) bool {
 					return false
 				}
 			}
-		case json.Unmarshal(x, &arr) == nil:
+		case x[0] == '[' && json.Unmarshal(x, &arr) == nil:
 			for _, y := range arr {
 				if !walk(y) {
 					return false

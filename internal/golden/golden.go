@@ -108,19 +108,13 @@ func Write(dir string, cases []Case) error {
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
+	files, err := render(cases)
+	if err != nil {
+		return err
+	}
 	keep := map[string]bool{}
-	for _, c := range cases {
-		b, err := Encode(c)
-		if err != nil {
-			return fmt.Errorf("%s: %w", c.ID, err)
-		}
-		name := FileName(c)
-		if len(b) > GzipAbove {
-			name += ".gz"
-		}
-		if keep[name] {
-			return fmt.Errorf("two cases write %s", name)
-		}
+	for _, f := range files {
+		name, b := f.Path, f.Raw
 		keep[name] = true
 		if prev, err := readFile(fsys, name); err == nil && bytes.Equal(prev, b) {
 			continue
@@ -146,6 +140,30 @@ func Write(dir string, cases []Case) error {
 		}
 	}
 	return nil
+}
+
+// render is what Write writes for cases: each case's file, named as under
+// the directory (NAME.json, or NAME.json.gz above GzipAbove) and holding its
+// content before compression, as Load reads it back.
+func render(cases []Case) ([]File, error) {
+	files := make([]File, 0, len(cases))
+	names := map[string]bool{}
+	for _, c := range cases {
+		b, err := Encode(c)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", c.ID, err)
+		}
+		name := FileName(c)
+		if len(b) > GzipAbove {
+			name += ".gz"
+		}
+		if names[name] {
+			return nil, fmt.Errorf("two cases write %s", name)
+		}
+		names[name] = true
+		files = append(files, File{Case: c, Path: name, Raw: b})
+	}
+	return files, nil
 }
 
 func compress(b []byte) ([]byte, error) {

@@ -74,6 +74,13 @@ func outsiderEncoder(pattern string) func(string) []int {
 	}
 }
 
+// outsiderPieces remembers the ids of every piece outsiderBPE has merged
+// (piece → []int): the merge is a pure function of the piece, the variants
+// encode the same corpus of vectors (TOK-1's) again and again, and merging
+// a piece pair by pair costs far more than looking it up (D-91). A caller
+// must not change the slice it is given.
+var outsiderPieces sync.Map
+
 // outsiderBPE merges the lowest-ranked adjacent pair until none merges.
 func outsiderBPE(ranks map[string]int, piece string) []int {
 	if id, ok := ranks[piece]; ok {
@@ -82,6 +89,16 @@ func outsiderBPE(ranks map[string]int, piece string) []int {
 	if len(piece) > 256 { // a long word: the library's fast merge
 		return tokens.Encode(piece)
 	}
+	if ids, ok := outsiderPieces.Load(piece); ok {
+		return ids.([]int)
+	}
+	ids := mergePairs(ranks, piece)
+	outsiderPieces.Store(piece, ids)
+	return ids
+}
+
+// mergePairs is the byte-pair merge of a piece that is not itself a token.
+func mergePairs(ranks map[string]int, piece string) []int {
 	parts := make([]string, len(piece))
 	for i := 0; i < len(piece); i++ {
 		parts[i] = piece[i : i+1]

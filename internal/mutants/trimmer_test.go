@@ -3,15 +3,16 @@ package mutants_test
 import (
 	"context"
 	"flag"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/convspec/convspec/conformance/result"
 	"github.com/convspec/convspec/internal/inprocess"
 	"github.com/convspec/convspec/internal/mutants"
+	"github.com/convspec/convspec/internal/prop"
 	"github.com/convspec/convspec/internal/runner"
 )
 
@@ -24,7 +25,9 @@ var trimmerSeeds = flag.String("mutants.trimmer-seeds", "1", "seeds at which the
 // killed by the trimmer properties alone (prop/trimmer-*), without any
 // scenario, under one of the clauses they break, at each of
 // -mutants.trimmer-seeds with the default number of checks. A kill is a
-// failure, so nothing is shrunk, as in the kill test.
+// failure, so nothing is shrunk and a property ends at its first failing
+// check, as in the kill test; the runner is given only the properties a
+// variant runs and no feature file to parse (D-91).
 func TestTrimmerPropertiesKillTrimmerMutants(t *testing.T) {
 	var seeds []uint64
 	for _, f := range strings.Fields(*trimmerSeeds) {
@@ -37,9 +40,11 @@ func TestTrimmerPropertiesKillTrimmerMutants(t *testing.T) {
 	if len(seeds) == 0 {
 		t.Fatal("-mutants.trimmer-seeds names no seed")
 	}
-	all, err := runner.Cases(runner.Options{Run: regexp.MustCompile(`^prop/trimmer-`)})
-	if err != nil {
-		t.Fatal(err)
+	var trimmerProps []prop.Property
+	for _, p := range allProperties() {
+		if strings.HasPrefix(p.ID, "prop/trimmer-") {
+			trimmerProps = append(trimmerProps, p)
+		}
 	}
 	n := 0
 	for _, m := range mutants.All() {
@@ -49,22 +54,24 @@ func TestTrimmerPropertiesKillTrimmerMutants(t *testing.T) {
 		n++
 		t.Run(m.Name, func(t *testing.T) {
 			t.Parallel()
-			var ids []string
-			for _, c := range all {
-				if slices.ContainsFunc(c.Clauses, func(id string) bool { return slices.Contains(m.Clauses, id) }) {
-					ids = append(ids, regexp.QuoteMeta(c.ID))
+			var props []prop.Property
+			for _, p := range trimmerProps {
+				if slices.ContainsFunc(p.Clauses, func(id string) bool { return slices.Contains(m.Clauses, id) }) {
+					props = append(props, p)
 				}
 			}
-			if len(ids) == 0 {
+			if len(props) == 0 {
 				t.Fatalf("no trimmer property checks %v", m.Clauses)
 			}
-			props := regexp.MustCompile(`^(` + strings.Join(ids, "|") + `)$`)
 			tg, err := inprocess.New(m.Engine)
 			if err != nil {
 				t.Fatal(err)
 			}
 			for _, seed := range seeds {
-				results, err := runner.Run(context.Background(), tg, runner.Options{Run: props, Seed: seed, NoShrink: true})
+				results, err := runner.Run(context.Background(), tg, runner.Options{
+					Seed: seed, NoShrink: true, FirstFailure: true,
+					Features: fstest.MapFS{}, Properties: slices.Clip(props),
+				})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -156,9 +156,12 @@ func (v validationSpy) Call(ctx context.Context, method string, params any) (jso
 // TestCoreOnlyIsSentNoValidationWork: every property that applies to an
 // implementation declaring only level core and format openai —
 // differential ones included — sends it only valid requests in its format.
+// Its edge examples and 10 random checks a property run in make test, as
+// the package's other tests of the properties do (D-86); make test-full
+// runs it with -rapid.checks 100 (D-91).
 func TestCoreOnlyIsSentNoValidationWork(t *testing.T) {
 	quietRapid(t)
-	testflags.FewChecks(t, 30)
+	testflags.FewChecks(t, 10)
 	ref, err := inprocess.New(server.Reference{})
 	if err != nil {
 		t.Fatal(err)

@@ -231,7 +231,7 @@ func walkJSON(dec *json.Decoder, path string, depth int) error {
 		return &Error{Reason: "not valid JSON: " + err.Error()}
 	}
 	if tok == json.Delim('{') || tok == json.Delim('[') {
-		if err := tooDeep(path, depth+1, ""); err != nil {
+		if err := tooDeep(pathString(path), depth+1, 0); err != nil {
 			return err
 		}
 	}

@@ -33,7 +33,7 @@ func yamlToJSON(text []byte) (json.RawMessage, error) {
 		return nil, &Error{Reason: "a config file holds one YAML document, this one has more"}
 	}
 	c := converter{active: map[*yaml.Node]bool{}, untagged: nonSpecificTags(text)}
-	if err := c.writeJSON(&doc, "", 0); err != nil {
+	if err := c.writeJSON(&doc, nil, 0); err != nil {
 		return nil, err
 	}
 	return c.buf.Bytes(), nil
@@ -53,13 +53,42 @@ const (
 )
 
 // tooDeep is the error for a mapping or sequence at level depth (the top
-// one being level 1), nil when that level is allowed.
-func tooDeep(path string, depth int, line string) error {
+// one being level 1) that begins on line (0: a JSON document, whose errors
+// name no line), nil when that level is allowed.
+func tooDeep(path fmt.Stringer, depth int, line int) error {
 	if depth <= maxDepth {
 		return nil
 	}
-	return &Error{Path: path, Reason: fmt.Sprintf("%snested more than %d levels deep", line, maxDepth)}
+	at := ""
+	if line > 0 {
+		at = fmt.Sprintf("line %d: ", line)
+	}
+	return &Error{Path: path.String(), Reason: fmt.Sprintf("%snested more than %d levels deep", at, maxDepth)}
 }
+
+// where is the path of the value being written (nil: the document), spelled
+// as join and "[i]" spell it only when an error names it: spelling every
+// element's path cost more than writing the element (D-91).
+type where struct {
+	up    *where
+	name  string // a member's name, when index < 0
+	index int    // an element's index
+}
+
+func (w *where) String() string {
+	switch {
+	case w == nil:
+		return ""
+	case w.index >= 0:
+		return w.up.String() + "[" + strconv.Itoa(w.index) + "]"
+	}
+	return join(w.up.String(), w.name)
+}
+
+// pathString is a path already spelled.
+type pathString string
+
+func (p pathString) String() string { return string(p) }
 
 type converter struct {
 	buf    bytes.Buffer
@@ -74,18 +103,18 @@ type converter struct {
 
 // grow adds n bytes of compact JSON that belong to the value at path, and
 // fails naming that path when they take the document beyond 16 MiB (D-48).
-func (c *converter) grow(n int, path string) error {
+func (c *converter) grow(n int, path fmt.Stringer) error {
 	c.size += n
 	if c.size > maxExpanded {
-		return &Error{Path: path, Reason: fmt.Sprintf("the document expands to more than %d MiB of JSON (aliases that multiply?)", maxExpanded>>20)}
+		return &Error{Path: path.String(), Reason: fmt.Sprintf("the document expands to more than %d MiB of JSON (aliases that multiply?)", maxExpanded>>20)}
 	}
 	return nil
 }
 
 // writeJSON writes n, which depth mappings and sequences enclose.
-func (c *converter) writeJSON(n *yaml.Node, path string, depth int) error {
+func (c *converter) writeJSON(n *yaml.Node, path *where, depth int) error {
 	if n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode {
-		if err := tooDeep(path, depth+1, fmt.Sprintf("line %d: ", n.Line)); err != nil {
+		if err := tooDeep(path, depth+1, n.Line); err != nil {
 			return err
 		}
 	}
@@ -105,7 +134,7 @@ func (c *converter) writeJSON(n *yaml.Node, path string, depth int) error {
 		return c.writeJSON(n.Content[0], path, depth)
 	case yaml.AliasNode:
 		if c.active[n.Alias] {
-			return &Error{Path: path, Reason: fmt.Sprintf("line %d: the alias *%s refers to itself", n.Line, n.Value)}
+			return &Error{Path: path.String(), Reason: fmt.Sprintf("line %d: the alias *%s refers to itself", n.Line, n.Value)}
 		}
 		return c.writeJSON(n.Alias, path, depth)
 	case yaml.MappingNode:
@@ -120,17 +149,17 @@ func (c *converter) writeJSON(n *yaml.Node, path string, depth int) error {
 				k = k.Alias
 			}
 			if k.Tag == "!!merge" {
-				return &Error{Path: path, Reason: "merge keys (<<) are not supported in a config file"}
+				return &Error{Path: path.String(), Reason: "merge keys (<<) are not supported in a config file"}
 			}
 			// a scalar key of any type is the member named by its text, as
 			// JSON names a member by a string (D-48); only a mapping or a
 			// sequence cannot be a name
 			if k.Kind != yaml.ScalarNode {
-				return &Error{Path: path, Reason: fmt.Sprintf("line %d: a key must be a scalar, not a mapping or a sequence", k.Line)}
+				return &Error{Path: path.String(), Reason: fmt.Sprintf("line %d: a key must be a scalar, not a mapping or a sequence", k.Line)}
 			}
-			p := join(path, k.Value)
+			p := &where{up: path, name: k.Value, index: -1}
 			if seen[k.Value] {
-				return &Error{Path: p, Reason: fmt.Sprintf("line %d: is given twice", k.Line)}
+				return &Error{Path: p.String(), Reason: fmt.Sprintf("line %d: is given twice", k.Line)}
 			}
 			seen[k.Value] = true
 			sep := 1
@@ -162,7 +191,7 @@ func (c *converter) writeJSON(n *yaml.Node, path string, depth int) error {
 					return err
 				}
 			}
-			if err := c.writeJSON(v, fmt.Sprintf("%s[%d]", path, i), depth+1); err != nil {
+			if err := c.writeJSON(v, &where{up: path, index: i}, depth+1); err != nil {
 				return err
 			}
 		}
@@ -175,7 +204,7 @@ func (c *converter) writeJSON(n *yaml.Node, path string, depth int) error {
 		}
 		return c.grow(compactLen(buf.Bytes()[start:]), path)
 	default:
-		return &Error{Path: path, Reason: fmt.Sprintf("line %d: unsupported YAML node", n.Line)}
+		return &Error{Path: path.String(), Reason: fmt.Sprintf("line %d: unsupported YAML node", n.Line)}
 	}
 }
 
@@ -185,7 +214,7 @@ func (c *converter) writeJSON(n *yaml.Node, path string, depth int) error {
 //
 // nonSpecific says that the scalar carries the non-specific tag "!", which
 // makes it a string in YAML 1.2 (§6.9.1, §3.3.2): `! 5` is "5", not 5.
-func writeScalar(buf *bytes.Buffer, n *yaml.Node, path string, nonSpecific bool) error {
+func writeScalar(buf *bytes.Buffer, n *yaml.Node, path fmt.Stringer, nonSpecific bool) error {
 	tag := n.ShortTag()
 	switch {
 	case nonSpecific:
@@ -196,12 +225,12 @@ func writeScalar(buf *bytes.Buffer, n *yaml.Node, path string, nonSpecific bool)
 	switch tag {
 	case "!!null":
 		if !coreNull.MatchString(n.Value) { // a tagged !!null is still one of the core schema's spellings (D-48)
-			return &Error{Path: path, Reason: fmt.Sprintf("line %d: %q is not a null (~, null or nothing)", n.Line, n.Value)}
+			return &Error{Path: path.String(), Reason: fmt.Sprintf("line %d: %q is not a null (~, null or nothing)", n.Line, n.Value)}
 		}
 		buf.WriteString("null")
 	case "!!bool":
 		if !coreBool.MatchString(n.Value) { // a tagged !!bool is still one of the core schema's six spellings
-			return &Error{Path: path, Reason: fmt.Sprintf("line %d: %q is not a boolean (true or false)", n.Line, n.Value)}
+			return &Error{Path: path.String(), Reason: fmt.Sprintf("line %d: %q is not a boolean (true or false)", n.Line, n.Value)}
 		}
 		buf.WriteString(strconv.FormatBool(n.Value[0] == 't' || n.Value[0] == 'T'))
 	case "!!int":
@@ -209,7 +238,7 @@ func writeScalar(buf *bytes.Buffer, n *yaml.Node, path string, nonSpecific bool)
 	case "!!float":
 		f, err := strconv.ParseFloat(strings.NewReplacer(".inf", "Inf", ".Inf", "Inf", ".INF", "Inf", ".nan", "NaN", ".NaN", "NaN", ".NAN", "NaN").Replace(n.Value), 64)
 		if err != nil && !errors.Is(err, strconv.ErrRange) {
-			return &Error{Path: path, Reason: fmt.Sprintf("line %d: %q is not a number", n.Line, n.Value)}
+			return &Error{Path: path.String(), Reason: fmt.Sprintf("line %d: %q is not a number", n.Line, n.Value)}
 		}
 		return writeFloat(buf, f, n, path)
 	default: // strings, and explicitly tagged values (!!str, !!binary, custom tags) as their text
@@ -251,7 +280,15 @@ func isDecimal(v string) bool {
 	if v != "" && (v[0] == '+' || v[0] == '-') {
 		v = v[1:]
 	}
-	return v != "" && strings.Trim(v, "0123456789") == ""
+	if v == "" {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if v[i] < '0' || v[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // maxRadixDigits bounds an octal or hexadecimal integer: converting one to
@@ -262,16 +299,16 @@ const maxRadixDigits = 64
 // writeInt writes a YAML integer as a JSON number, in time linear in its
 // length: a decimal one as its digits (sign and leading zeros dropped), an
 // octal or hexadecimal one converted, up to maxRadixDigits digits.
-func writeInt(buf *bytes.Buffer, n *yaml.Node, path string) error {
+func writeInt(buf *bytes.Buffer, n *yaml.Node, path fmt.Stringer) error {
 	v := strings.TrimPrefix(n.Value, "+")
 	if base := intBase(v); base != 10 {
 		digits := v[2:]
 		if len(digits) > maxRadixDigits {
-			return &Error{Path: path, Reason: fmt.Sprintf("line %d: an integer of more than %d digits in base %d is too large for a config", n.Line, maxRadixDigits, base)}
+			return &Error{Path: path.String(), Reason: fmt.Sprintf("line %d: an integer of more than %d digits in base %d is too large for a config", n.Line, maxRadixDigits, base)}
 		}
 		i, ok := new(big.Int).SetString(digits, base)
 		if !ok {
-			return &Error{Path: path, Reason: fmt.Sprintf("line %d: %q is not an integer", n.Line, n.Value)}
+			return &Error{Path: path.String(), Reason: fmt.Sprintf("line %d: %q is not an integer", n.Line, n.Value)}
 		}
 		buf.WriteString(i.String())
 		return nil
@@ -279,7 +316,7 @@ func writeInt(buf *bytes.Buffer, n *yaml.Node, path string) error {
 	neg := strings.HasPrefix(v, "-")
 	digits := strings.TrimLeft(strings.TrimPrefix(v, "-"), "0")
 	if !isDecimal(v) {
-		return &Error{Path: path, Reason: fmt.Sprintf("line %d: %q is not an integer", n.Line, n.Value)}
+		return &Error{Path: path.String(), Reason: fmt.Sprintf("line %d: %q is not an integer", n.Line, n.Value)}
 	}
 	if digits == "" {
 		digits = "0"
@@ -305,9 +342,9 @@ func intBase(v string) int {
 // core schema's syntax keeps its decimal text (in JSON's spelling), so that
 // a count in it is read exactly, as every count is (CFG-3, package
 // exactnum): formatting the float64 would turn 3.0000000000000001 into 3.
-func writeFloat(buf *bytes.Buffer, f float64, n *yaml.Node, path string) error {
+func writeFloat(buf *bytes.Buffer, f float64, n *yaml.Node, path fmt.Stringer) error {
 	if math.IsInf(f, 0) || math.IsNaN(f) {
-		return &Error{Path: path, Reason: fmt.Sprintf("line %d: %s is not a number a config can hold", n.Line, strings.TrimSpace(n.Value))}
+		return &Error{Path: path.String(), Reason: fmt.Sprintf("line %d: %s is not a number a config can hold", n.Line, strings.TrimSpace(n.Value))}
 	}
 	if v := strings.TrimSpace(n.Value); coreFloat.MatchString(v) {
 		buf.WriteString(jsonNumber(v))

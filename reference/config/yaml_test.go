@@ -10,6 +10,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/convspec/convspec/reference/message"
 )
 
 // TestWriteInt: a YAML integer becomes the JSON number big.Int would print,
@@ -22,7 +24,7 @@ func TestWriteInt(t *testing.T) {
 		{"0x1F", "31"}, {"0o17", "15"}, {huge, huge}, {"+" + huge, huge},
 	} {
 		var buf bytes.Buffer
-		require.NoError(t, writeInt(&buf, &yaml.Node{Value: tc.in, Line: 1}, "n"), tc.in)
+		require.NoError(t, writeInt(&buf, &yaml.Node{Value: tc.in, Line: 1}, pathString("n")), tc.in)
 		assert.Equal(t, tc.want, buf.String(), tc.in)
 		if len(tc.in) < 40 && !strings.HasPrefix(tc.in, "0x") && !strings.HasPrefix(tc.in, "0o") {
 			b, _ := new(big.Int).SetString(strings.TrimPrefix(tc.in, "+"), 10)
@@ -30,7 +32,7 @@ func TestWriteInt(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"1_000", "-", "", "0x" + strings.Repeat("f", maxRadixDigits+1)} {
-		err := writeInt(&bytes.Buffer{}, &yaml.Node{Value: bad, Line: 3}, "execution.x")
+		err := writeInt(&bytes.Buffer{}, &yaml.Node{Value: bad, Line: 3}, pathString("execution.x"))
 		var e *Error
 		require.ErrorAs(t, err, &e, "%q", bad)
 		assert.Equal(t, "execution.x", e.Path, "%q", bad)
@@ -48,5 +50,25 @@ func BenchmarkResolveLongInteger(b *testing.B) {
 				_, _ = Resolve(text, YAML)
 			}
 		})
+	}
+}
+
+// TestIsCompactAgreesWithCompact: what isCompact takes for its own compact
+// form without parsing it is what message.Compact writes back unchanged,
+// and the values it leaves to Compact include those Compact rewrites.
+func TestIsCompactAgreesWithCompact(t *testing.T) {
+	for _, v := range []string{
+		`"a"`, `""`, `"<&>"`, "\"\u2028é😀\"", `"a\"b"`, `"\u00e9"`, `"\/"`,
+		`0`, `-0`, `7`, `-12`, `999999999999999`, `-999999999999999`, `9999999999999999`, `12345678901234567890`,
+		`1.0`, `1e2`, `1.5`, `null`, `true`, `false`, `[]`, `{}`,
+	} {
+		s, err := message.Compact([]byte(v))
+		require.NoError(t, err, v)
+		if isCompact([]byte(v)) {
+			assert.Equal(t, v, string(s), "%s is taken for its own compact form", v)
+		}
+	}
+	for _, v := range []string{`-0`, `9999999999999999`, `1.0`, `1e2`, `"\u00e9"`, `"\/"`} {
+		assert.False(t, isCompact([]byte(v)), "%s is rewritten by Compact", v)
 	}
 }
