@@ -95,6 +95,10 @@ FUZZTIME ?= 30s
 FUZZ_TARGETS := \
 	./internal/server:FuzzAnswerLine \
 	./internal/server:FuzzDecodeRequestAsUnmarshal \
+	./internal/server:FuzzEncodeResultAsMarshal \
+	./internal/ecmajson:FuzzCountableAsCompact \
+	./internal/ecmajson:FuzzStringLengthAsCompact \
+	./reference/budget:FuzzMessageTokensAsUnmarshal \
 	./internal/jsonscan:FuzzSplitAsUnmarshal \
 	./conformance/protocol:FuzzCount \
 	./conformance/report:FuzzReadBaseline \
