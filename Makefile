@@ -96,6 +96,7 @@ FUZZ_TARGETS := \
 	./internal/server:FuzzAnswerLine \
 	./internal/server:FuzzDecodeRequestAsUnmarshal \
 	./internal/server:FuzzEncodeResultAsMarshal \
+	./internal/server:FuzzValidAsJSONValid \
 	./internal/ecmajson:FuzzCountableAsCompact \
 	./internal/ecmajson:FuzzStringLengthAsCompact \
 	./reference/budget:FuzzMessageTokensAsUnmarshal \
