@@ -2,7 +2,7 @@ package server
 
 // validJSON is json.Valid, for the check of each request line (D-90):
 // encoding/json's scanner takes a call through a function value for every
-// byte, which made checking the lines a tenth of what a run's requests
+// byte, which made checking the lines about a twelfth of what a run's requests
 // cost the server; a plain descent checks the same grammar several times
 // faster. It accepts exactly what json.Valid accepts
 // (FuzzValidAsJSONValid): RFC 8259's grammar, without checking that the
