@@ -15,7 +15,8 @@ func FuzzEncodeResultAsMarshal(f *testing.F) {
 	for _, s := range []string{
 		`{"role":"user","content":"a b"}`, ` { "role" : "user" , "content" : [ 1 , { "a" : "x \" y" } ] } `,
 		"{\"role\":\"assistant\",\r\n\t\"content\":\"\\\\\",\"tool_calls\":[{\"id\":\"c\"}]}\n", `"<&> \u2028 é"`, `[ ]`, `null`, `1.50`,
-		`{"a":"\"","b":"\\","c":" \t "}`, `{"k":"x\\\" y"}`,
+		`{"a":"\"","b":"\\","c":" \t "}`, `{"k":"x\\\" y"}`, `["\u00000"]`, `["\u00001"]`, `{"a":["\u00002"],"b":["\u00003"]}`,
+		`["\u0000x"]`, `["\u00000`, `["\u0000+1"]`, `["\u000001"]`,
 	} {
 		f.Add([]byte(s), []byte(`{"role":"user","content":"second"}`))
 	}
@@ -32,6 +33,10 @@ func FuzzEncodeResultAsMarshal(f *testing.F) {
 			protocol.HistoryPruneResult{Messages: []json.RawMessage{nil, a}, Removed: []int{}},
 			protocol.HistoryBuildResult{Messages: two, Warnings: []protocol.Repair{}},
 			protocol.BudgetCountResult{Tokens: 3, PerMessage: []int{1, 2}},
+			protocol.LoopRunResult{Requests: []protocol.LoopRequest{{Iteration: 1, Messages: two}, {Iteration: 2}, {Messages: []json.RawMessage{b}}},
+				Iterations:      []protocol.LoopIterationResult{{State: two, Events: []protocol.Warning{}}, {State: []json.RawMessage{}}},
+				SummarizerCalls: []protocol.SummarizerCall{{Prompt: string(a) + "<s>", MaxTokens: 2}}},
+			protocol.LoopRunResult{},
 		} {
 			want, wantErr := Marshal(result)
 			got, gotErr := encodeResult(result)
