@@ -98,7 +98,7 @@ FUZZ_TARGETS := \
 	./internal/server:FuzzEncodeResultAsMarshal \
 	./internal/server:FuzzValidAsJSONValid \
 	./internal/ecmajson:FuzzCountableAsCompact \
-	./internal/ecmajson:FuzzStringLengthAsCompact \
+	./internal/ecmajson:FuzzContentLengthAsCompact \
 	./reference/budget:FuzzMessageTokensAsUnmarshal \
 	./internal/jsonscan:FuzzSplitAsUnmarshal \
 	./conformance/protocol:FuzzCount \

@@ -53,6 +53,11 @@ func ContentLength(content json.RawMessage) (int, error) {
 		}
 		return Length(s), nil
 	default:
+		// Measured as Compact would write it, unless it has an object
+		// Compact would merge (compactLength).
+		if n, ok := compactLength(c); ok {
+			return n, nil
+		}
 		ser, err := Compact(c)
 		if err != nil {
 			return 0, err
