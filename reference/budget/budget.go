@@ -68,11 +68,10 @@ func (l Limits) Of(model string) (int, error) {
 
 // MessageTokens counts one message (TOK-2): the tokens of its role, of its
 // text content, and ceil(length/4) of the compact form of anything else.
-//
-// A parsed message is valid JSON in valid UTF-8: its members, blocks and
-// strings are read as slices of it (jsonscan), as encoding/json would
-// decode them (FuzzMessageTokensAsUnmarshal), not decoded again.
 func MessageTokens(m message.Message) int {
+	// A parsed message is valid JSON in valid UTF-8: its members, blocks
+	// and strings are read as slices of it (jsonscan), as encoding/json
+	// would decode them (FuzzMessageTokensAsUnmarshal), not decoded again.
 	n := tokens.Count(m.Role()) + contentTokens(m.Content())
 	if members, ok := jsonscan.SplitObject(m.Raw()); ok {
 		if calls, ok := members.Get("tool_calls"); ok && string(calls) != "null" {
