@@ -88,7 +88,7 @@ func answer(ctx context.Context, h Responder, line []byte) (resp *protocol.Respo
 	null := json.RawMessage("null")
 	req, err := decodeRequest(line)
 	if err != nil {
-		if !json.Valid(bytes.TrimSpace(line)) {
+		if !validJSON(bytes.TrimSpace(line)) {
 			return &protocol.Response{JSONRPC: "2.0", ID: null, Error: protocol.NewError(protocol.KindParseError, "line is not JSON: %v", err)}, false
 		}
 		return &protocol.Response{JSONRPC: "2.0", ID: null, Error: protocol.NewError(protocol.KindInvalidRequest, "a request must be a JSON-RPC 2.0 object: %v", err)}, false

@@ -223,7 +223,7 @@ func NewHandler(engine Engine) *Handler {
 // A panic in the engine becomes an internal_error: a server never crashes
 // on its input.
 func (h *Handler) Handle(ctx context.Context, method string, params json.RawMessage) (any, error) {
-	if len(params) > 0 && !json.Valid(params) {
+	if len(params) > 0 && !validJSON(params) {
 		params = notJSON
 	}
 	return h.handle(ctx, method, params)
