@@ -101,6 +101,11 @@ FUZZTIME ?= 30s
 FUZZ_TARGETS := \
 	./internal/server:FuzzAnswerLine \
 	./internal/server:FuzzDecodeRequestAsUnmarshal \
+	./internal/server:FuzzEncodeResultAsMarshal \
+	./internal/server:FuzzValidAsJSONValid \
+	./internal/ecmajson:FuzzCountableAsCompact \
+	./internal/ecmajson:FuzzContentLengthAsCompact \
+	./reference/budget:FuzzMessageTokensAsUnmarshal \
 	./internal/jsonscan:FuzzSplitAsUnmarshal \
 	./internal/judgemsg:FuzzParseAsOracle \
 	./internal/trimout:FuzzCountAsOracle \

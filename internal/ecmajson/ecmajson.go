@@ -37,6 +37,11 @@ func ContentLength(content json.RawMessage) (int, error) {
 	case len(c) == 0 || string(c) == "null":
 		return 0, nil
 	case c[0] == '"':
+		// Most content is a string Compact accepts: it is counted as it
+		// is written, neither compacted nor decoded (stringLength).
+		if n, ok := stringLength(c); ok {
+			return n, nil
+		}
 		// Compact rejects what encoding/json would silently replace with
 		// U+FFFD: invalid UTF-8 and unpaired surrogate escapes (MSG-1).
 		if _, err := Compact(c); err != nil {
@@ -48,6 +53,11 @@ func ContentLength(content json.RawMessage) (int, error) {
 		}
 		return Length(s), nil
 	default:
+		// Measured as Compact would write it, unless it has an object
+		// Compact would merge (compactLength).
+		if n, ok := compactLength(c); ok {
+			return n, nil
+		}
 		ser, err := Compact(c)
 		if err != nil {
 			return 0, err

@@ -23,7 +23,7 @@ var requestMembers = []string{"jsonrpc", "id", "method", "params"}
 // (JSON-RPC 2.0). A string id must be valid UTF-8, since it is echoed as
 // sent and the response line must be UTF-8.
 func decodeRequest(line []byte) (protocol.Request, error) {
-	if !json.Valid(line) {
+	if !validJSON(line) {
 		var v any
 		return protocol.Request{}, json.Unmarshal(line, &v) // the syntax error, with its offset
 	}
@@ -42,12 +42,12 @@ func decodeRequest(line []byte) (protocol.Request, error) {
 		}
 	}
 	if v, ok := members.Get("jsonrpc"); ok {
-		if err := json.Unmarshal(v, &req.JSONRPC); err != nil {
+		if err := readString(v, &req.JSONRPC); err != nil {
 			return protocol.Request{}, fmt.Errorf(`"jsonrpc" must be a string: %w`, err)
 		}
 	}
 	if v, ok := members.Get("method"); ok {
-		if err := json.Unmarshal(v, &req.Method); err != nil {
+		if err := readString(v, &req.Method); err != nil {
 			return protocol.Request{}, fmt.Errorf(`"method" must be a string: %w`, err)
 		}
 	}
@@ -66,4 +66,15 @@ func decodeRequest(line []byte) (protocol.Request, error) {
 	}
 	req.Params, _ = members.Get("params")
 	return req, nil
+}
+
+// readString decodes v, a valid JSON value, into s as json.Unmarshal does:
+// a string in valid UTF-8 without escapes is its own bytes (D-90), which
+// encoding/json would check again; any other value is left to it.
+func readString(v []byte, s *string) error {
+	if len(v) >= 2 && v[0] == '"' && bytes.IndexByte(v, '\\') < 0 && utf8.Valid(v) {
+		*s = string(v[1 : len(v)-1])
+		return nil
+	}
+	return json.Unmarshal(v, s)
 }

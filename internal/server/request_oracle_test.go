@@ -61,7 +61,7 @@ func FuzzDecodeRequestAsUnmarshal(f *testing.F) {
 	for _, seed := range []string{
 		`{"jsonrpc":"2.0","id":1,"method":"window.trim","params":{"window":"w1","messages":[{"role":"user","content":"a\"}]"}]}}`,
 		`{"Id":1}`, `null`, `[1]`, `x`, `{"jsonrpc":2}`, "{\"id\":\"\xff\"}", `{"method":1}`, `{"METHOD":"x","method":"y"}`,
-		` {"id" : 3 , "params" : null } `, `{"id":1,"id":"2","params":{},"params":[1]}`, `{"\u0069d":7,"method":"m"}`, `"s"`, `{"a":1}]`,
+		` {"id" : 3 , "params" : null } `, `{"id":1,"id":"2","params":{},"params":[1]}`, `{"\u0069d":7,"method":"m"}`, `"s"`, `{"a":1}]`, "{\"method\":\"m\xff\",\"jsonrpc\":\"2.\\u0030\"}",
 	} {
 		f.Add([]byte(seed))
 	}

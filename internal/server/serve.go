@@ -88,7 +88,7 @@ func answer(ctx context.Context, h Responder, line []byte) (resp *protocol.Respo
 	null := json.RawMessage("null")
 	req, err := decodeRequest(line)
 	if err != nil {
-		if !json.Valid(bytes.TrimSpace(line)) {
+		if !validJSON(bytes.TrimSpace(line)) {
 			return &protocol.Response{JSONRPC: "2.0", ID: null, Error: protocol.NewError(protocol.KindParseError, "line is not JSON: %v", err)}, false
 		}
 		return &protocol.Response{JSONRPC: "2.0", ID: null, Error: protocol.NewError(protocol.KindInvalidRequest, "a request must be a JSON-RPC 2.0 object: %v", err)}, false
@@ -106,7 +106,8 @@ func answer(ctx context.Context, h Responder, line []byte) (resp *protocol.Respo
 		return &protocol.Response{JSONRPC: "2.0", ID: id, Error: protocol.NewError(protocol.KindInvalidRequest, `"method" is missing`)}, false
 	}
 	var result any
-	if hh, ok := h.(*Handler); ok {
+	hh, ours := h.(*Handler)
+	if ours {
 		result, err = hh.handle(ctx, req.Method, req.Params) // a slice of the line checked whole
 	} else {
 		result, err = h.Handle(ctx, req.Method, req.Params)
@@ -122,7 +123,11 @@ func answer(ctx context.Context, h Responder, line []byte) (resp *protocol.Respo
 		}
 		return &protocol.Response{JSONRPC: "2.0", ID: id, Error: pe}, shutdown
 	}
-	raw, err := Marshal(result)
+	encode := Marshal
+	if ours {
+		encode = encodeResult // its messages are message.Message values
+	}
+	raw, err := encode(result)
 	if err != nil {
 		return &protocol.Response{JSONRPC: "2.0", ID: id, Error: protocol.NewError(protocol.KindInternalError, "cannot encode result: %v", err)}, shutdown
 	}

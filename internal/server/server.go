@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"sync"
 
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/internal/fault"
@@ -162,6 +163,9 @@ type Handler struct {
 	methods map[string]method
 
 	windows Handles[Window]
+
+	// declaredTrimmers is readTrimmers, called once.
+	declaredTrimmers func() []Trimmer
 }
 
 // method answers one method's params.
@@ -190,6 +194,7 @@ func serving[E any](h *Handler, what string, f func(context.Context, E, json.Raw
 // NewHandler serves engine.
 func NewHandler(engine Engine) *Handler {
 	h := &Handler{engine: engine}
+	h.declaredTrimmers = sync.OnceValue(h.readTrimmers)
 	h.methods = map[string]method{
 		protocol.MethodInitialize:      func(_ context.Context, params json.RawMessage) (any, error) { return h.initialize(params) },
 		protocol.MethodShutdown:        func(context.Context, json.RawMessage) (any, error) { return nil, nil },
@@ -218,7 +223,7 @@ func NewHandler(engine Engine) *Handler {
 // A panic in the engine becomes an internal_error: a server never crashes
 // on its input.
 func (h *Handler) Handle(ctx context.Context, method string, params json.RawMessage) (any, error) {
-	if len(params) > 0 && !json.Valid(params) {
+	if len(params) > 0 && !validJSON(params) {
 		params = notJSON
 	}
 	return h.handle(ctx, method, params)

@@ -28,7 +28,8 @@ type Trimmer struct {
 	Count func(msgs []message.Message) (int, error)
 }
 
-// TrimmerEngine is an Engine that serves capability trimmer.
+// TrimmerEngine is an Engine that serves capability trimmer. A Handler
+// asks it for its trimmers once, as the handshake declares them once.
 type TrimmerEngine interface {
 	Trimmers() []Trimmer
 }
@@ -167,7 +168,14 @@ func PruneTrimmer(msgs []message.Message, limit int) ([]message.Message, error) 
 	return kept, err
 }
 
-func (h *Handler) trimmers() []Trimmer {
+// trimmers are the engine's declared trimmers, read once per Handler: the
+// handshake declares them once for the whole session (D-90), and building
+// them afresh for each trimmer.trim and trimmer.count was a twentieth of
+// what a run's requests cost the server.
+func (h *Handler) trimmers() []Trimmer { return h.declaredTrimmers() }
+
+// readTrimmers asks the engine for its trimmers, when it serves them.
+func (h *Handler) readTrimmers() []Trimmer {
 	te, ok := h.engine.(TrimmerEngine)
 	if !ok || !slices.Contains(h.engine.Capabilities(), protocol.CapTrimmer) {
 		return nil

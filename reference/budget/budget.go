@@ -6,6 +6,7 @@
 package budget
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -14,6 +15,7 @@ import (
 	"slices"
 
 	"github.com/convspec/convspec/internal/fault"
+	"github.com/convspec/convspec/internal/jsonscan"
 	"github.com/convspec/convspec/reference/message"
 	"github.com/convspec/convspec/reference/tokens"
 )
@@ -67,28 +69,28 @@ func (l Limits) Of(model string) (int, error) {
 // MessageTokens counts one message (TOK-2): the tokens of its role, of its
 // text content, and ceil(length/4) of the compact form of anything else.
 func MessageTokens(m message.Message) int {
+	// A parsed message is valid JSON in valid UTF-8: its members, blocks
+	// and strings are read as slices of it (jsonscan), as encoding/json
+	// would decode them (FuzzMessageTokensAsUnmarshal), not decoded again.
 	n := tokens.Count(m.Role()) + contentTokens(m.Content())
-	var members map[string]json.RawMessage
-	if json.Unmarshal(m.Raw(), &members) == nil {
-		if calls, ok := members["tool_calls"]; ok && string(calls) != "null" {
+	if members, ok := jsonscan.SplitObject(m.Raw()); ok {
+		if calls, ok := members.Get("tool_calls"); ok && string(calls) != "null" {
 			n += fallback(calls)
 		}
 	}
 	return n
 }
 
-func contentTokens(content json.RawMessage) int {
+func contentTokens(content []byte) int {
 	if len(content) == 0 || string(content) == "null" {
 		return 0
 	}
 	switch content[0] {
 	case '"':
-		var s string
-		_ = json.Unmarshal(content, &s)
+		s, _ := jsonscan.String(content)
 		return tokens.Count(s)
 	case '[':
-		var blocks []json.RawMessage
-		_ = json.Unmarshal(content, &blocks)
+		blocks, _ := jsonscan.SplitArray(content)
 		n := 0
 		for _, b := range blocks {
 			n += blockTokens(b)
@@ -99,23 +101,69 @@ func contentTokens(content json.RawMessage) int {
 	}
 }
 
-func blockTokens(b json.RawMessage) int {
-	var block struct {
-		Type    string          `json:"type"`
-		Text    *string         `json:"text"`
-		Content json.RawMessage `json:"content"`
-	}
-	if json.Unmarshal(b, &block) != nil {
+// blockTokens counts a content block. Its members are matched as
+// encoding/json matches them to the fields of
+//
+//	struct {
+//		Type    string          `json:"type"`
+//		Text    *string         `json:"text"`
+//		Content json.RawMessage `json:"content"`
+//	}
+//
+// by name folding case, the last of a name written twice winning, null
+// leaving the type as it was; a block that does not decode so (not an
+// object, a type or text that is not a string) is counted by fallback.
+func blockTokens(b []byte) int {
+	members, ok := jsonscan.SplitObject(b)
+	if !ok {
 		return fallback(b)
 	}
+	var (
+		typ     string
+		text    []byte // the token of the text, nil when absent or null
+		content []byte
+	)
+	for _, m := range members {
+		if len(m.Value) == 0 {
+			return fallback(b) // not JSON: a message FromValid was wrongly given
+		}
+		switch {
+		case foldsTo(m.Name, "type"):
+			switch m.Value[0] {
+			case 'n':
+			case '"':
+				typ, _ = jsonscan.String(m.Value)
+			default:
+				return fallback(b)
+			}
+		case foldsTo(m.Name, "text"):
+			switch m.Value[0] {
+			case 'n':
+				text = nil
+			case '"':
+				text = m.Value
+			default:
+				return fallback(b)
+			}
+		case foldsTo(m.Name, "content"):
+			content = m.Value
+		}
+	}
 	switch {
-	case block.Type == "text" && block.Text != nil:
-		return tokens.Count(*block.Text)
-	case block.Type == "tool_result":
-		return contentTokens(block.Content)
+	case typ == "text" && text != nil:
+		s, _ := jsonscan.String(text)
+		return tokens.Count(s)
+	case typ == "tool_result":
+		return contentTokens(content)
 	default:
 		return fallback(b)
 	}
+}
+
+// foldsTo reports whether a member name selects the field of that tag, as
+// encoding/json matches names: exactly, or else folding case.
+func foldsTo(name []byte, tag string) bool {
+	return string(name) == tag || bytes.EqualFold(name, []byte(tag))
 }
 
 // fallback is ceil(length(compact JSON) / 4), lengths as in EST-2 (TOK-2).

@@ -11,8 +11,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"unicode/utf8"
 
+	"github.com/convspec/convspec/internal/ecmajson"
 	"github.com/convspec/convspec/internal/jsonscan"
 )
 
@@ -112,13 +112,12 @@ func parse(data []byte, index int, valid bool) (Message, error) {
 	if trimmed[0] != '{' {
 		return fail("must be a JSON object, got %s", kindOf(trimmed))
 	}
-	// Compact validates every string in the message (UTF-8, no unpaired
-	// surrogate escapes, MSG-1) so that a kept message can always be
-	// counted. A message without a backslash that is valid UTF-8 has no
-	// escape to pair and nothing else Compact refuses that json.Valid
-	// did not: only the others are compacted, which spares most messages a
-	// second pass.
-	if bytes.IndexByte(trimmed, '\\') >= 0 || !utf8.Valid(trimmed) {
+	// Every string in a kept message is valid (UTF-8, no unpaired
+	// surrogate escape, MSG-1), so that it can always be counted: Compact
+	// would refuse it otherwise. Of a text json.Valid accepted, Compact
+	// refuses only what Countable finds without compacting; only those
+	// are compacted, for Compact's error.
+	if !ecmajson.Countable(trimmed) {
 		if _, err := Compact(trimmed); err != nil {
 			return fail("%v", err)
 		}
