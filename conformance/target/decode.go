@@ -31,7 +31,7 @@ func DecodeResult(method string, raw json.RawMessage, v any) error {
 	// says true only where its check of the tree passes
 	// (FuzzDecodeResultAsBefore); on false, the tree is built and checked
 	// as before, to name what is wrong in the same words.
-	if json.Valid(raw) && membercheck.Passes(raw, v) && schema.ResultPasses(method, raw) {
+	if jsonscan.Valid(raw) && membercheck.Passes(raw, v) && schema.ResultPasses(method, raw) {
 		return decodeValid(raw, v)
 	}
 	// Decoded once for the member check and the JSON Schema both.
@@ -57,7 +57,7 @@ func DecodeResult(method string, raw json.RawMessage, v any) error {
 // decodeValid decodes raw, a result that passed the member check and the
 // JSON Schema, into v.
 func decodeValid(raw json.RawMessage, v any) error {
-	// raw was checked as JSON (json.Valid): its members are read in place, the
+	// raw was checked as JSON (jsonscan.Valid, or json.Valid): its members are read in place, the
 	// messages of a result as the slices of it they are, without a second
 	// check and a third scan by encoding/json. A member jsonscan.Fields
 	// does not read is left to json.Unmarshal, which reads raw in place
