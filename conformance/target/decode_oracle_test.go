@@ -18,9 +18,12 @@ import (
 )
 
 // decodeResultBefore is DecodeResult as it was before it judged results as
-// written (D-89), kept word for word as the oracle of the one that does:
-// every result is decoded into the tree, checked member by member and
-// against the JSON Schema, then decoded into its Go type.
+// written (D-89), kept as the oracle of the one that does: every result is
+// decoded into the tree, checked member by member and against the JSON
+// Schema, then decoded into its Go type. It decodes by json.Unmarshal
+// alone, the decoding jsonscan.Fields gives (FuzzFieldsAsUnmarshal), so
+// that the oracle shares no reading of the text with what it judges but
+// the tree's, which FuzzValueAsDecoder holds to encoding/json.
 func decodeResultBefore(method string, raw json.RawMessage, v any) error {
 	tree, err := membercheck.DecodeValue(raw)
 	if err != nil {
@@ -37,9 +40,6 @@ func decodeResultBefore(method string, raw json.RawMessage, v any) error {
 			return err
 		}
 		return fmt.Errorf("%w: %v", ErrSchema, err)
-	}
-	if members, ok := jsonscan.SplitObject(raw); ok && jsonscan.Fields(members, v) {
-		return nil
 	}
 	if err := json.Unmarshal(raw, v); err != nil {
 		if plain, ok := membercheck.IntegralNumbers(raw); ok && json.Unmarshal(plain, v) == nil {

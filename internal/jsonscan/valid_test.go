@@ -41,3 +41,21 @@ func TestValidNesting(t *testing.T) {
 		}
 	}
 }
+
+// TestValidEveryByte: Valid agrees with json.Valid on every byte in every
+// place of the grammar: in a string, after a backslash, in a \u escape,
+// in and after a number, a literal, between members and elements.
+func TestValidEveryByte(t *testing.T) {
+	places := []string{
+		`%`, `"%"`, `"\%"`, `"\u00%0"`, `"\u0%"`, `[1%]`, `[1,%]`, `[%1]`, `{"a"%1}`, `{"a":1%}`, `{%}`, `{"a":%}`,
+		`1%`, `-%`, `0%`, `1.%`, `1.0%`, `1e%`, `1e+%`, `1E-1%`, `t%`, `tru%`, `true%`, `nul%`, `fals%`, `[]%`, `{}%`, `%[]`,
+	}
+	for b := range 256 {
+		for _, p := range places {
+			v := []byte(strings.Replace(p, "%", string([]byte{byte(b)}), 1))
+			if got, want := Valid(v), json.Valid(v); got != want {
+				t.Errorf("Valid(%q) = %v, json.Valid %v", v, got, want)
+			}
+		}
+	}
+}
