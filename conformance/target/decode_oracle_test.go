@@ -172,7 +172,7 @@ var mutationValues = []string{
 // TestDecodeResultAsBeforeOnMutations: on every sample with each of its
 // values replaced by each of mutationValues, each of its members removed,
 // written twice (before and after) with a wrong value, or spelt with an
-// escape or in upper case, DecodeResult answers as it did before (D-89):
+// escape or in upper case, or written twice, DecodeResult answers as it did before (D-89):
 // the same error text, or the same value.
 func TestDecodeResultAsBeforeOnMutations(t *testing.T) {
 	samples := resultSamples(t)
@@ -196,6 +196,11 @@ func TestDecodeResultAsBeforeOnMutations(t *testing.T) {
 				splice(raw, span{v.name.start, v.name.start}, name+`:"wrong",`),
 				splice(raw, span{v.value.end, v.value.end}, ","+name+`:"wrong"`),
 				splice(raw, span{v.value.end, v.value.end}, ","+name+`:null`),
+				splice(raw, span{v.name.start, v.name.start}, name+":"+string(raw[v.value.start:v.value.end])+","), // written twice
+				splice(raw, span{v.value.end, v.value.end}, ","+name+`:{}`),
+				splice(raw, span{v.value.end, v.value.end}, ","+name+`:[]`),
+				splice(raw, span{v.value.end, v.value.end}, ","+name+`:[null]`),
+				splice(raw, span{v.value.end, v.value.end}, ","+name+`:[{}]`),
 				splice(raw, v.name, `"\u00`+fmt.Sprintf("%02x", name[1])+name[2:]),
 				splice(raw, v.name, string(bytes.ToUpper([]byte(name)))),
 			} {
