@@ -108,12 +108,16 @@ func unquote(token []byte) string {
 // exact name or else of its name folding case, the last of a name written
 // twice winning, other members ignored. Fields of type string,
 // json.RawMessage and []json.RawMessage are read as slices of the text
-// (copied), int and []int from their tokens; a field of any other type is
-// decoded alone by encoding/json.
+// (copied), int, []int, bool and []string from their tokens, a struct
+// that does not decode itself, and a list of them, by the struct's own
+// fields, recursively; a field of any other type is decoded alone by
+// encoding/json.
 // It returns false when json.Unmarshal would fail (a member of the wrong
-// type) or when v has a field it does not read as encoding/json would
-// (an embedded struct, a ",string" option); v is then to be zeroed and
-// decoded by json.Unmarshal, whose error names the member at fault.
+// type), when v has a field it does not read as encoding/json would (an
+// embedded struct, a ",string" option, two fields of one name), or when a
+// list is written twice (encoding/json decodes the second into the first's
+// elements); v is then to be zeroed and decoded by json.Unmarshal, whose
+// error names the member at fault.
 func Fields(members Object, v any) bool {
 	rv := reflect.ValueOf(v)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() || rv.Elem().Kind() != reflect.Struct {
