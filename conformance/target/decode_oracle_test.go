@@ -222,22 +222,35 @@ func TestDecodeResultAsBeforeOnMutations(t *testing.T) {
 // FuzzDecodeResultAsBefore: on any text, as the result of every method
 // (and of one the schema does not know), DecodeResult answers as it did
 // before it judged results as written (D-89): the same error, word for
-// word, or the same decoded value.
+// word, or the same decoded value. The text is tried alone, and in place
+// of a value of a valid result (the sample'th, its at'th value), where a
+// mutation of bytes alone would seldom reach a member's rule.
 func FuzzDecodeResultAsBefore(f *testing.F) {
-	for _, raw := range resultSamples(f) {
-		f.Add([]byte(raw))
+	samples := resultSamples(f)
+	methods := slices.Sorted(maps.Keys(samples))
+	for i, m := range methods {
+		f.Add([]byte(samples[m]), uint8(i), uint16(0))
+		f.Add([]byte(`null`), uint8(i), uint16(2*i+1))
 	}
-	for _, seed := range []string{
+	for i, seed := range []string{
 		`{"tokens":3.0}`, `{"tokens":-0}`, `{"count":1e400}`, `{"tokens":1,"tokens":"x"}`, `{"\u0074okens":1}`, `{"TOKENS":1}`,
 		`{"messages":[],"removed":[0,1.5]}`, `{"messages":{},"removed":[]}`, `{"summary":"s","summarizer_calls":[{"max_tokens":-1}]}`,
+		`-1`, `3.0`, `""`, `[]`, `{}`, `[null]`,
 	} {
-		f.Add([]byte(seed))
+		f.Add([]byte(seed), uint8(i), uint16(i))
 	}
-	f.Fuzz(func(t *testing.T, raw []byte) {
+	f.Fuzz(func(t *testing.T, raw []byte, sample uint8, at uint16) {
 		for m, newV := range resultTypes {
 			decodesAsBefore(t, m, newV, raw)
 		}
 		decodesAsBefore(t, "window.unknown", func() any { return new(protocol.TrimmerCountResult) }, raw)
+		m := methods[int(sample)%len(methods)]
+		values := spans(samples[m], samples[m])
+		if len(values) == 0 {
+			return
+		}
+		v := values[int(at)%len(values)]
+		decodesAsBefore(t, m, resultTypes[m], splice(samples[m], v.value, string(raw)))
 	})
 }
 
