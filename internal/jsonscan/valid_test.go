@@ -59,3 +59,26 @@ func TestValidEveryByte(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkValid checks a result of 100 messages, as the harness checks
+// every response line, with Valid and with json.Valid.
+func BenchmarkValid(b *testing.B) {
+	msgs := make([]string, 100)
+	for i := range msgs {
+		msgs[i] = `{"role":"user","content":"message number ` + strings.Repeat("x", i%40) + ` of the conversation","x_seq":12345}`
+	}
+	line := []byte(`{"jsonrpc":"2.0","id":7,"result":{"trimmed":[` + strings.Join(msgs, ",") + `],"evicted":[],"metrics":{"totalMessages":100,"preservedMessages":100,"evictedMessages":0,"estimatedTokens":100},"warnings":[]}}`)
+	for _, v := range []struct {
+		name  string
+		valid func([]byte) bool
+	}{{"jsonscan", Valid}, {"encoding-json", json.Valid}} {
+		b.Run(v.name, func(b *testing.B) {
+			b.SetBytes(int64(len(line)))
+			for b.Loop() {
+				if !v.valid(line) {
+					b.Fatal("not valid")
+				}
+			}
+		})
+	}
+}
