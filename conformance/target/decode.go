@@ -57,9 +57,9 @@ func DecodeResult(method string, raw json.RawMessage, v any) error {
 // decodeValid decodes raw, a result that passed the member check and the
 // JSON Schema, into v.
 func decodeValid(raw json.RawMessage, v any) error {
-	// raw was checked as JSON (jsonscan.Valid, or json.Valid): its members are read in place, the
-	// messages of a result as the slices of it they are, without a second
-	// check and a third scan by encoding/json. A member jsonscan.Fields
+	// raw was checked as JSON (jsonscan.Valid, or json.Valid): its members
+	// are read in place, the messages of a result as the slices of it they
+	// are, without a second check and a third scan by encoding/json. A member jsonscan.Fields
 	// does not read is left to json.Unmarshal, which reads raw in place
 	// too (a Decoder would first copy all of it into a buffer of its own).
 	if members, ok := jsonscan.SplitObject(raw); ok && jsonscan.Fields(members, v) {
