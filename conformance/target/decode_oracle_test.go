@@ -20,12 +20,14 @@ import (
 // decodeResultBefore is DecodeResult as it was before it judged results as
 // written (D-89), kept as the oracle of the one that does: every result is
 // decoded into the tree, checked member by member and against the JSON
-// Schema, then decoded into its Go type. It decodes by json.Unmarshal
-// alone, the decoding jsonscan.Fields gives (FuzzFieldsAsUnmarshal), so
-// that the oracle shares no reading of the text with what it judges but
-// the tree's, which FuzzValueAsDecoder holds to encoding/json.
+// Schema, then decoded into its Go type. It checks the text by json.Valid
+// and decodes it by json.Unmarshal alone, the verdict and the decoding
+// jsonscan.Valid and jsonscan.Fields give (FuzzValidAsEncodingJSON,
+// FuzzFieldsAsUnmarshal), so that the oracle shares no reading of the text
+// with what it judges but the tree's, which FuzzValueAsDecoder holds to
+// encoding/json.
 func decodeResultBefore(method string, raw json.RawMessage, v any) error {
-	tree, err := membercheck.DecodeValue(raw)
+	tree, err := decodeValueBefore(raw)
 	if err != nil {
 		return fmt.Errorf("%w: result is not JSON: %v", ErrSchema, err)
 	}
@@ -48,6 +50,24 @@ func decodeResultBefore(method string, raw json.RawMessage, v any) error {
 		return fmt.Errorf("%w: %v", ErrSchema, err)
 	}
 	return nil
+}
+
+// decodeValueBefore is membercheck.DecodeValue as it was, checking the
+// text with encoding/json.
+func decodeValueBefore(raw []byte) (any, error) {
+	if json.Valid(raw) {
+		return jsonscan.Value(raw), nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if len(bytes.TrimLeft(raw[dec.InputOffset():], " \t\r\n")) > 0 {
+		return nil, fmt.Errorf("more than one JSON value")
+	}
+	return v, nil
 }
 
 // resultTypes is the Go type each method's result is decoded into, as the
