@@ -295,7 +295,18 @@ func decodeField(fv reflect.Value, f planField, value []byte) bool {
 		fv.SetBytes(bytes.Clone(value))
 		return true
 	case fieldRawList:
-		return setList(fv, value, func(e []byte) (json.RawMessage, bool) { return bytes.Clone(e), true })
+		// One copy of the array for all its elements, each a slice of it
+		// whose capacity ends where the element does, so that an append to
+		// one cannot write over the next: a result's messages are one
+		// allocation, not one a message (D-89).
+		var own []byte
+		return setList(fv, value, func(e []byte) (json.RawMessage, bool) {
+			if own == nil {
+				own = bytes.Clone(value)
+			}
+			at := cap(value) - cap(e) // e is a slice of value
+			return own[at : at+len(e) : at+len(e)], true
+		})
 	case fieldInt:
 		if value[0] == 'n' {
 			return true // null leaves a number as it is

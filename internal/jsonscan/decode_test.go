@@ -129,6 +129,12 @@ func TestFieldsReadsWhatItCan(t *testing.T) {
 	if v.S != "a" || len(v.List) != 2 || string(v.List[1]) != `{"b":2}` || v.N != 3 || v.L[0] != 4 || v.M["a"] != 1 {
 		t.Fatalf("read %+v", v)
 	}
+	// The elements of a list share one copy, each ending where its
+	// capacity does: an append to one leaves the next as it was.
+	_ = append(v.List[0], "9999"...)
+	if string(v.List[1]) != `{"b":2}` || cap(v.List[0]) != len(v.List[0]) {
+		t.Fatalf("an append to the first element wrote over the second: %s", v.List[1])
+	}
 	nested, _ := SplitObject([]byte(`{"b":true,"sl":["x"],"in":{"a":1,"deep":[{"s":"d"}]},"inl":[{"a":2},null]}`))
 	if !Fields(nested, &v) || !v.B || v.SL[0] != "x" || v.In.A != 1 || v.In.Deep[0].S != "d" || len(v.InL) != 2 || v.InL[0].A != 2 {
 		t.Fatalf("nested structs, lists of them, booleans and lists of strings were left to json.Unmarshal, or read as %+v", v)
