@@ -388,7 +388,11 @@ func setList[T any](fv reflect.Value, value []byte, read func([]byte) (T, bool))
 		fv.SetZero()
 		return true
 	}
-	elems, ok := SplitArray(value)
+	// The elements are split into a buffer on the stack, then read into a
+	// list of their number: a result's list of messages is not grown and
+	// copied again and again, twice.
+	var buf [64][]byte
+	elems, ok := appendElements(buf[:0], value)
 	if !ok {
 		return false
 	}
