@@ -123,6 +123,9 @@ FUZZ_TARGETS := \
 	./reference/tokens:FuzzPretokenize \
 	./conformance/target:FuzzDecodeResponse \
 	./conformance/target:FuzzErrorClipper \
+	./conformance/target:FuzzDecodeResultAsBefore \
+	./internal/jsonscan:FuzzValidAsEncodingJSON \
+	./internal/jsonscan:FuzzFieldsAsUnmarshal \
 	./internal/check:FuzzRead
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \

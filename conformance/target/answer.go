@@ -2,7 +2,6 @@ package target
 
 import (
 	"bytes"
-	"encoding/json"
 	"strconv"
 
 	"github.com/convspec/convspec/internal/jsonscan"
@@ -22,7 +21,9 @@ type answer struct {
 }
 
 func readAnswer(line []byte) answer {
-	a := answer{line: line, read: true, valid: json.Valid(line)}
+	// jsonscan.Valid is json.Valid's verdict in half its time or less
+	// (BenchmarkValid, D-89).
+	a := answer{line: line, read: true, valid: jsonscan.Valid(line)}
 	if a.valid {
 		a.members, a.object = jsonscan.SplitObject(line)
 	}

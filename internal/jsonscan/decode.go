@@ -2,6 +2,7 @@ package jsonscan
 
 import (
 	"bytes"
+	"encoding"
 	"encoding/json"
 	"reflect"
 	"strconv"
@@ -107,12 +108,16 @@ func unquote(token []byte) string {
 // exact name or else of its name folding case, the last of a name written
 // twice winning, other members ignored. Fields of type string,
 // json.RawMessage and []json.RawMessage are read as slices of the text
-// (copied), int and []int from their tokens; a field of any other type is
-// decoded alone by encoding/json.
+// (copied), int, []int, bool and []string from their tokens, a struct
+// that does not decode itself, and a list of them, by the struct's own
+// fields, recursively; a field of any other type is decoded alone by
+// encoding/json.
 // It returns false when json.Unmarshal would fail (a member of the wrong
-// type) or when v has a field it does not read as encoding/json would
-// (an embedded struct, a ",string" option); v is then to be zeroed and
-// decoded by json.Unmarshal, whose error names the member at fault.
+// type), when v has a field it does not read as encoding/json would (an
+// embedded struct, a ",string" option, two fields of one name), or when a
+// list is written twice (encoding/json decodes the second into the first's
+// elements); v is then to be zeroed and decoded by json.Unmarshal, whose
+// error names the member at fault.
 func Fields(members Object, v any) bool {
 	rv := reflect.ValueOf(v)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() || rv.Elem().Kind() != reflect.Struct {
@@ -120,12 +125,14 @@ func Fields(members Object, v any) bool {
 	}
 	s := rv.Elem()
 	plan := planFor(s.Type())
-	if plan == nil {
-		return false
-	}
+	return plan != nil && plan.decode(members, s)
+}
+
+// decode reads members into s, a struct of p's type.
+func (p plan) decode(members Object, s reflect.Value) bool {
 	for _, m := range members {
-		f, ok := plan.field(m.Name)
-		if ok && !decodeField(s.Field(f.index), f.kind, m.Value) {
+		f, ok := p.field(m.Name)
+		if ok && !decodeField(s.Field(f.index), f, m.Value) {
 			return false
 		}
 	}
@@ -136,18 +143,23 @@ func Fields(members Object, v any) bool {
 type fieldKind int
 
 const (
-	fieldOther   fieldKind = iota // decoded alone by encoding/json
-	fieldString                   // a JSON string, or null (no change)
-	fieldRaw                      // the value as written
-	fieldRawList                  // an array's elements as written, or null (nil)
-	fieldInt                      // an integer written without fraction or exponent, or null (no change)
-	fieldIntList                  // an array of such integers (null elements 0), or null (nil)
+	fieldOther      fieldKind = iota // decoded alone by encoding/json
+	fieldString                      // a JSON string, or null (no change)
+	fieldRaw                         // the value as written
+	fieldRawList                     // an array's elements as written, or null (nil)
+	fieldInt                         // an integer written without fraction or exponent, or null (no change)
+	fieldIntList                     // an array of such integers (null elements 0), or null (nil)
+	fieldBool                        // true or false, or null (no change)
+	fieldStringList                  // an array of strings (null elements ""), or null (nil)
+	fieldStruct                      // an object read by the struct's own plan, or null (no change)
+	fieldStructList                  // an array of such objects (null elements zero), or null (nil)
 )
 
 type planField struct {
 	name  string
 	index int
 	kind  fieldKind
+	plan  plan // of fieldStruct and fieldStructList: the struct's
 }
 
 // plan is the fields of a struct type as encoding/json matches members to
@@ -161,13 +173,27 @@ var (
 	rawListType = reflect.TypeFor[[]json.RawMessage]()
 	intType     = reflect.TypeFor[int]()
 	intListType = reflect.TypeFor[[]int]()
+	boolType    = reflect.TypeFor[bool]()
+
+	stringListType      = reflect.TypeFor[[]string]()
+	unmarshalerType     = reflect.TypeFor[json.Unmarshaler]()
+	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
 )
 
 func planFor(t reflect.Type) plan {
+	return planWithin(t, map[reflect.Type]bool{})
+}
+
+// planWithin is planFor(t) inside the plans of the types in making: a
+// struct that holds itself is left to encoding/json where it recurs.
+func planWithin(t reflect.Type, making map[reflect.Type]bool) plan {
 	if p, ok := plans.Load(t); ok {
 		return p.(plan)
 	}
+	making[t] = true
+	defer delete(making, t)
 	p := plan{}
+	names := map[string]bool{}
 	for i := range t.NumField() {
 		f := t.Field(i)
 		tag := f.Tag.Get("json")
@@ -182,23 +208,51 @@ func planFor(t reflect.Type) plan {
 		if name == "" {
 			name = f.Name
 		}
-		kind := fieldOther
+		if names[name] {
+			p = nil // two fields of a name: encoding/json's rules of dominance, not read here
+			break
+		}
+		names[name] = true
+		pf := planField{name: name, index: i, kind: fieldOther}
 		switch {
 		case f.Type == rawType:
-			kind = fieldRaw
+			pf.kind = fieldRaw
 		case f.Type == rawListType:
-			kind = fieldRawList
+			pf.kind = fieldRawList
 		case f.Type == reflect.TypeFor[string]():
-			kind = fieldString
+			pf.kind = fieldString
 		case f.Type == intType:
-			kind = fieldInt
+			pf.kind = fieldInt
 		case f.Type == intListType:
-			kind = fieldIntList
+			pf.kind = fieldIntList
+		case f.Type == boolType:
+			pf.kind = fieldBool
+		case f.Type == stringListType:
+			pf.kind = fieldStringList
+		case plainStruct(f.Type) && !making[f.Type]:
+			if pf.plan = planWithin(f.Type, making); pf.plan != nil {
+				pf.kind = fieldStruct
+			}
+		case f.Type.Kind() == reflect.Slice && plainStruct(f.Type.Elem()) && !making[f.Type.Elem()]:
+			if pf.plan = planWithin(f.Type.Elem(), making); pf.plan != nil {
+				pf.kind = fieldStructList
+			}
 		}
-		p = append(p, planField{name: name, index: i, kind: kind})
+		p = append(p, pf)
 	}
 	plans.Store(t, p)
 	return p
+}
+
+// plainStruct reports whether encoding/json decodes an object into t
+// member by member: a struct that does not decode itself.
+func plainStruct(t reflect.Type) bool {
+	if t.Kind() != reflect.Struct {
+		return false
+	}
+	pt := reflect.PointerTo(t)
+	return !t.Implements(unmarshalerType) && !pt.Implements(unmarshalerType) &&
+		!t.Implements(textUnmarshalerType) && !pt.Implements(textUnmarshalerType)
 }
 
 // field is the field a member named name is decoded into: the one of that
@@ -217,11 +271,17 @@ func (p plan) field(name []byte) (planField, bool) {
 	return planField{}, false
 }
 
-func decodeField(fv reflect.Value, kind fieldKind, value []byte) bool {
+func decodeField(fv reflect.Value, f planField, value []byte) bool {
 	if len(value) == 0 {
 		return false // not JSON
 	}
-	switch kind {
+	if fv.Kind() == reflect.Slice && !fv.IsNil() {
+		// A list written twice: encoding/json decodes the second array
+		// into the elements of the first, where a null element leaves
+		// one as it was and an object is merged into one.
+		return false
+	}
+	switch f.kind {
 	case fieldString:
 		switch value[0] {
 		case 'n':
@@ -235,7 +295,18 @@ func decodeField(fv reflect.Value, kind fieldKind, value []byte) bool {
 		fv.SetBytes(bytes.Clone(value))
 		return true
 	case fieldRawList:
-		return setList(fv, value, func(e []byte) (json.RawMessage, bool) { return bytes.Clone(e), true })
+		// One copy of the array for all its elements, each a slice of it
+		// whose capacity ends where the element does, so that an append to
+		// one cannot write over the next: a result's messages are one
+		// allocation, not one a message (D-89).
+		var own []byte
+		return setList(fv, value, func(e []byte) (json.RawMessage, bool) {
+			if own == nil {
+				own = bytes.Clone(value)
+			}
+			at := cap(value) - cap(e) // e is a slice of value
+			return own[at : at+len(e) : at+len(e)], true
+		})
 	case fieldInt:
 		if value[0] == 'n' {
 			return true // null leaves a number as it is
@@ -250,6 +321,61 @@ func decodeField(fv reflect.Value, kind fieldKind, value []byte) bool {
 			}
 			return integer(e)
 		})
+	case fieldBool:
+		switch value[0] {
+		case 'n':
+			return true // null leaves a boolean as it is
+		case 't', 'f':
+			fv.SetBool(value[0] == 't')
+			return true
+		}
+		return false
+	case fieldStringList:
+		return setList(fv, value, func(e []byte) (string, bool) {
+			switch e[0] {
+			case 'n':
+				return "", true // a null element is ""
+			case '"':
+				return unquote(e), true
+			}
+			return "", false
+		})
+	case fieldStruct:
+		switch value[0] {
+		case 'n':
+			return true // null leaves a struct as it is
+		case '{':
+			// Into the struct as it is: of an object written twice,
+			// encoding/json keeps the members of the first the second
+			// lacks, and so does this.
+			members, _ := SplitObject(value)
+			return f.plan.decode(members, fv)
+		}
+		return false
+	case fieldStructList:
+		if value[0] == 'n' {
+			fv.SetZero()
+			return true
+		}
+		elems, ok := SplitArray(value)
+		if !ok {
+			return false
+		}
+		list := reflect.MakeSlice(fv.Type(), len(elems), len(elems))
+		for i, e := range elems {
+			switch e[0] {
+			case 'n': // a null element is the zero struct
+			case '{':
+				members, _ := SplitObject(e)
+				if !f.plan.decode(members, list.Index(i)) {
+					return false
+				}
+			default:
+				return false
+			}
+		}
+		fv.Set(list)
+		return true
 	}
 	return json.Unmarshal(value, fv.Addr().Interface()) == nil
 }
@@ -262,7 +388,11 @@ func setList[T any](fv reflect.Value, value []byte, read func([]byte) (T, bool))
 		fv.SetZero()
 		return true
 	}
-	elems, ok := SplitArray(value)
+	// The elements are split into a buffer on the stack, then read into a
+	// list of their number: a result's list of messages is not grown and
+	// copied again and again, twice.
+	var buf [64][]byte
+	elems, ok := appendElements(buf[:0], value)
 	if !ok {
 		return false
 	}

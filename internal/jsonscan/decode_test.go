@@ -45,8 +45,28 @@ type fieldsTest struct {
 	Untag  string
 	Skip   string `json:"-"`
 	hidden string
-	Named  kind `json:"named"`
+	Named  kind         `json:"named"`
+	B      bool         `json:"b"`
+	SL     []string     `json:"sl"`
+	In     inner        `json:"in"`
+	InL    []inner      `json:"inl"`
+	Self   []fieldsTest `json:"self"`
+	Num    json.Number  `json:"num"`
+	Text   textual      `json:"text"`
 }
+
+type inner struct {
+	A    int               `json:"a"`
+	S    string            `json:"s"`
+	R    []json.RawMessage `json:"r"`
+	Deep []inner           `json:"deep"`
+}
+
+// textual decodes itself from a string; encoding/json gives it an object
+// as an error.
+type textual struct{ s string }
+
+func (t *textual) UnmarshalText(b []byte) error { t.s = string(b); return nil }
 
 type kind string
 
@@ -68,6 +88,10 @@ func FuzzFieldsAsUnmarshal(f *testing.F) {
 		`{"n":2.5}`, `{"n":"3"}`, `{"p":null,"p":{"A":2},"p":{"B":1}}`, `{"m":{"a":1},"m":{"b":2}}`, "{\"s\":\"\xff\\u00e9\",\"s\":\"\\ud800\"}",
 		`{"\u0073":"esc","x":"y"}`, `{"l":[1,-2,null,0]}`, `{"l":null,"n":null}`, `{"l":[1.5]}`, `{"l":[1e2]}`, `{"n":-0,"l":[-0]}`,
 		`{"n":9223372036854775808}`, `{"l":"1"}`, `{"l":[true]}`, `{}`, `{"n":"3","s":"q"}`, `{"named":"\u0041"}`, `{"ſ":"long s","K":1}`,
+		`{"l":[1,2],"l":[null]}`, `{"l":[5,6],"l":[],"l":[null,null]}`, `{"sl":["a"],"sl":[null]}`, `{"b":true,"b":null,"sl":["x",null]}`,
+		`{"in":{"a":1,"s":"x"},"in":{"a":2},"IN":null}`, `{"inl":[{"a":1},null,{"s":"y","r":[1]}]}`, `{"inl":[{"a":1}],"inl":[{"s":"z"}]}`,
+		`{"inl":[{"deep":[{"a":1,"A":2}]}],"in":{"deep":null}}`, `{"in":[1]}`, `{"inl":[1]}`, `{"inl":{}}`, `{"self":[{"s":"a","self":[{}]}]}`,
+		`{"num":1.5}`, `{"text":"t"}`, `{"text":{}}`, `{"b":1}`, `{"sl":[1]}`, `{"in":{"a":"1"}}`,
 	} {
 		f.Add([]byte(seed))
 	}
@@ -104,6 +128,16 @@ func TestFieldsReadsWhatItCan(t *testing.T) {
 	}
 	if v.S != "a" || len(v.List) != 2 || string(v.List[1]) != `{"b":2}` || v.N != 3 || v.L[0] != 4 || v.M["a"] != 1 {
 		t.Fatalf("read %+v", v)
+	}
+	// The elements of a list share one copy, each ending where its
+	// capacity does: an append to one leaves the next as it was.
+	_ = append(v.List[0], "9999"...)
+	if string(v.List[1]) != `{"b":2}` || cap(v.List[0]) != len(v.List[0]) {
+		t.Fatalf("an append to the first element wrote over the second: %s", v.List[1])
+	}
+	nested, _ := SplitObject([]byte(`{"b":true,"sl":["x"],"in":{"a":1,"deep":[{"s":"d"}]},"inl":[{"a":2},null]}`))
+	if !Fields(nested, &v) || !v.B || v.SL[0] != "x" || v.In.A != 1 || v.In.Deep[0].S != "d" || len(v.InL) != 2 || v.InL[0].A != 2 {
+		t.Fatalf("nested structs, lists of them, booleans and lists of strings were left to json.Unmarshal, or read as %+v", v)
 	}
 	if Fields(members, new(embeds)) || Fields(members, new(quoted)) || Fields(members, &members) {
 		t.Fatal("an embedded struct, a string option or a value that is not a struct was read")

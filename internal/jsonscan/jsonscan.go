@@ -73,11 +73,16 @@ func SplitObject(v []byte) (Object, bool) {
 // SplitArray returns the elements of v, a valid JSON text; false when v is
 // not an array.
 func SplitArray(v []byte) ([][]byte, bool) {
+	return appendElements(nil, v)
+}
+
+// appendElements is SplitArray appending to elems, which a reader that
+// keeps the elements only while it reads them can hold on its stack.
+func appendElements(elems [][]byte, v []byte) ([][]byte, bool) {
 	i := skipSpace(v, 0)
 	if i >= len(v) || v[i] != '[' {
 		return nil, false
 	}
-	var elems [][]byte
 	i = skipSpace(v, i+1)
 	for i < len(v) && v[i] != ']' {
 		end := skipValue(v, i)

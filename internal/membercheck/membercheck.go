@@ -113,11 +113,12 @@ func checkMembers(x any, t reflect.Type, path string) error {
 // (json.Number), into the value CheckValue and the JSON Schema check both
 // read.
 func DecodeValue(raw []byte) (any, error) {
-	if json.Valid(raw) {
-		// Checked once and decoded once, in place: the Decoder below would
-		// copy the text and check it again as it decodes it. Its value on
-		// valid text is the same (jsonscan's FuzzValueAsDecoder); it stays
-		// for the error of text that is not JSON.
+	if jsonscan.Valid(raw) {
+		// Checked once (json.Valid's verdict, FuzzValidAsEncodingJSON) and
+		// decoded once, in place: the Decoder below would copy the text and
+		// check it again as it decodes it. Its value on valid text is the
+		// same (jsonscan's FuzzValueAsDecoder); it stays for the error of
+		// text that is not JSON.
 		return jsonscan.Value(raw), nil
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
