@@ -30,6 +30,9 @@ const encoding = new GptEncoding({ ...Cl100KBase(bpeRanks), tokenSplitRegex: SPL
 // are stored only as bytes. Look bytes up with the mark kept, then among the
 // byte ranks.
 const core = encoding.bytePairEncodingCoreProcessor
+// (exported for tools/tokencheck.mjs, which holds the merges below to the
+// library's own)
+export const encodingCore = core
 const keepBom = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 core.getBpeRankFromBytes = (key) => {
   let s
@@ -40,6 +43,92 @@ core.getBpeRankFromBytes = (key) => {
   }
   const i = core.binarySearch(key)
   return i === -1 ? undefined : core.bytePairNonUtfSortedEncoder[i][1]
+}
+
+// The merges themselves (a performance change; the ranks found are those of
+// getBpeRankFromBytes above, which decoded every candidate pair with a
+// throwing TextDecoder: most of the CPU of a count). A piece is handled as a
+// byte string, one char per UTF-8 byte (latin1), so that a pair is a slice
+// and a Map key. A key of ASCII bytes is its own text, found among the
+// string ranks; any other key is found in byBytes, which maps the bytes of
+// every rank holding a non-ASCII byte (the string ranks' UTF-8 and the byte
+// ranks) to its rank, built on the first such key. In cl100k no two ranks
+// have the same bytes, so a key finds the rank it found before.
+const strRanks = core.bytePairStringRankEncoder
+const ASCII = /^[\x00-\x7f]*$/
+let byBytes = null
+function nonAsciiRanks() {
+  const m = new Map()
+  core.bytePairRankDecoder.forEach((v, rank) => {
+    if (typeof v === 'string') {
+      if (!ASCII.test(v)) m.set(Buffer.from(v, 'utf8').toString('latin1'), rank)
+    } else {
+      m.set(Buffer.from(v).toString('latin1'), rank)
+    }
+  })
+  return m
+}
+
+// merge is the byte-pair merge of bytePairMerge (BytePairEncodingCore.js):
+// merge the adjacent pair of lowest rank, the leftmost of equals, until no
+// pair has a rank.
+function merge(bin, ascii) {
+  const n = bin.length
+  // high[i] counts the non-ASCII bytes before i, so a slice is ASCII iff
+  // high is the same at both ends.
+  let high = null
+  if (!ascii) {
+    if (byBytes === null) byBytes = nonAsciiRanks()
+    high = new Int32Array(n + 1)
+    for (let i = 0; i < n; i++) high[i + 1] = high[i] + (bin.charCodeAt(i) > 0x7f ? 1 : 0)
+  }
+  const rankOf = (a, b) => {
+    const key = bin.slice(a, b)
+    return ascii || high[a] === high[b] ? strRanks.get(key) : byBytes.get(key)
+  }
+  const starts = []
+  const ranks = []
+  for (let i = 0; i <= n; i++) {
+    starts.push(i)
+    ranks.push(i < n - 1 ? rankOf(i, i + 2) ?? Infinity : Infinity)
+  }
+  const pairRank = (i) => (i + 2 < starts.length ? rankOf(starts[i], starts[i + 2]) ?? Infinity : Infinity)
+  while (starts.length > 1) {
+    let lowest = Infinity
+    let at = -1
+    for (let i = 0; i < ranks.length - 1; i++) {
+      if (ranks[i] < lowest) { lowest = ranks[i]; at = i }
+    }
+    if (at === -1) break
+    starts.splice(at + 1, 1)
+    ranks.splice(at, 1)
+    ranks[at] = pairRank(at)
+    if (at > 0) ranks[at - 1] = pairRank(at - 1)
+  }
+  const out = []
+  for (let i = 0; i < starts.length - 1; i++) {
+    const r = rankOf(starts[i], starts[i + 1])
+    if (r === undefined) throw new Error(`The byte-pair encoding does not contain a value for: ${bin.slice(starts[i], starts[i + 1])}`)
+    out.push(r)
+  }
+  return out
+}
+
+// bytePairEncode replaces the library's (same cache, same merges) so that a
+// piece is encoded to UTF-8 once, as a byte string; Buffer's UTF-8, like
+// TextEncoder's, writes U+FFFD for a lone surrogate.
+core.bytePairEncode = function (input) {
+  const cache = this.mergeCache
+  if (cache?.has(input)) {
+    const result = cache.get(input)
+    cache.delete(input)
+    cache.set(input, result)
+    return result
+  }
+  const ascii = ASCII.test(input)
+  const result = merge(ascii ? input : Buffer.from(input, 'utf8').toString('latin1'), ascii)
+  this.addToMergeCache(input, result)
+  return result
 }
 const cl100k = encoding.encode
 const ORDINARY = { disallowedSpecial: new Set() } // special-token text is plain text
