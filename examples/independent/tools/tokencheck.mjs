@@ -1,11 +1,11 @@
 // Holds tokens.mjs's byte-pair merges (merge, bytePairEncode) to the
 // library's own bytePairMerge with the rank lookup tokens.mjs gives it
-// (getBpeRankFromBytes): every rank's text, and random texts drawn from
+// (getBpeRankFromBytes), and countText to the count of those tokens: every rank's text, and random texts drawn from
 // ASCII, whitespace (U+0085, U+FEFF, CR LF), Latin-1, CJK, astral, combining
 // marks and lone surrogates, must encode alike. `node tools/tokencheck.mjs
 // [N]` prints the number of texts compared, or the first difference and
 // exits 1.
-import { encode, encodingCore as core } from '../tokens.mjs'
+import { encode, countText, forgetCounts, encodingCore as core } from '../tokens.mjs'
 import { BytePairEncodingCore } from 'gpt-tokenizer/esm/BytePairEncodingCore'
 
 const library = BytePairEncodingCore.prototype.bytePairEncode
@@ -48,6 +48,15 @@ const check = (text) => {
     console.log(`differ on ${JSON.stringify(text)}: library ${JSON.stringify(want)}, tokens.mjs ${JSON.stringify(got)}`)
     process.exit(1)
   }
+  // countText counts what encode gives, and again from its memo
+  for (let k = 0; k < 2; k++) {
+    const c = countText(text)
+    if (c !== want.length) {
+      console.log(`countText ${JSON.stringify(text)} = ${c}, ${want.length} tokens`)
+      process.exit(1)
+    }
+  }
+  if (compared % 1000 === 0) forgetCounts()
 }
 // every rank's text, alone and run together with its neighbours
 const texts = []
