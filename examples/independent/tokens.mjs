@@ -86,6 +86,20 @@ function merge(bin, ascii) {
     const key = bin.slice(a, b)
     return ascii || high[a] === high[b] ? strRanks.get(key) : byBytes.get(key)
   }
+  const starts = n > LONG_PIECE ? mergeLong(n, rankOf) : mergeShort(n, rankOf)
+  const out = []
+  for (let i = 0; i < starts.length - 1; i++) {
+    const r = rankOf(starts[i], starts[i + 1])
+    if (r === undefined) throw new Error(`The byte-pair encoding does not contain a value for: ${bin.slice(starts[i], starts[i + 1])}`)
+    out.push(r)
+  }
+  return out
+}
+
+// mergeShort is bytePairMerge's own loop: rescan every pair's rank at each
+// merge, quadratic in the length of the piece. It returns the starts of the
+// parts left (and n).
+function mergeShort(n, rankOf) {
   const starts = []
   const ranks = []
   for (let i = 0; i <= n; i++) {
@@ -105,13 +119,79 @@ function merge(bin, ascii) {
     ranks[at] = pairRank(at)
     if (at > 0) ranks[at - 1] = pairRank(at - 1)
   }
-  const out = []
-  for (let i = 0; i < starts.length - 1; i++) {
-    const r = rankOf(starts[i], starts[i + 1])
-    if (r === undefined) throw new Error(`The byte-pair encoding does not contain a value for: ${bin.slice(starts[i], starts[i + 1])}`)
-    out.push(r)
+  return starts
+}
+
+// mergeLong makes the same merges as mergeShort in n log n: the pairs with a
+// rank wait in a heap ordered by rank and then by the start of their left
+// part (the leftmost of equal ranks first, as mergeShort's scan finds it).
+// A part is named by its start; an entry whose left part is gone or whose
+// pair has since changed (its stamp is old) is passed over.
+const LONG_PIECE = 64
+function mergeLong(n, rankOf) {
+  const next = new Int32Array(n + 1) // start of the next part, n at the end
+  const prev = new Int32Array(n + 1) // start of the previous part, -1 first
+  const stamp = new Int32Array(n + 1) // bumped when the pair at a start changes
+  const alive = new Uint8Array(n + 1)
+  for (let i = 0; i <= n; i++) { next[i] = i + 1; prev[i] = i - 1; alive[i] = 1 }
+  const hr = [] // heap of rank, start, stamp, in three parallel arrays
+  const hs = []
+  const ht = []
+  const less = (a, b) => hr[a] < hr[b] || (hr[a] === hr[b] && hs[a] < hs[b])
+  const swap = (a, b) => {
+    let t = hr[a]; hr[a] = hr[b]; hr[b] = t
+    t = hs[a]; hs[a] = hs[b]; hs[b] = t
+    t = ht[a]; ht[a] = ht[b]; ht[b] = t
   }
-  return out
+  const push = (r, st) => {
+    let i = hr.length
+    hr.push(r); hs.push(st); ht.push(stamp[st])
+    while (i > 0) {
+      const p = (i - 1) >> 1
+      if (!less(i, p)) break
+      swap(i, p)
+      i = p
+    }
+  }
+  const pop = () => {
+    const last = hr.length - 1
+    swap(0, last)
+    hr.pop(); hs.pop(); ht.pop()
+    let i = 0
+    for (;;) {
+      const l = 2 * i + 1
+      if (l >= hr.length) break
+      const c = l + 1 < hr.length && less(l + 1, l) ? l + 1 : l
+      if (!less(c, i)) break
+      swap(c, i)
+      i = c
+    }
+  }
+  // the pair whose left part starts at st: ranked if both parts exist
+  const offer = (st) => {
+    stamp[st]++
+    const b = next[st]
+    if (b >= n) return
+    const r = rankOf(st, next[b])
+    if (r !== undefined) push(r, st)
+  }
+  for (let i = 0; i < n - 1; i++) offer(i)
+  while (hr.length > 0) {
+    const st = hs[0]
+    const t = ht[0]
+    pop()
+    if (!alive[st] || t !== stamp[st]) continue
+    // merge the part at st with the next one
+    const gone = next[st]
+    alive[gone] = 0
+    next[st] = next[gone]
+    if (next[gone] <= n) prev[next[gone]] = st
+    offer(st)
+    if (prev[st] >= 0) offer(prev[st])
+  }
+  const starts = []
+  for (let i = 0; i <= n; i = next[i]) starts.push(i)
+  return starts
 }
 
 // bytePairEncode replaces the library's (same cache, same merges) so that a

@@ -29,8 +29,12 @@ const POOLS = [
   [0xd800, 0xdfff], [0x2000, 0x206f], [0x600, 0x6ff],
 ]
 function randomText() {
-  const len = 1 + rnd(rnd(10) === 0 ? 400 : 40)
+  // now and then a long text of one or two pools, whose pieces are long
+  // (tokens.mjs merges a piece over LONG_PIECE bytes with a heap)
+  const long = rnd(25) === 0
+  const len = 1 + rnd(long ? 3000 : rnd(10) === 0 ? 400 : 40)
   const pools = [POOLS[rnd(POOLS.length)], POOLS[rnd(POOLS.length)], POOLS[rnd(POOLS.length)]]
+  if (long) pools[2] = pools[0]
   let s = ''
   for (let i = 0; i < len; i++) {
     const [a, b] = pools[rnd(3)]
