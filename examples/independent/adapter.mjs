@@ -8,7 +8,7 @@ import { readConfig, effective, creationWarnings, Window } from './window.mjs'
 import { estimate } from './estimate.mjs'
 import { parseScript, summarize } from './summarize.mjs'
 import { classifyAll, prune as historyPrune, build } from './history.mjs'
-import { encode } from './tokens.mjs'
+import { encode, forgetCounts } from './tokens.mjs'
 import { limitOf, countAll, over, prune as budgetPrune, compressRequest, prepare, WARN_PERCENT, HARD_PERCENT } from './budget.mjs'
 import { resolveParam } from './config.mjs'
 import { run } from './loop.mjs'
@@ -128,7 +128,11 @@ async function handle(method, params) {
   let p = params
   if (p === undefined || p === null) p = Object.create(null)
   if (!isObject(p)) throw invalidParams('"params" must be an object')
-  return METHODS[method](p)
+  try {
+    return await METHODS[method](p)
+  } finally {
+    forgetCounts() // a request's counts are not kept past its answer (tokens.mjs)
+  }
 }
 
 serve(handle)

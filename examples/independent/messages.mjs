@@ -29,8 +29,21 @@ export function wellFormed(v) {
 
 const nonEmptyString = (v) => typeof v === 'string' && v !== ''
 
+// valid holds the message objects messageProblem has found valid, so that a
+// message checked again (the provider loop trims its whole state at every
+// turn) is not walked again: a performance change; no message object is
+// changed after it is read or built.
+const valid = new WeakSet()
+
 // messageProblem returns why message m is invalid (MSG-1, CLS-2), or null.
 function messageProblem(m) {
+  if (valid.has(m)) return null
+  const p = problemOf(m)
+  if (p === null) valid.add(m)
+  return p
+}
+
+function problemOf(m) {
   if (!isObject(m)) return `a message must be a JSON object, got ${m === null ? 'null' : Array.isArray(m) ? 'an array' : typeof m}`
   if (!Object.hasOwn(m, 'role')) return '"role" is missing'
   if (typeof m.role !== 'string') return '"role" must be a string'
