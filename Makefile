@@ -102,7 +102,6 @@ FUZZ_TARGETS := \
 	./internal/server:FuzzAnswerLine \
 	./internal/server:FuzzDecodeRequestAsUnmarshal \
 	./internal/server:FuzzEncodeResultAsMarshal \
-	./internal/server:FuzzValidAsJSONValid \
 	./internal/ecmajson:FuzzCountableAsCompact \
 	./internal/ecmajson:FuzzContentLengthAsCompact \
 	./reference/budget:FuzzMessageTokensAsUnmarshal \

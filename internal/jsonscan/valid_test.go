@@ -13,6 +13,14 @@ func FuzzValidAsEncodingJSON(f *testing.F) {
 		"{\n\t\"a\"\r\n:\t-1.5e3 ,\"b\":\"é😀\"}", `[1,"a",{"b":2},[3],null,true, false ]`, `[]`, `{}`, `null`, `"s\u00e9"`, `1`,
 		"\"\xff\"", `"\ud800x"`, "{\"\xfe\":1}", `[[[]],{"a":{"b":[0.50,-0,1E+2]}}]`, `{"a":1,}`, `{"a"}`, `[1,`, `"`, `{"`, `{"a":"\`, `]`, `[}`,
 		`01`, `-`, `1.`, `1e`, `1e+`, `.5`, `+1`, `tru`, `nul`, `falsey`, `"\u12"`, `"\x"`, "\"\t\"", `[1 2]`, `{"a" 1}`, `{1:2}`, ``, ` `, `{} {}`, `"a"b`,
+		// The request lines conform serve checks (D-90): every escape, numbers at their edges,
+		// nesting at json.Valid's limit and past it.
+		`{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":[1,-2.5e+3,0,-0,1E9,true,false,null,"s\"\\\/\b\f\n\r\t\u00e9\uD800"]}}`,
+		`-01`, `1.5E-7`, `[1,]`, `{"a":}`, `"\u12g4"`, "\"\x01\"", "\"\x7f\xff\"", `"abc`, "\t1\r\n", `{"a":1}}`, `[[[]]`, `1 x`, `nulll`,
+		`-0.0e-0`, `[-]`, `[0x1]`,
+		strings.Repeat("[", 10000) + strings.Repeat("]", 10000), strings.Repeat("[", 10001) + strings.Repeat("]", 10001),
+		strings.Repeat(`{"a":`, 10000) + "1" + strings.Repeat("}", 10000), strings.Repeat(`{"a":`, 10001) + "1" + strings.Repeat("}", 10001),
+		strings.Repeat("[", 10001),
 	} {
 		f.Add([]byte(seed))
 	}

@@ -76,9 +76,9 @@ var ErrInvalid = errors.New("not a message")
 // every string well-formed Unicode (MSG-1), its tool members readable
 // (CLS-2).
 //
-// The text is checked once, by json.Valid; its members, and those of its
-// tool calls and content blocks, are then read with internal/jsonscan's
-// scanners, which take valid JSON and copy nothing, as encoding/json
+// The text is checked once, by jsonscan.Valid (json.Valid's verdict);
+// its members, and those of its tool calls and content blocks, are then
+// read with internal/jsonscan's scanners, which take valid JSON and copy nothing, as encoding/json
 // would read them into maps: of a name written twice the last, names
 // matched exactly after unescaping (FuzzParseAsOracle). The harness reads
 // every message it sends and receives; decoding each into maps was most
@@ -88,7 +88,7 @@ func Parse(raw json.RawMessage) (Message, error) {
 		return Message{}, fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, args...))
 	}
 	text := bytes.TrimSpace(raw)
-	if !json.Valid(text) {
+	if !jsonscan.Valid(text) {
 		return fail("not valid JSON")
 	}
 	if text[0] != '{' {

@@ -23,7 +23,7 @@ var requestMembers = []string{"jsonrpc", "id", "method", "params"}
 // (JSON-RPC 2.0). A string id must be valid UTF-8, since it is echoed as
 // sent and the response line must be UTF-8.
 func decodeRequest(line []byte) (protocol.Request, error) {
-	if !validJSON(line) {
+	if !jsonscan.Valid(line) {
 		var v any
 		return protocol.Request{}, json.Unmarshal(line, &v) // the syntax error, with its offset
 	}

@@ -9,6 +9,7 @@ import (
 	"io"
 
 	"github.com/convspec/convspec/conformance/protocol"
+	"github.com/convspec/convspec/internal/jsonscan"
 )
 
 // Responder answers one request: a result to encode, or an error (a
@@ -88,7 +89,7 @@ func answer(ctx context.Context, h Responder, line []byte) (resp *protocol.Respo
 	null := json.RawMessage("null")
 	req, err := decodeRequest(line)
 	if err != nil {
-		if !validJSON(bytes.TrimSpace(line)) {
+		if !jsonscan.Valid(bytes.TrimSpace(line)) {
 			return &protocol.Response{JSONRPC: "2.0", ID: null, Error: protocol.NewError(protocol.KindParseError, "line is not JSON: %v", err)}, false
 		}
 		return &protocol.Response{JSONRPC: "2.0", ID: null, Error: protocol.NewError(protocol.KindInvalidRequest, "a request must be a JSON-RPC 2.0 object: %v", err)}, false

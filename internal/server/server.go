@@ -14,6 +14,7 @@ import (
 
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/internal/fault"
+	"github.com/convspec/convspec/internal/jsonscan"
 	"github.com/convspec/convspec/reference/budget"
 	"github.com/convspec/convspec/reference/history"
 	"github.com/convspec/convspec/reference/message"
@@ -223,7 +224,7 @@ func NewHandler(engine Engine) *Handler {
 // A panic in the engine becomes an internal_error: a server never crashes
 // on its input.
 func (h *Handler) Handle(ctx context.Context, method string, params json.RawMessage) (any, error) {
-	if len(params) > 0 && !validJSON(params) {
+	if len(params) > 0 && !jsonscan.Valid(params) {
 		params = notJSON
 	}
 	return h.handle(ctx, method, params)
