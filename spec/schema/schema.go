@@ -9,6 +9,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -159,7 +160,8 @@ func compile(schemaJSON []byte, url, ref string) (*jsonschema.Schema, error) {
 var printer = message.NewPrinter(language.English)
 
 // violations flattens a validation error into its leaves, each named by
-// where it is in the document, root being the document's own name.
+// where it is in the document, root being the document's own name, in the
+// order of their texts.
 func violations(err error, root string) []error {
 	var ve *jsonschema.ValidationError
 	if err == nil {
@@ -194,6 +196,10 @@ func violations(err error, root string) []error {
 		}
 	}
 	walk(ve)
+	// The validator meets an object's members in map order: sorted, the
+	// first violation is the same on every run, and so is a report that
+	// names it.
+	slices.SortFunc(out, func(a, b error) int { return strings.Compare(a.Error(), b.Error()) })
 	return out
 }
 
