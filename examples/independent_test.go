@@ -81,6 +81,16 @@ func TestIndependentImplementation(t *testing.T) {
 			}
 		})
 	}
+	// Its byte-pair merges are its own code, written for speed; they are
+	// held to the tokenizer library's on every rank's text and random texts
+	// (tools/tokencheck.mjs), long pieces included, which a run's requests
+	// seldom hold.
+	t.Run("tokencheck", func(t *testing.T) {
+		t.Parallel()
+		if out, err := run(dir, "node", filepath.Join("tools", "tokencheck.mjs"), "200"); err != nil {
+			t.Fatalf("node tools/tokencheck.mjs: %v\n%s", err, out)
+		}
+	})
 	for _, seed := range strings.Fields(*nversionSeeds) {
 		t.Run("differential/seed-"+seed, func(t *testing.T) {
 			t.Parallel()

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 
 	"github.com/convspec/convspec/internal/jsonscan"
 	"github.com/convspec/convspec/internal/membercheck"
@@ -58,12 +59,16 @@ func DecodeResult(method string, raw json.RawMessage, v any) error {
 // JSON Schema, into v.
 func decodeValid(raw json.RawMessage, v any) error {
 	// raw was checked as JSON (jsonscan.Valid, or json.Valid): its members
-	// are read in place, the messages of a result as the slices of it they
-	// are, without a second check and a third scan by encoding/json. A member jsonscan.Fields
-	// does not read is left to json.Unmarshal, which reads raw in place
-	// too (a Decoder would first copy all of it into a buffer of its own).
+	// are read in place, the messages of a result copied once, without a
+	// second check and a third scan by encoding/json. A result with a
+	// member jsonscan.Fields does not read is decoded again, from the zero
+	// value, by json.Unmarshal, which reads raw in place too (a Decoder
+	// would first copy all of it into a buffer of its own).
 	if members, ok := jsonscan.SplitObject(raw); ok && jsonscan.Fields(members, v) {
 		return nil
+	}
+	if rv := reflect.ValueOf(v); rv.Kind() == reflect.Pointer && !rv.IsNil() {
+		rv.Elem().SetZero() // as Fields asks: it may have read some members
 	}
 	if err := json.Unmarshal(raw, v); err != nil {
 		// 3.0 and 3e0 are the integer 3 (the member check let them through),

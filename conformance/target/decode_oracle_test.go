@@ -121,14 +121,8 @@ func decodesAsBefore(t testing.TB, method string, newV func() any, raw []byte) {
 	got, want := newV(), newV()
 	gotErr := DecodeResult(method, raw, got)
 	wantErr := decodeResultBefore(method, raw, want)
-	// Of a result with several violations the validator names the first
-	// it meets, walking the tree's maps in Go's random order, before as
-	// now: a text that differs is compared with the others the oracle can
-	// give.
-	for try := 0; try < 100 && gotErr != nil && wantErr != nil && gotErr.Error() != wantErr.Error(); try++ {
-		want = newV()
-		wantErr = decodeResultBefore(method, raw, want)
-	}
+	// Of a result with several violations both name the first in the
+	// order of their texts (spec/schema sorts them): compared once.
 	if (gotErr == nil) != (wantErr == nil) || gotErr != nil && gotErr.Error() != wantErr.Error() {
 		t.Fatalf("%s %q:\n got  %v\n want %v", method, raw, gotErr, wantErr)
 	}
@@ -168,9 +162,6 @@ func TestEveryResultHasASample(t *testing.T) {
 		}
 		if err := decodeResultBefore(m, raw, newV()); err != nil {
 			t.Errorf("%s: the sample is not valid: %v", m, err)
-		}
-		if !schema.Quick(m) {
-			t.Errorf("%s: the result schema has a keyword ResultPasses does not know", m)
 		}
 		if !membercheck.Passes(raw, newV()) || !schema.ResultPasses(m, raw) {
 			t.Errorf("%s: the valid sample is not judged valid as written: member check %v, schema %v",

@@ -13,8 +13,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -81,8 +83,8 @@ func checkMembers(x any, t reflect.Type, path string) error {
 		if !ok {
 			return fail("an object")
 		}
-		for k, v := range members {
-			if err := checkMembers(v, t.Elem(), join(path, k)); err != nil {
+		for _, k := range slices.Sorted(maps.Keys(members)) { // the same member named on every run
+			if err := checkMembers(members[k], t.Elem(), join(path, k)); err != nil {
 				return err
 			}
 		}

@@ -52,6 +52,8 @@ type memberField struct {
 	plan      *memberPlan
 }
 
+// memberPlans is a cache of what Passes makes of each Go type it is asked
+// about, as encoding/json keeps its fields: a type's plan never changes.
 var memberPlans sync.Map // reflect.Type → *memberPlan; nil when Passes cannot tell
 
 func planOf(t reflect.Type) *memberPlan {

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/convspec/convspec/conformance/protocol"
+	"github.com/convspec/convspec/internal/jsonscan"
 )
 
 // Encoding the results that return messages. encoding/json encodes a
@@ -13,10 +14,11 @@ import (
 // insignificant white space; the messages of a result are the bytes of
 // message.Message values, which are valid JSON (a message is made only by
 // message's parsers, from text json.Valid accepted, or by message.New), so
-// checking them again — most of the cost of encoding a trim's answer — finds
-// nothing. Here each list of messages is encoded by encoding/json as a
-// placeholder, and written in its place without its white space and
-// unchecked (D-90). The bytes are Marshal's (FuzzEncodeResultAsMarshal).
+// checking them again as encoding/json does — most of the cost of encoding a
+// trim's answer — finds nothing. Here each list of messages is encoded by
+// encoding/json as a placeholder, and written in its place without its
+// white space, checked only by jsonscan.Valid's single pass, so that an
+// engine's bytes that are not JSON never reach the line (D-90). The bytes are Marshal's (FuzzEncodeResultAsMarshal).
 
 // encodeResult is Marshal(result) for a result of a Handler's own.
 func encodeResult(result any) ([]byte, error) {
@@ -69,8 +71,11 @@ func encodeResult(result any) ([]byte, error) {
 	}
 	for _, list := range lists {
 		for _, m := range list {
-			if m != nil && len(m) == 0 {
-				return Marshal(result) // no JSON: encoding/json says what is wrong
+			if m != nil && !jsonscan.Valid(m) {
+				// Not JSON: a faulty engine's own bytes, never a parsed
+				// message's. encoding/json says what is wrong, and the
+				// line stays JSON (an internal_error).
+				return Marshal(result)
 			}
 		}
 	}

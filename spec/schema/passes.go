@@ -34,11 +34,11 @@ func ResultPasses(method string, raw []byte) bool {
 	return c != nil && c.passes(trimSpace(raw))
 }
 
-// Quick reports whether ResultPasses can accept a result of method at all:
+// quick reports whether ResultPasses can accept a result of method at all:
 // the keywords of its schema are all ones it knows. A test holds every
 // method to it, so that a keyword added to protocol.schema.json cannot
 // quietly send every result the slow way.
-func Quick(method string) bool {
+func quick(method string) bool {
 	checks, err := quickResults()
 	return err == nil && checks[method] != nil && checks[method].known()
 }
