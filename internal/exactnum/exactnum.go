@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/convspec/convspec/internal/jsonscan"
 )
 
 // MaxCount is the greatest count (CFG-3): 2^53 − 1, the greatest integer
@@ -34,7 +36,7 @@ func Integer(text string) (int64, error) { return Scaled(text, 0) }
 // is an integer of magnitude at most MaxCount: Scaled("0.8", 2) is 80,
 // Scaled("0.805", 2) is ErrNotInteger.
 func Scaled(text string, places int) (int64, error) {
-	if !isNumber(text) {
+	if !jsonscan.Number(text) {
 		return 0, ErrNotNumber
 	}
 	neg := strings.HasPrefix(text, "-")
@@ -73,48 +75,4 @@ func Scaled(text string, places int) (int64, error) {
 		n = -n
 	}
 	return n, nil
-}
-
-// isNumber reports whether s is a JSON number (RFC 8259): -? int frac? exp?
-func isNumber(s string) bool {
-	i := 0
-	if i < len(s) && s[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(s) && s[i] == '0':
-		i++
-	case i < len(s) && s[i] >= '1' && s[i] <= '9':
-		i = skipDigits(s, i)
-	default:
-		return false
-	}
-	if i < len(s) && s[i] == '.' {
-		if j := skipDigits(s, i+1); j > i+1 {
-			i = j
-		} else {
-			return false
-		}
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		if j := skipDigits(s, i); j > i {
-			i = j
-		} else {
-			return false
-		}
-	}
-	return i == len(s)
-}
-
-// skipDigits is the index of the first byte at or after i that is not a
-// decimal digit.
-func skipDigits(s string, i int) int {
-	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-		i++
-	}
-	return i
 }

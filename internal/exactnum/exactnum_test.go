@@ -37,14 +37,16 @@ func TestScaled(t *testing.T) {
 	}
 }
 
-// isNumber is RFC 8259's number grammar: over strings of the characters a
-// number is made of, it agrees with encoding/json, for which any valid
-// text of these characters is a number.
-func TestIsNumberAgreesWithEncodingJSON(t *testing.T) {
+// Scaled reads RFC 8259's number grammar: over strings of the characters
+// a number is made of, what it refuses as not a number is what
+// encoding/json refuses, for which any valid text of these characters is a
+// number.
+func TestNumbersAreWhatEncodingJSONAccepts(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		s := rapid.StringOfN(rapid.RuneFrom([]rune("0123456789.eE+-")), 0, 12, -1).Draw(t, "s")
-		if got, want := isNumber(s), json.Valid([]byte(s)); got != want {
-			t.Fatalf("isNumber(%q) = %v, json.Valid = %v", s, got, want)
+		_, err := Scaled(s, 0)
+		if got, want := !errors.Is(err, ErrNotNumber), json.Valid([]byte(s)); got != want {
+			t.Fatalf("Scaled(%q) takes it for a number: %v, json.Valid = %v", s, got, want)
 		}
 	})
 }

@@ -147,9 +147,17 @@ func validString(v []byte, i int) (int, bool) {
 	return i, false
 }
 
+// Number reports whether v is exactly one JSON number (RFC 8259), without
+// white space: the grammar Valid reads numbers by, for a caller that holds
+// a number's text alone (package exactnum).
+func Number[T ~string | ~[]byte](v T) bool {
+	end, ok := validNumber(v, 0)
+	return ok && end == len(v)
+}
+
 // validNumber checks the number token at i, -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?,
 // and returns the index after it.
-func validNumber(v []byte, i int) (int, bool) {
+func validNumber[T ~string | ~[]byte](v T, i int) (int, bool) {
 	if i < len(v) && v[i] == '-' {
 		i++
 	}
@@ -182,7 +190,7 @@ func validNumber(v []byte, i int) (int, bool) {
 	return i, true
 }
 
-func digits(v []byte, i int) int {
+func digits[T ~string | ~[]byte](v T, i int) int {
 	for i < len(v) && v[i] >= '0' && v[i] <= '9' {
 		i++
 	}
