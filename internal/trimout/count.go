@@ -151,7 +151,7 @@ func Text[M Msg](m M, payloads bool) string {
 	var members jsonscan.Object
 	if jm, ok := any(m).(judgemsg.Message); ok {
 		members, _ = jsonscan.SplitObject(jm.Raw()) // checked by judgemsg.Parse
-	} else if raw := m.Raw(); json.Valid(raw) {
+	} else if raw := m.Raw(); jsonscan.Valid(raw) {
 		members, _ = jsonscan.SplitObject(raw)
 	}
 	// Members by their exact names (MSG-1), as encoding/json's struct
