@@ -331,35 +331,51 @@ drain:
 			if out.err != nil {
 				return answer{}, fail(ProtocolError, "%v", out.err)
 			}
-			if raw {
-				return answer{line: out.line}, nil
+			if a, ok := s.answers(out.line, method, id, raw, ledger); ok {
+				return a, nil
 			}
-			// Read once: for its id here, for its members by decodeAnswer.
-			a := readAnswer(out.line)
-			if _, earlier := a.earlier(id); earlier {
-				ledger.record(out.line, id, s.lastID, "after "+method+" was sent")
-				continue
-			}
-			return a, nil
 		case <-s.exited:
 			// The child's death is a crash whoever still holds the pipe (a
-			// daemon it left behind): take a line it wrote before dying, if
-			// one comes at once, and report the crash otherwise.
+			// daemon it left behind): take the lines it wrote before dying,
+			// if they come at once — a second answer to an earlier request
+			// charged to it as above, whichever of the lines and the exit
+			// is noticed first — and report the crash otherwise.
 			grace, stopGrace := afterAwake(exitedLineGrace)
-			select {
-			case out, ok := <-s.lines:
-				if ok && out.err == nil {
-					stopGrace()
-					return answer{line: out.line}, nil
+			defer stopGrace()
+			for {
+				select {
+				case out, ok := <-s.lines:
+					if !ok || out.err != nil {
+						return answer{}, fail(Crash, "it exited without a response; %s", s.exitStatus())
+					}
+					if a, ok := s.answers(out.line, method, id, raw, ledger); ok {
+						return a, nil
+					}
+				case <-grace:
+					return answer{}, fail(Crash, "it exited without a response; %s", s.exitStatus())
 				}
-			case <-grace:
 			}
-			stopGrace()
-			return answer{}, fail(Crash, "it exited without a response; %s", s.exitStatus())
 		case <-expired:
 			return answer{}, fail(Timeout, "no response within %v", timeout)
 		case <-ctx.Done():
 			return answer{}, ctx.Err()
 		}
 	}
+}
+
+// answers reads a line that came after request id was sent: the answer to
+// it, or a second answer to an earlier request, which is charged to that
+// one (D-50) and is not an answer (false). A raw line's answer is taken
+// unread.
+func (s *session) answers(line []byte, method string, id int64, raw bool, ledger *strayLedger) (answer, bool) {
+	if raw {
+		return answer{line: line}, true
+	}
+	// Read once: for its id here, for its members by decodeAnswer.
+	a := readAnswer(line)
+	if _, earlier := a.earlier(id); earlier {
+		ledger.record(line, id, s.lastID, "after "+method+" was sent")
+		return answer{}, false
+	}
+	return a, true
 }
