@@ -297,30 +297,56 @@ func AppendMarshaled(dst, v []byte) ([]byte, bool) {
 // compaction with HTML escaping writes it: without the white space
 // between tokens (a string's own is kept), with '<', '>' and '&' written
 // \u003c, \u003e, \u0026 and U+2028, U+2029 written \u2028, \u2029, and
-// every other byte as it is.
+// every other byte as it is. Bytes it leaves alone are passed over with
+// one look-up, in a table for strings and one for what is between them.
 func appendCompactHTML(dst, valid []byte) []byte {
 	const hex = "0123456789abcdef"
 	start := 0
-	inString := false
+	stop := &compactStop[0]
 	for i := 0; i < len(valid); i++ {
-		switch c := valid[i]; {
-		case c == '"':
-			inString = !inString
-		case inString && c == '\\':
-			i++ // the escaped byte: '"' or '\\' here ends or escapes nothing
-		case !inString && isSpace(c):
+		c := valid[i]
+		if !stop[c] {
+			continue
+		}
+		switch c {
+		case '"':
+			if stop == &compactStop[0] {
+				stop = &compactStop[1]
+			} else {
+				stop = &compactStop[0]
+			}
+		case '\\': // in a string: the escaped byte ends nothing
+			i++
+		case ' ', '\t', '\n', '\r': // between tokens
 			dst = append(dst, valid[start:i]...)
 			start = i + 1
-		case c == '<' || c == '>' || c == '&':
+		case '<', '>', '&':
 			dst = append(dst, valid[start:i]...)
 			dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
 			start = i + 1
-		case c == 0xE2 && i+2 < len(valid) && valid[i+1] == 0x80 && valid[i+2]&^1 == 0xA8:
-			dst = append(dst, valid[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hex[valid[i+2]&0xF])
-			i += 2
-			start = i + 1
+		case 0xE2:
+			if i+2 < len(valid) && valid[i+1] == 0x80 && valid[i+2]&^1 == 0xA8 {
+				dst = append(dst, valid[start:i]...)
+				dst = append(dst, '\\', 'u', '2', '0', '2', hex[valid[i+2]&0xF])
+				i += 2
+				start = i + 1
+			}
 		}
 	}
 	return append(dst, valid[start:]...)
 }
+
+// compactStop are the bytes appendCompactHTML stops at between tokens
+// ([0]: a string's quote, white space) and in a string ([1]: its quote,
+// a backslash, what is escaped for HTML). In valid JSON, '<', '>', '&'
+// and 0xE2 are never between tokens, nor white space a byte after a
+// backslash.
+var compactStop = func() (stop [2][256]bool) {
+	for _, c := range []byte{'"', ' ', '\t', '\n', '\r'} {
+		stop[0][c] = true
+	}
+	for _, c := range []byte{'"', '\\', '<', '>', '&', 0xE2} {
+		stop[1][c] = true
+	}
+	return stop
+}()

@@ -9,7 +9,8 @@
 // order and with their omitempty rules, and each json.RawMessage is
 // checked by jsonscan's one pass, which also says whether it is already in
 // Marshal's form, so that it is copied, and otherwise compacted and
-// escaped as Marshal would (jsonscan.AppendMarshaled). Any other value,
+// escaped as Marshal would (jsonscan.AppendMarshaled). Params built as a
+// map[string]any are written so too, member by member. Any other value,
 // and any params holding a json.RawMessage that is not valid JSON, is
 // encoded by json.Marshal itself, so that the error is its own (D-92;
 // FuzzMarshalAsEncodingJSON).
@@ -140,6 +141,8 @@ func encode(params any) ([]byte, bool) {
 		e.config(p.Config)
 	case protocol.LoopRunParams:
 		e.loopRun(p)
+	case map[string]any:
+		e.anyMap(p)
 	case protocol.InitializeParams:
 		e.open(0)
 		e.key("protocol")
@@ -151,6 +154,9 @@ func encode(params any) ([]byte, bool) {
 	}
 	if e.bad {
 		return nil, false
+	}
+	if e.b == nil {
+		return []byte("null"), true // a nil map
 	}
 	return append(e.b, '}'), true
 }
@@ -365,4 +371,45 @@ func (e *encoder) turns(turns []protocol.LoopTurn) {
 		e.b = append(e.b, '}')
 	}
 	e.b = append(e.b, ']')
+}
+
+// anyMap writes params built as a map, as the differential properties
+// build theirs: members sorted by name, as encoding/json sorts a map's;
+// a list of messages or a string written here, any other value by
+// json.Marshal, which writes it as it would in the map. A nil map is
+// left unopened: null.
+func (e *encoder) anyMap(m map[string]any) {
+	if m == nil {
+		return
+	}
+	names := make([]string, 0, len(m))
+	n := 0
+	for name, v := range m {
+		names = append(names, name)
+		if msgs, ok := v.([]json.RawMessage); ok {
+			n += size(msgs)
+		}
+	}
+	slices.Sort(names)
+	e.open(n)
+	for _, name := range names {
+		if e.b[len(e.b)-1] != '{' {
+			e.b = append(e.b, ',')
+		}
+		e.string(name)
+		e.b = append(e.b, ':')
+		switch v := m[name].(type) {
+		case []json.RawMessage:
+			e.raws(v)
+		case string:
+			e.string(v)
+		default:
+			b, err := json.Marshal(v)
+			if err != nil {
+				e.bad = true
+				return
+			}
+			e.b = append(e.b, b...)
+		}
+	}
 }

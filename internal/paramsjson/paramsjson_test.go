@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"strconv"
 	"testing"
 
 	"github.com/convspec/convspec/conformance/protocol"
@@ -98,7 +99,22 @@ func values(msgs, raw []byte, s, t string, n int64, flags uint16) []any {
 		protocol.ConfigResolveParams{Config: config},
 		protocol.LoopRunParams{Config: config, Initial: list, Iterations: iterations, Summarizers: summarizers},
 		protocol.InitializeParams{Protocol: int(n), Suite: t},
+		// As the differential properties build params: a map, its values
+		// of any type.
+		anyMap(flags, map[string]any{"messages": list, "model": s, t: n, s + "<": one, "summarizer": script, "limits": limits,
+			"nested": map[string]any{"messages": list, "text": t}}),
 	}
+}
+
+// anyMap is m, or a nil or an empty map as flags say.
+func anyMap(flags uint16, m map[string]any) map[string]any {
+	switch {
+	case flags&(1<<14) != 0:
+		return nil
+	case flags&(1<<15) != 0:
+		return map[string]any{}
+	}
+	return m
 }
 
 // FuzzMarshalAsEncodingJSON: for every params type it writes itself,
@@ -130,6 +146,11 @@ func FuzzMarshalAsEncodingJSON(f *testing.F) {
 		{compact, "0.5", "s", "t", 0, 1 << 3},
 		{compact, "2", "r", "e", 9007199254740991, 0xffff &^ 1},
 		{compact, "2", "", "", 0, 1<<5 | 1<<13},
+		{compact, "2", "", "", 0, 1 << 14},
+		{compact, "2", "", "", 0, 1 << 15},
+		{compact, "2", "b", "a", 0, 1<<3 | 1<<4 | 1<<5},
+		// A map whose value json.Marshal refuses: a message that is not JSON in a nested list.
+		{compact + "\x00[", "2", "b", "a", 0, 0},
 		// Strings encoding/json escapes: quotes, controls, bytes that are not UTF-8.
 		{compact, `"\u00e9"`, "q\"\\\n\x01\x7f", "\xff\xfeé😀", 42, 0xffff &^ 1},
 		{"\"\xff\"\x00[\"\\u2028\"]", "true", "yaml: 1\n", "{\"a\": [1]}", 7, 1<<10 | 1<<11 | 1<<12},
@@ -153,8 +174,10 @@ func FuzzMarshalAsEncodingJSON(f *testing.F) {
 func TestEveryParamsTypeIsWrittenHere(t *testing.T) {
 	msgs := []byte(`{"role":"user","content":"hi"}` + "\x00" + `{"role":"assistant","content":"<b>"}`)
 	seen := map[reflect.Type]bool{}
-	for _, v := range values(msgs, []byte("1"), "s", "t", 1, 0xffff&^1) {
-		seen[reflect.TypeOf(v)] = true
+	for _, v := range values(msgs, []byte("1"), "s", "t", 1, 0x3fff&^1) {
+		if _, ok := v.(map[string]any); !ok {
+			seen[reflect.TypeOf(v)] = true
+		}
 		if _, ok := encode(v); !ok {
 			t.Errorf("%T is handed to encoding/json", v)
 		}
@@ -162,10 +185,42 @@ func TestEveryParamsTypeIsWrittenHere(t *testing.T) {
 	if got, want := len(seen), len(protocol.Methods())-1; got != want {
 		t.Errorf("%d params types are written here; the protocol has %d methods with params", got, want)
 	}
-	if _, ok := encode(map[string]any{"messages": []json.RawMessage{}}); ok {
-		t.Error("a map is written here, not by encoding/json")
+	if _, ok := encode(&protocol.BudgetCountParams{}); ok {
+		t.Error("a pointer to params is written here, not by encoding/json")
 	}
 	if _, ok := encode(protocol.BudgetCountParams{Messages: []json.RawMessage{json.RawMessage(`{`)}}); ok {
 		t.Error("a message that is not JSON is written here: its error must be encoding/json's")
+	}
+}
+
+// BenchmarkMarshal encodes a trimmer.trim request of 50 messages, one in
+// four holding a '<' that is escaped and one in eight written with white
+// space, as the suite's generators write them, with Marshal and with
+// json.Marshal.
+func BenchmarkMarshal(b *testing.B) {
+	msgs := make([]json.RawMessage, 50)
+	for i := range msgs {
+		text := "message number " + strconv.Itoa(i) + " of the conversation, with a few more words in it"
+		switch {
+		case i%8 == 0:
+			msgs[i] = json.RawMessage(`{ "role": "user", "content": "` + text + `" }`)
+		case i%4 == 1:
+			msgs[i] = json.RawMessage(`{"role":"assistant","content":"<b>` + text + `</b>"}`)
+		default:
+			msgs[i] = json.RawMessage(`{"role":"user","content":"` + text + `"}`)
+		}
+	}
+	params := protocol.TrimmerTrimParams{Trimmer: "tail", Messages: msgs, Limit: json.RawMessage("20")}
+	for _, m := range []struct {
+		name    string
+		marshal func(any) ([]byte, error)
+	}{{"paramsjson", Marshal}, {"encoding-json", json.Marshal}} {
+		b.Run(m.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := m.marshal(params); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
