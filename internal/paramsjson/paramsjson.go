@@ -20,6 +20,7 @@ import (
 	"encoding/json"
 	"slices"
 	"strconv"
+	"sync"
 
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/internal/jsonscan"
@@ -35,13 +36,22 @@ func Marshal(params any) ([]byte, error) {
 	return json.Marshal(params)
 }
 
+// buffers hold the bytes of params being written, as encoding/json keeps
+// its own: what is returned is a copy the size of the params, made once,
+// where a buffer of the caller's would be grown, and copied, for each
+// message an escape makes longer.
+var buffers = sync.Pool{New: func() any { return new([]byte) }}
+
 // encode writes params as json.Marshal does; false when params is not one
 // of the types it writes, or holds a json.RawMessage that is not JSON.
 func encode(params any) ([]byte, bool) {
-	var e encoder
+	buf := buffers.Get().(*[]byte)
+	defer buffers.Put(buf)
+	e := encoder{b: (*buf)[:0]}
+	defer func() { *buf = e.b }()
 	switch p := params.(type) {
 	case protocol.TrimmerTrimParams:
-		e.open(size(p.Messages))
+		e.open()
 		e.key("trimmer")
 		e.string(p.Trimmer)
 		e.key("messages")
@@ -49,13 +59,13 @@ func encode(params any) ([]byte, bool) {
 		e.key("limit")
 		e.raw(p.Limit)
 	case protocol.TrimmerCountParams:
-		e.open(size(p.Messages))
+		e.open()
 		e.key("trimmer")
 		e.string(p.Trimmer)
 		e.key("messages")
 		e.raws(p.Messages)
 	case protocol.WindowTrimParams:
-		e.open(size(p.Messages))
+		e.open()
 		e.key("window")
 		e.string(p.Window)
 		e.key("messages")
@@ -65,38 +75,38 @@ func encode(params any) ([]byte, bool) {
 			e.summarizer(p.Summarizer)
 		}
 	case protocol.WindowEstimateParams:
-		e.open(size(p.Messages))
+		e.open()
 		e.key("messages")
 		e.raws(p.Messages)
 	case protocol.WindowSummarizeParams:
-		e.open(size(p.Messages))
+		e.open()
 		e.key("messages")
 		e.raws(p.Messages)
 		e.key("summarizer")
 		e.summarizer(p.Summarizer)
 	case protocol.WindowCreateParams:
-		e.open(0)
+		e.open()
 		if len(p.Config) > 0 {
 			e.key("config")
 			e.raw(p.Config)
 		}
 	case protocol.TokensEncodeParams:
-		e.open(0)
+		e.open()
 		e.key("text")
 		e.string(p.Text)
 	case protocol.BudgetCountParams:
-		e.open(size(p.Messages))
+		e.open()
 		e.key("messages")
 		e.raws(p.Messages)
 	case protocol.BudgetCheckParams:
-		e.open(size(p.Messages))
+		e.open()
 		e.key("messages")
 		e.raws(p.Messages)
 		e.key("model")
 		e.string(p.Model)
 		e.limits(p.Limits)
 	case protocol.BudgetPruneParams:
-		e.open(size(p.Messages))
+		e.open()
 		e.key("messages")
 		e.raws(p.Messages)
 		e.key("model")
@@ -107,13 +117,13 @@ func encode(params any) ([]byte, bool) {
 			e.raw(p.TargetRatio)
 		}
 	case protocol.BudgetCompressParams:
-		e.open(size(p.Messages))
+		e.open()
 		e.key("messages")
 		e.raws(p.Messages)
 		e.key("summarizer")
 		e.summarizer(p.Summarizer)
 	case protocol.BudgetPrepareParams:
-		e.open(size(p.Messages))
+		e.open()
 		e.key("messages")
 		e.raws(p.Messages)
 		e.key("model")
@@ -122,21 +132,21 @@ func encode(params any) ([]byte, bool) {
 		e.key("summarizer")
 		e.summarizer(p.Summarizer)
 	case protocol.HistoryClassifyParams:
-		e.open(size(p.Messages))
+		e.open()
 		e.key("messages")
 		e.raws(p.Messages)
 	case protocol.HistoryPruneParams:
-		e.open(size(p.Messages))
+		e.open()
 		e.key("messages")
 		e.raws(p.Messages)
 	case protocol.HistoryBuildParams:
-		e.open(size(p.Messages))
+		e.open()
 		e.key("messages")
 		e.raws(p.Messages)
 		e.key("max_messages")
 		e.raw(p.MaxMessages)
 	case protocol.ConfigResolveParams:
-		e.open(0)
+		e.open()
 		e.key("config")
 		e.config(p.Config)
 	case protocol.LoopRunParams:
@@ -144,7 +154,7 @@ func encode(params any) ([]byte, bool) {
 	case map[string]any:
 		e.anyMap(p)
 	case protocol.InitializeParams:
-		e.open(0)
+		e.open()
 		e.key("protocol")
 		e.b = strconv.AppendInt(e.b, int64(p.Protocol), 10)
 		e.key("suite")
@@ -155,10 +165,11 @@ func encode(params any) ([]byte, bool) {
 	if e.bad {
 		return nil, false
 	}
-	if e.b == nil {
+	if len(e.b) == 0 {
 		return []byte("null"), true // a nil map
 	}
-	return append(e.b, '}'), true
+	e.b = append(e.b, '}')
+	return append([]byte(nil), e.b...), true
 }
 
 // encoder appends the params object to b; bad says that a
@@ -168,19 +179,9 @@ type encoder struct {
 	bad bool
 }
 
-// open starts the params object in a b sized for messages of n bytes and
-// the few members around them, so that it is not copied as it grows.
-func (e *encoder) open(n int) {
-	e.b = append(make([]byte, 0, n+64), '{')
-}
-
-// size is how many bytes msgs take as they are, with their commas.
-func size(msgs []json.RawMessage) int {
-	n := 2
-	for _, m := range msgs {
-		n += len(m) + 1
-	}
-	return n
+// open starts the params object.
+func (e *encoder) open() {
+	e.b = append(e.b, '{')
 }
 
 // key writes the name of the next member of the innermost object open,
@@ -312,14 +313,7 @@ func (e *encoder) config(c *protocol.ConfigSource) {
 // loopRun writes loop.run's params: the initial messages and every
 // iteration's prompt and turns are messages.
 func (e *encoder) loopRun(p protocol.LoopRunParams) {
-	n := size(p.Initial)
-	for _, it := range p.Iterations {
-		n += len(it.Prompt) + 32
-		for _, turn := range it.Turns {
-			n += len(turn.Response) + size(turn.Results) + 32
-		}
-	}
-	e.open(n)
+	e.open()
 	e.key("config")
 	e.config(p.Config)
 	e.key("initial")
@@ -383,15 +377,11 @@ func (e *encoder) anyMap(m map[string]any) {
 		return
 	}
 	names := make([]string, 0, len(m))
-	n := 0
-	for name, v := range m {
+	for name := range m {
 		names = append(names, name)
-		if msgs, ok := v.([]json.RawMessage); ok {
-			n += size(msgs)
-		}
 	}
 	slices.Sort(names)
-	e.open(n)
+	e.open()
 	for _, name := range names {
 		if e.b[len(e.b)-1] != '{' {
 			e.b = append(e.b, ',')
