@@ -224,3 +224,61 @@ func BenchmarkMarshal(b *testing.B) {
 		})
 	}
 }
+
+// TestEveryMemberIsWritten: each params type written here, with every
+// member at every depth set (a string with '<', a non-compact message,
+// one element in each list and map), is written as json.Marshal writes
+// it; so a member added to a params type, omitempty or not, fails here
+// until Marshal writes it.
+func TestEveryMemberIsWritten(t *testing.T) {
+	for _, v := range values(nil, []byte("1"), "s", "t", 1, 0) {
+		typ := reflect.TypeOf(v)
+		if typ.Kind() != reflect.Struct {
+			continue
+		}
+		filled := reflect.New(typ).Elem()
+		fill(t, filled)
+		got, err := Marshal(filled.Interface())
+		want, wantErr := json.Marshal(filled.Interface())
+		if !bytes.Equal(got, want) || err != nil || wantErr != nil {
+			t.Errorf("%v: Marshal wrote\n%s, %v\njson.Marshal\n%s, %v", typ, got, err, want, wantErr)
+		}
+	}
+}
+
+var rawType = reflect.TypeFor[json.RawMessage]()
+
+// fill sets v and everything in it to a value that is not empty.
+func fill(t *testing.T, v reflect.Value) {
+	switch {
+	case v.Type() == rawType:
+		v.SetBytes([]byte(` {"k": [1, "<\u2028"]} `))
+		return
+	}
+	switch v.Kind() {
+	case reflect.String:
+		v.SetString("v<&")
+	case reflect.Int, reflect.Int64:
+		v.SetInt(7)
+	case reflect.Bool:
+		v.SetBool(true)
+	case reflect.Pointer:
+		v.Set(reflect.New(v.Type().Elem()))
+		fill(t, v.Elem())
+	case reflect.Slice:
+		v.Set(reflect.MakeSlice(v.Type(), 1, 1))
+		fill(t, v.Index(0))
+	case reflect.Map:
+		v.Set(reflect.MakeMap(v.Type()))
+		key, elem := reflect.New(v.Type().Key()).Elem(), reflect.New(v.Type().Elem()).Elem()
+		fill(t, key)
+		fill(t, elem)
+		v.SetMapIndex(key, elem)
+	case reflect.Struct:
+		for i := range v.NumField() {
+			fill(t, v.Field(i))
+		}
+	default:
+		t.Fatalf("no value to fill a %v with", v.Type())
+	}
+}
