@@ -127,6 +127,8 @@ FUZZ_TARGETS := \
 	./conformance/target:FuzzDecodeResultAsBefore \
 	./internal/jsonscan:FuzzValidAsEncodingJSON \
 	./internal/jsonscan:FuzzFieldsAsUnmarshal \
+	./internal/jsonscan:FuzzMarshaledAsMarshal \
+	./internal/paramsjson:FuzzMarshalAsEncodingJSON \
 	./internal/check:FuzzRead
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \

@@ -14,6 +14,7 @@ import (
 
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/internal/jsonscan"
+	"github.com/convspec/convspec/internal/paramsjson"
 	"github.com/convspec/convspec/internal/textsafe"
 )
 
@@ -128,7 +129,7 @@ func (p *Process) Restarts() int {
 
 // Call implements Target.
 func (p *Process) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
-	rawParams, err := json.Marshal(params)
+	rawParams, err := paramsjson.Marshal(params) // json.Marshal's bytes (D-92)
 	if err != nil {
 		return nil, fmt.Errorf("encoding params of %s: %w", method, err)
 	}

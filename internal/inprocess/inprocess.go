@@ -10,6 +10,7 @@ import (
 
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/target"
+	"github.com/convspec/convspec/internal/paramsjson"
 	"github.com/convspec/convspec/internal/server"
 )
 
@@ -54,7 +55,7 @@ func (t *Target) Info() target.Info { return t.info }
 
 // Call implements target.Target.
 func (t *Target) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
-	p, err := json.Marshal(params)
+	p, err := paramsjson.Marshal(params) // json.Marshal's bytes (D-92)
 	if err != nil {
 		return nil, fmt.Errorf("encoding params of %s: %w", method, err)
 	}

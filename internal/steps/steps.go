@@ -15,6 +15,7 @@ import (
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/deviation"
+	"github.com/convspec/convspec/internal/paramsjson"
 )
 
 // windowTable is the steps of the capability window, and of the protocol
@@ -106,7 +107,7 @@ type recorder struct {
 
 func (r *recorder) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
 	r.method = method
-	r.params, _ = json.Marshal(params)
+	r.params, _ = paramsjson.Marshal(params) // json.Marshal's bytes (D-92)
 	res, err := r.Target.Call(ctx, method, params)
 	switch {
 	case err != nil:
