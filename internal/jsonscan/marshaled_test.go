@@ -37,5 +37,14 @@ func FuzzMarshaledAsMarshal(f *testing.F) {
 		if ok != valid || (ok && string(got) != "x"+string(want)) || (!ok && string(got) != "x") {
 			t.Fatalf("AppendMarshaled(%q) = %q, %v; json.Marshal writes %q, %v", v, got, ok, want, err)
 		}
+		if valid { // without HTML escaping: json.Compact, as the reference server writes messages
+			var compact bytes.Buffer
+			if err := json.Compact(&compact, v); err != nil {
+				t.Fatalf("json.Compact(%q): %v, json.Marshal took it", v, err)
+			}
+			if got := AppendCompact([]byte("x"), v, false); string(got) != "x"+compact.String() {
+				t.Fatalf("AppendCompact(%q, false) = %q; json.Compact writes %q", v, got, compact.String())
+			}
+		}
 	})
 }

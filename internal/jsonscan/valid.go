@@ -290,19 +290,26 @@ func AppendMarshaled(dst, v []byte) ([]byte, bool) {
 	case same:
 		return append(dst, v...), true
 	}
-	return appendCompactHTML(dst, v), true
+	return AppendCompact(dst, v, true), true
 }
 
-// appendCompactHTML appends valid, a valid JSON text, as encoding/json's
-// compaction with HTML escaping writes it: without the white space
-// between tokens (a string's own is kept), with '<', '>' and '&' written
-// \u003c, \u003e, \u0026 and U+2028, U+2029 written \u2028, \u2029, and
-// every other byte as it is. Bytes it leaves alone are passed over with
-// one look-up, in a table for strings and one for what is between them.
-func appendCompactHTML(dst, valid []byte) []byte {
+// AppendCompact appends valid, a valid JSON text, as encoding/json's
+// compaction writes it: without the white space between tokens (a
+// string's own is kept), and, when html is set, as json.Marshal writes a
+// json.RawMessage, with '<', '>' and '&' written \u003c, \u003e, \u0026
+// and U+2028, U+2029 written \u2028, \u2029; every other byte as it is.
+// Without html it is what an encoder with SetEscapeHTML(false) writes, as
+// the reference server does (D-90). valid must be valid JSON (Valid):
+// nothing is checked. Bytes it leaves alone are passed over with one
+// look-up, in a table for strings and one for what is between them.
+func AppendCompact(dst, valid []byte, html bool) []byte {
 	const hex = "0123456789abcdef"
+	tables := &compactStop
+	if html {
+		tables = &compactStopHTML
+	}
 	start := 0
-	stop := &compactStop[0]
+	stop := &tables[0]
 	for i := 0; i < len(valid); i++ {
 		c := valid[i]
 		if !stop[c] {
@@ -310,21 +317,21 @@ func appendCompactHTML(dst, valid []byte) []byte {
 		}
 		switch c {
 		case '"':
-			if stop == &compactStop[0] {
-				stop = &compactStop[1]
+			if stop == &tables[0] {
+				stop = &tables[1]
 			} else {
-				stop = &compactStop[0]
+				stop = &tables[0]
 			}
 		case '\\': // in a string: the escaped byte ends nothing
 			i++
 		case ' ', '\t', '\n', '\r': // between tokens
 			dst = append(dst, valid[start:i]...)
 			start = i + 1
-		case '<', '>', '&':
+		case '<', '>', '&': // in a string, html only
 			dst = append(dst, valid[start:i]...)
 			dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
 			start = i + 1
-		case 0xE2:
+		case 0xE2: // in a string, html only
 			if i+2 < len(valid) && valid[i+1] == 0x80 && valid[i+2]&^1 == 0xA8 {
 				dst = append(dst, valid[start:i]...)
 				dst = append(dst, '\\', 'u', '2', '0', '2', hex[valid[i+2]&0xF])
@@ -336,17 +343,21 @@ func appendCompactHTML(dst, valid []byte) []byte {
 	return append(dst, valid[start:]...)
 }
 
-// compactStop are the bytes appendCompactHTML stops at between tokens
-// ([0]: a string's quote, white space) and in a string ([1]: its quote,
-// a backslash, what is escaped for HTML). In valid JSON, '<', '>', '&'
-// and 0xE2 are never between tokens, nor white space a byte after a
-// backslash.
-var compactStop = func() (stop [2][256]bool) {
+// compactStop are the bytes AppendCompact stops at between tokens ([0]:
+// a string's quote, white space) and in a string ([1]: its quote and a
+// backslash); compactStopHTML adds, in a string, what is escaped for HTML.
+// In valid JSON, '<', '>', '&' and 0xE2 are never between tokens, nor
+// white space a byte after a backslash.
+var compactStop, compactStopHTML = func() (plain, html [2][256]bool) {
 	for _, c := range []byte{'"', ' ', '\t', '\n', '\r'} {
-		stop[0][c] = true
+		plain[0][c] = true
 	}
-	for _, c := range []byte{'"', '\\', '<', '>', '&', 0xE2} {
-		stop[1][c] = true
+	for _, c := range []byte{'"', '\\'} {
+		plain[1][c] = true
 	}
-	return stop
+	html = plain
+	for _, c := range []byte{'<', '>', '&', 0xE2} {
+		html[1][c] = true
+	}
+	return plain, html
 }()

@@ -149,46 +149,7 @@ func appendMessages(b []byte, list []json.RawMessage) []byte {
 			b = append(b, "null"...)
 			continue
 		}
-		b = appendCompacted(b, m)
+		b = jsonscan.AppendCompact(b, m, false)
 	}
 	return append(b, ']')
-}
-
-// appendCompacted appends valid, a valid JSON text, without the white
-// space between its tokens, as encoding/json compacts a json.RawMessage it
-// encodes without HTML escaping (it changes nothing else then); a string's
-// own spaces are kept.
-func appendCompacted(b, valid []byte) []byte {
-	start := 0
-	for i := 0; i < len(valid); i++ {
-		switch valid[i] {
-		case '"':
-			i = closingQuote(valid, i)
-		case ' ', '\t', '\n', '\r':
-			b = append(b, valid[start:i]...)
-			start = i + 1
-		}
-	}
-	return append(b, valid[start:]...)
-}
-
-// closingQuote is the index of the quote that ends the string starting at
-// open: the next quote not escaped, that is not after an odd number of
-// backslashes. Text is found by bytes.IndexByte, not byte by byte.
-func closingQuote(valid []byte, open int) int {
-	i := open
-	for {
-		j := bytes.IndexByte(valid[i+1:], '"')
-		if j < 0 {
-			return len(valid)
-		}
-		i += 1 + j
-		backslashes := 0
-		for k := i - 1; k > open && valid[k] == '\\'; k-- {
-			backslashes++
-		}
-		if backslashes%2 == 0 {
-			return i
-		}
-	}
 }
