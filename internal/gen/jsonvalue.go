@@ -21,15 +21,18 @@ const (
 	jObj
 )
 
-// jv is a JSON value.
+// jv is a JSON value. A number's two texts share the string fields rather
+// than taking a numLit of their own: every message is a tree of these, so
+// their size is most of what generating a message allocates.
 type jv struct {
-	kind  jkind
-	b     bool
-	num   numLit
-	str   string // the string's value, not its JSON text
-	esc   bool   // write the string on the wire with \u escapes and \/
-	elems []jv
-	mems  []jmember
+	kind jkind
+	b    bool // a boolean's value
+	esc  bool // write the string on the wire with \u escapes and \/
+	// str is a string's value, not its JSON text, or a number as written
+	// on the wire; js is a number as Number::toString writes it.
+	str, js string
+	elems   []jv
+	mems    []jmember
 }
 
 type jmember struct {
@@ -44,8 +47,8 @@ type numLit struct{ wire, js string }
 func jnull() jv                  { return jv{kind: jNull} }
 func jbool(b bool) jv            { return jv{kind: jBool, b: b} }
 func jstr(s string) jv           { return jv{kind: jStr, str: s} }
-func jint(i int) jv              { s := strconv.Itoa(i); return jv{kind: jNum, num: numLit{s, s}} }
-func jnum(n numLit) jv           { return jv{kind: jNum, num: n} }
+func jint(i int) jv              { s := strconv.Itoa(i); return jv{kind: jNum, str: s, js: s} }
+func jnum(n numLit) jv           { return jv{kind: jNum, str: n.wire, js: n.js} }
 func jarr(elems ...jv) jv        { return jv{kind: jArr, elems: elems} }
 func jobj(mems ...jmember) jv    { return jv{kind: jObj, mems: mems} }
 func mem(n string, v jv) jmember { return jmember{n, v} }
@@ -77,9 +80,9 @@ func (v jv) append(b []byte, wire, spaced bool) []byte {
 		b = strconv.AppendBool(b, v.b)
 	case jNum:
 		if wire {
-			b = append(b, v.num.wire...)
+			b = append(b, v.str...)
 		} else {
-			b = append(b, v.num.js...)
+			b = append(b, v.js...)
 		}
 	case jStr:
 		if wire && v.esc {
