@@ -2,7 +2,6 @@ package gen
 
 import (
 	"slices"
-	"strings"
 
 	"pgregory.net/rapid"
 )
@@ -42,9 +41,13 @@ func finish(t *rapid.T, role string, content *jv, extra []jmember, seq int, over
 }
 
 // render is SUM-1's rendering of a message: "[role] " followed by its
-// parts joined by "\n".
+// parts joined by "\n". The parts are written one after another into one
+// buffer, not built as strings and joined: a message is rendered whether
+// or not a summarizing property reads it.
 func render(role string, content *jv, extra []jmember) string {
-	var parts []string
+	var scratch [256]byte
+	b := append(append(append(scratch[:0], '['), role...), "] "...)
+	parts := 0
 	if role == "tool" {
 		id := ""
 		for _, m := range extra {
@@ -52,69 +55,80 @@ func render(role string, content *jv, extra []jmember) string {
 				id = m.val.str
 			}
 		}
-		parts = append(parts, "tool_result "+id+": "+strings.Join(contentParts(content), "\n"))
+		b = append(append(append(b, "tool_result "...), id...), ": "...)
+		b, _ = appendParts(b, content)
+		parts = 1
 	} else {
-		parts = contentParts(content)
+		b, parts = appendParts(b, content)
 	}
 	for _, m := range extra {
 		if m.name != "tool_calls" || m.val.kind != jArr {
 			continue
 		}
 		for _, c := range m.val.elems {
+			if parts > 0 {
+				b = append(b, '\n')
+			}
+			parts++
 			fn := c.member("function")
-			parts = append(parts, "tool_call "+fn.member("name").str+" "+fn.member("arguments").str)
+			b = append(append(append(append(b, "tool_call "...), fn.member("name").str...), ' '), fn.member("arguments").str...)
 		}
 	}
-	return "[" + role + "] " + strings.Join(parts, "\n")
+	return string(b)
 }
 
-// contentParts renders content: a string as itself, an array one part per
-// block, absent or null as nothing, anything else in its compact form.
-func contentParts(content *jv) []string {
+// appendParts renders content, its parts joined by "\n", and says how
+// many parts it wrote: a string is one part, itself; an array one part per
+// block; absent or null none; anything else one part, its compact form.
+func appendParts(b []byte, content *jv) ([]byte, int) {
 	switch {
 	case content == nil || content.kind == jNull:
-		return nil
+		return b, 0
 	case content.kind == jStr:
-		return []string{content.str}
+		return append(b, content.str...), 1
 	case content.kind == jArr:
-		out := []string{}
-		for _, b := range content.elems {
-			out = append(out, blockText(b))
+		for i, block := range content.elems {
+			if i > 0 {
+				b = append(b, '\n')
+			}
+			b = appendBlock(b, block)
 		}
-		return out
+		return b, len(content.elems)
 	default:
-		return []string{content.compact()}
+		return content.append(b, false, false), 1
 	}
 }
 
-// blockText renders a content block (SUM-1).
-func blockText(b jv) string {
-	if b.kind != jObj {
-		return b.compact()
+// appendBlock renders a content block (SUM-1).
+func appendBlock(b []byte, block jv) []byte {
+	if block.kind != jObj {
+		return block.append(b, false, false)
 	}
-	switch typ := b.member("type"); {
-	case typ.kind == jStr && typ.str == "text" && b.member("text").kind == jStr:
-		return b.member("text").str
+	switch typ := block.member("type"); {
+	case typ.kind == jStr && typ.str == "text" && block.member("text").kind == jStr:
+		return append(b, block.member("text").str...)
 	case typ.kind == jStr && typ.str == "tool_use":
-		input := jobj()
-		if in, ok := b.lookup("input"); ok {
-			input = in
+		b = append(append(append(b, "tool_use "...), block.member("name").str...), ' ')
+		if in, ok := block.lookup("input"); ok {
+			return in.append(b, false, false)
 		}
-		return "tool_use " + b.member("name").str + " " + input.compact()
+		return append(b, "{}"...)
 	case typ.kind == jStr && typ.str == "tool_result":
-		c, ok := b.lookup("content")
+		b = append(append(append(b, "tool_result "...), block.member("tool_use_id").str...), ": "...)
+		c, ok := block.lookup("content")
 		cp := &c
 		if !ok {
 			cp = nil
 		}
-		return "tool_result " + b.member("tool_use_id").str + ": " + strings.Join(contentParts(cp), "\n")
+		b, _ = appendParts(b, cp)
+		return b
 	default:
-		return b.compact()
+		return block.append(b, false, false)
 	}
 }
 
 // texts are what SUM-6 reads of content: a string, or the text of each
-// text block of an array.
+// text block of an array (nil when it has none).
 func texts(content *jv) []string {
 	switch {
 	case content == nil:
@@ -122,15 +136,30 @@ func texts(content *jv) []string {
 	case content.kind == jStr:
 		return []string{content.str}
 	case content.kind == jArr:
-		var out []string
+		n := 0
 		for _, b := range content.elems {
-			if b.kind == jObj && b.member("type").kind == jStr && b.member("type").str == "text" && b.member("text").kind == jStr {
+			if isTextBlock(b) {
+				n++
+			}
+		}
+		if n == 0 {
+			return nil
+		}
+		out := make([]string, 0, n)
+		for _, b := range content.elems {
+			if isTextBlock(b) {
 				out = append(out, b.member("text").str)
 			}
 		}
 		return out
 	}
 	return nil
+}
+
+// isTextBlock reports whether b is a text block whose text is a string.
+func isTextBlock(b jv) bool {
+	typ := b.member("type")
+	return b.kind == jObj && typ.kind == jStr && typ.str == "text" && b.member("text").kind == jStr
 }
 
 // lookup is the value of an object's member.
