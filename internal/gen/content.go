@@ -47,6 +47,10 @@ func finish(t *rapid.T, role string, content *jv, extra []jmember, seq int, over
 func render(role string, content *jv, extra []jmember) string {
 	var scratch [256]byte
 	b := append(append(append(scratch[:0], '['), role...), "] "...)
+	c := jnull() // absent content renders as null does: nothing
+	if content != nil {
+		c = *content
+	}
 	parts := 0
 	if role == "tool" {
 		id := ""
@@ -56,21 +60,21 @@ func render(role string, content *jv, extra []jmember) string {
 			}
 		}
 		b = append(append(append(b, "tool_result "...), id...), ": "...)
-		b, _ = appendParts(b, content)
+		b, _ = appendParts(b, c)
 		parts = 1
 	} else {
-		b, parts = appendParts(b, content)
+		b, parts = appendParts(b, c)
 	}
 	for _, m := range extra {
 		if m.name != "tool_calls" || m.val.kind != jArr {
 			continue
 		}
-		for _, c := range m.val.elems {
+		for _, call := range m.val.elems {
 			if parts > 0 {
 				b = append(b, '\n')
 			}
 			parts++
-			fn := c.member("function")
+			fn := call.member("function")
 			b = append(append(append(append(b, "tool_call "...), fn.member("name").str...), ' '), fn.member("arguments").str...)
 		}
 	}
@@ -79,52 +83,45 @@ func render(role string, content *jv, extra []jmember) string {
 
 // appendParts renders content, its parts joined by "\n", and says how
 // many parts it wrote: a string is one part, itself; an array one part per
-// block; absent or null none; anything else one part, its compact form.
-func appendParts(b []byte, content *jv) ([]byte, int) {
+// block (SUM-1); null none (absent content is passed as null); anything else one part, its compact
+// form. A tool_result block's content is rendered by the same function:
+// one that recursed through another would make the compiler move every
+// caller's buffer to the heap.
+func appendParts(b []byte, content jv) ([]byte, int) {
 	switch {
-	case content == nil || content.kind == jNull:
+	case content.kind == jNull:
 		return b, 0
 	case content.kind == jStr:
 		return append(b, content.str...), 1
-	case content.kind == jArr:
-		for i, block := range content.elems {
-			if i > 0 {
-				b = append(b, '\n')
-			}
-			b = appendBlock(b, block)
-		}
-		return b, len(content.elems)
-	default:
+	case content.kind != jArr:
 		return content.append(b, false, false), 1
 	}
-}
-
-// appendBlock renders a content block (SUM-1).
-func appendBlock(b []byte, block jv) []byte {
-	if block.kind != jObj {
-		return block.append(b, false, false)
-	}
-	switch typ := block.member("type"); {
-	case typ.kind == jStr && typ.str == "text" && block.member("text").kind == jStr:
-		return append(b, block.member("text").str...)
-	case typ.kind == jStr && typ.str == "tool_use":
-		b = append(append(append(b, "tool_use "...), block.member("name").str...), ' ')
-		if in, ok := block.lookup("input"); ok {
-			return in.append(b, false, false)
+	for i, block := range content.elems {
+		if i > 0 {
+			b = append(b, '\n')
 		}
-		return append(b, "{}"...)
-	case typ.kind == jStr && typ.str == "tool_result":
-		b = append(append(append(b, "tool_result "...), block.member("tool_use_id").str...), ": "...)
-		c, ok := block.lookup("content")
-		cp := &c
-		if !ok {
-			cp = nil
+		if block.kind != jObj {
+			b = block.append(b, false, false)
+			continue
 		}
-		b, _ = appendParts(b, cp)
-		return b
-	default:
-		return block.append(b, false, false)
+		switch typ := block.member("type"); {
+		case typ.kind == jStr && typ.str == "text" && block.member("text").kind == jStr:
+			b = append(b, block.member("text").str...)
+		case typ.kind == jStr && typ.str == "tool_use":
+			b = append(append(append(b, "tool_use "...), block.member("name").str...), ' ')
+			if in, ok := block.lookup("input"); ok {
+				b = in.append(b, false, false)
+			} else {
+				b = append(b, "{}"...)
+			}
+		case typ.kind == jStr && typ.str == "tool_result":
+			b = append(append(append(b, "tool_result "...), block.member("tool_use_id").str...), ": "...)
+			b, _ = appendParts(b, block.member("content"))
+		default:
+			b = block.append(b, false, false)
+		}
 	}
+	return b, len(content.elems)
 }
 
 // texts are what SUM-6 reads of content: a string, or the text of each
@@ -204,7 +201,7 @@ func oddContent(t *rapid.T, overflow bool) jv {
 	}
 }
 
-func systemParts(t *rapid.T) (string, *jv, []jmember) {
+func systemParts(t *rapid.T) (string, jv) {
 	role := rapid.SampledFrom([]string{"system", "system", "developer"}).Draw(t, "role")
 	v := jstr(rapid.SampledFrom([]string{
 		"You are a helpful assistant.",
@@ -215,7 +212,7 @@ func systemParts(t *rapid.T) (string, *jv, []jmember) {
 	if intRange(0, 5).Draw(t, "system as blocks") == 0 {
 		v = jarr(jobj(mem("type", jstr("text")), mem("text", v)))
 	}
-	return role, &v, nil
+	return role, v
 }
 
 // functionCall is an element of an OpenAI tool_calls array.

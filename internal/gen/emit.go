@@ -76,10 +76,15 @@ func (e *emitter) plain(kind string) {
 		extra   []jmember
 		class   string
 	)
-	set := func(v jv) { content = &v }
+	// content points at c, which stays on the stack: finish copies
+	// what it keeps.
+	var c jv
+	set := func(v jv) { c = v; content = &c }
 	switch kind {
 	case "system":
-		role, content, extra = systemParts(t)
+		var v jv
+		role, v = systemParts(t)
+		set(v)
 		class = ClassSystem
 	case "prompt":
 		role, class = "user", ClassUserPrompt
@@ -140,7 +145,10 @@ func (e *emitter) call(ids []string, anthropic []bool) int {
 	t := e.t
 	var content *jv
 	var extra []jmember
-	set := func(v jv) { content = &v }
+	// content points at c, which stays on the stack: finish copies
+	// what it keeps.
+	var c jv
+	set := func(v jv) { c = v; content = &c }
 	calls := jarr()
 	blocks := jarr()
 	if !e.o.Silent && intRange(0, 2).Draw(t, "text before the calls") == 0 {

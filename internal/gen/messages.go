@@ -295,7 +295,10 @@ func Messages(seq int, o MessageOpts) *rapid.Generator[Message] {
 			class   string
 			ids     []string
 		)
-		set := func(v jv) { content = &v }
+		// content points at c, which stays on the stack: finish copies
+		// what it keeps.
+		var c jv
+		set := func(v jv) { c = v; content = &c }
 		switch rapid.SampledFrom(onlyFormats(t, shapes, shapeFormat)).Draw(t, "shape") {
 		case "user":
 			role = "user"
@@ -304,7 +307,9 @@ func Messages(seq int, o MessageOpts) *rapid.Generator[Message] {
 			role = "assistant"
 			set(o.stringContent(t))
 		case "system":
-			role, content, extra = systemParts(t)
+			var v jv
+			role, v = systemParts(t)
+			set(v)
 		case "blocks-text":
 			role = rapid.SampledFrom([]string{"user", "assistant"}).Draw(t, "role")
 			set(textBlocks(t, 0, 3))
