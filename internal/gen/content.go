@@ -201,14 +201,22 @@ func oddContent(t *rapid.T, overflow bool) jv {
 	}
 }
 
-func systemParts(t *rapid.T) (string, jv) {
-	role := rapid.SampledFrom([]string{"system", "system", "developer"}).Draw(t, "role")
-	v := jstr(rapid.SampledFrom([]string{
+// What a system prompt and a function call are drawn from, built once
+// (shared.go).
+var (
+	systemRoles   = rapid.SampledFrom([]string{"system", "system", "developer"})
+	systemPrompts = rapid.SampledFrom([]string{
 		"You are a helpful assistant.",
 		"You are a coding agent. Use the tools.\nNever guess — ask.",
 		"Réponds en français. 🇫🇷",
 		"Reminder: the user's files are in /work. 📁",
-	}).Draw(t, "prompt"))
+	})
+	functionNames = rapid.SampledFrom([]string{"get_weather", "read_file", "run_tests"})
+)
+
+func systemParts(t *rapid.T) (string, jv) {
+	role := systemRoles.Draw(t, "role")
+	v := jstr(systemPrompts.Draw(t, "prompt"))
 	if intRange(0, 5).Draw(t, "system as blocks") == 0 {
 		v = jarr(jobj(mem("type", jstr("text")), mem("text", v)))
 	}
@@ -221,7 +229,7 @@ func functionCall(t *rapid.T, id string) jv {
 	return jobj(
 		mem("id", jstr(id)),
 		mem("type", jstr("function")),
-		mem("function", jobj(mem("name", jstr(rapid.SampledFrom([]string{"get_weather", "read_file", "run_tests"}).Draw(t, "function"))), mem("arguments", jstr(args)))),
+		mem("function", jobj(mem("name", jstr(functionNames.Draw(t, "function"))), mem("arguments", jstr(args)))),
 	)
 }
 

@@ -61,6 +61,19 @@ func (e *emitter) broken(defect string, codes []string, idx, named []int) {
 	e.h.Broken = append(e.h.Broken, structure{Defect: defect, Codes: codes, sure: sure, Idx: idx, Named: named})
 }
 
+// The shapes of a plain unit's message and the roles of another role's,
+// drawn from generators built once (shared.go).
+var (
+	promptShapes = newFormatChoices([]string{"text", "text", "text", "text", "blocks", "blocks", "image", "no-content", "odd", "lone-result"}, func(s string) string {
+		if s == "lone-result" {
+			return protocol.FormatAnthropic // a tool_result block, if not in an array
+		}
+		return ""
+	})
+	assistantShapes = rapid.SampledFrom([]string{"text", "text", "text", "blocks", "blocks", "null", "no-content", "odd", "empty-calls"})
+	otherRoles      = rapid.SampledFrom([]string{"function", "critic", "ipython", "observation", "mémoire"})
+)
+
 func (e *emitter) plain(kind string) {
 	t := e.t
 	if e.o.templates != nil {
@@ -88,13 +101,8 @@ func (e *emitter) plain(kind string) {
 		class = ClassSystem
 	case "prompt":
 		role, class = "user", ClassUserPrompt
-		shapes := onlyFormats(t, []string{"text", "text", "text", "text", "blocks", "blocks", "image", "no-content", "odd", "lone-result"}, func(s string) string {
-			if s == "lone-result" {
-				return protocol.FormatAnthropic // a tool_result block, if not in an array
-			}
-			return ""
-		})
-		switch rapid.SampledFrom(shapes).Draw(t, "prompt shape") {
+		shape, _ := promptShapes.draw(t, "prompt shape")
+		switch shape {
 		case "text":
 			set(drawStr(t, "content"))
 		case "blocks":
@@ -112,7 +120,7 @@ func (e *emitter) plain(kind string) {
 		}
 	case "assistant":
 		role, class = "assistant", ClassAssistantText
-		switch rapid.SampledFrom([]string{"text", "text", "text", "blocks", "blocks", "null", "no-content", "odd", "empty-calls"}).Draw(t, "assistant shape") {
+		switch assistantShapes.Draw(t, "assistant shape") {
 		case "text":
 			set(drawStr(t, "content"))
 		case "blocks":
@@ -131,13 +139,20 @@ func (e *emitter) plain(kind string) {
 			extra = append(extra, mem("tool_calls", jarr()))
 		}
 	default:
-		role = rapid.SampledFrom([]string{"function", "critic", "ipython", "observation", "mémoire"}).Draw(t, "other role")
+		role = otherRoles.Draw(t, "other role")
 		class = clsOther
 		set(drawStr(t, "content"))
 	}
 	at := e.add(role, content, extra, class, nil)
 	e.unit(at, at+1)
 }
+
+// What a tool call is drawn from, built once (shared.go).
+var (
+	callTools     = rapid.SampledFrom([]string{"get_weather", "read_file", "bash"})
+	blankContents = rapid.SampledFrom([]string{"", " ", "\n"})
+	idSalts       = rapid.SampledFrom([]string{"", "0", "Ab", "é", "😀", "x-"})
+)
 
 // call emits the tool call of ids (anthropic[i] says which are tool_use
 // blocks).
@@ -159,7 +174,7 @@ func (e *emitter) call(ids []string, anthropic []bool) int {
 			blocks.elems = append(blocks.elems, jobj(
 				mem("type", jstr("tool_use")),
 				mem("id", jstr(id)),
-				mem("name", jstr(rapid.SampledFrom([]string{"get_weather", "read_file", "bash"}).Draw(t, "tool"))),
+				mem("name", jstr(callTools.Draw(t, "tool"))),
 				mem("input", jobj(mem("query", drawStr(t, "input")))),
 			))
 			if !e.o.Silent && intRange(0, 5).Draw(t, "text between the calls") == 0 {
@@ -177,7 +192,7 @@ func (e *emitter) call(ids []string, anthropic []bool) int {
 			// absent
 		case 1:
 			if e.o.Silent {
-				set(jstr(rapid.SampledFrom([]string{"", " ", "\n"}).Draw(t, "blank content")))
+				set(jstr(blankContents.Draw(t, "blank content")))
 				break
 			}
 			set(drawStr(t, "content"))
@@ -373,7 +388,7 @@ func (e *emitter) orphan(x insertion) {
 
 func emit(t *rapid.T, plan []item, ins []insertion, o HistoryOpts) History {
 	e := &emitter{t: t, o: o, ids: map[int][]string{}, nextID: o.IdBase}
-	e.salt = rapid.SampledFrom([]string{"", "0", "Ab", "é", "😀", "x-"}).Draw(t, "id salt")
+	e.salt = idSalts.Draw(t, "id salt")
 	e.h.Msgs = []Message{}
 	e.h.Units = [][2]int{}
 	var moved *pending

@@ -123,8 +123,33 @@ var textGen = rapid.OneOf(
 // drawStr draws a string value, sometimes spelled with escapes on the wire.
 func drawStr(t *rapid.T, label string) jv {
 	v := jstr(textGen.Draw(t, label))
-	v.esc = intRange(0, 4).Draw(t, label+" escaped") == 0
+	v.esc = intRange(0, 4).Draw(t, escapedLabel(label)) == 0
 	return v
+}
+
+// escapedLabel is label+" escaped", the label of the draw that decides a
+// string's spelling, not concatenated anew for the labels drawStr is
+// called with.
+func escapedLabel(label string) string {
+	switch label {
+	case "content":
+		return "content escaped"
+	case "text":
+		return "text escaped"
+	case "name":
+		return "name escaped"
+	case "result":
+		return "result escaped"
+	case "string":
+		return "string escaped"
+	case "input":
+		return "input escaped"
+	case "city":
+		return "city escaped"
+	case "refusal":
+		return "refusal escaped"
+	}
+	return label + " escaped"
 }
 
 // numbers are written in forms that JSON.stringify rewrites (EST-3).
@@ -142,6 +167,13 @@ var numbers = []numLit{
 // doubles, which they are not, so a trim may not be able to return them.
 var overflowing = []numLit{{"1e400", "null"}, {"-1e400", "null"}}
 
+// The numbers drawAny draws from, with and without the overflowing ones,
+// built once (shared.go).
+var (
+	anyNumber            = rapid.SampledFrom(numbers)
+	anyNumberOverflowing = rapid.SampledFrom(append(append([]numLit(nil), numbers...), overflowing...))
+)
+
 var memberNames = []string{"a", "b", "city", "units", "query", "deep", "list", "n", "flag",
 	"ünï", "emoji😀", "k<>&", "with space", "tab\there", `q"uote`, "x/y"}
 
@@ -157,11 +189,11 @@ func drawAny(t *rapid.T, depth int, overflow bool) jv {
 	case 1:
 		return jbool(anyBool.Draw(t, "bool"))
 	case 2:
-		pool := numbers
+		pool := anyNumber
 		if overflow {
-			pool = append(append([]numLit(nil), numbers...), overflowing...)
+			pool = anyNumberOverflowing
 		}
-		return jnum(rapid.SampledFrom(pool).Draw(t, "number"))
+		return jnum(pool.Draw(t, "number"))
 	case 3:
 		return drawStr(t, "string")
 	case 4:
@@ -190,6 +222,10 @@ func textBlock(t *rapid.T) jv {
 	return jobj(mem("type", jstr("text")), mem("text", drawStr(t, "text")))
 }
 
+// toolUseNames are the tools a tool_use block calls, drawn from a
+// generator built once (shared.go).
+var toolUseNames = rapid.SampledFrom([]string{"get_weather", "search", "run_code"})
+
 func toolUseBlock(t *rapid.T, overflow bool) jv {
 	input := jobj(mem("city", drawStr(t, "city")))
 	for _, n := range rapid.SliceOfNDistinct(rapid.SampledFrom(memberNames[3:]), 0, 3, rapid.ID[string]).Draw(t, "input names") {
@@ -198,7 +234,7 @@ func toolUseBlock(t *rapid.T, overflow bool) jv {
 	return jobj(
 		mem("type", jstr("tool_use")),
 		mem("id", jstr(drawID(t, "toolu_"))),
-		mem("name", jstr(rapid.SampledFrom([]string{"get_weather", "search", "run_code"}).Draw(t, "tool"))),
+		mem("name", jstr(toolUseNames.Draw(t, "tool"))),
 		mem("input", input),
 	)
 }
@@ -287,6 +323,7 @@ func Messages(seq int, o MessageOpts) *rapid.Generator[Message] {
 	if o.Tools {
 		shapes = append(append([]string(nil), plainShapes...), toolShapes...)
 	}
+	shapeChoices := newFormatChoices(shapes, shapeFormat)
 	return rapid.Custom(func(t *rapid.T) Message {
 		var (
 			role    string
@@ -299,7 +336,8 @@ func Messages(seq int, o MessageOpts) *rapid.Generator[Message] {
 		// what it keeps.
 		var c jv
 		set := func(v jv) { c = v; content = &c }
-		switch rapid.SampledFrom(onlyFormats(t, shapes, shapeFormat)).Draw(t, "shape") {
+		shape, _ := shapeChoices.draw(t, "shape")
+		switch shape {
 		case "user":
 			role = "user"
 			set(o.stringContent(t))
