@@ -389,8 +389,19 @@ func (e *emitter) orphan(x insertion) {
 func emit(t *rapid.T, plan []item, ins []insertion, o HistoryOpts) History {
 	e := &emitter{t: t, o: o, ids: map[int][]string{}, nextID: o.IdBase}
 	e.salt = idSalts.Draw(t, "id salt")
-	e.h.Msgs = []Message{}
-	e.h.Units = [][2]int{}
+	// The messages in one allocation: at most one per planned message,
+	// one per insertion and one more per defect (a result answered twice
+	// or a stranger in a run). They are clipped at the end, as the units
+	// are, so that a caller's append never writes into another's.
+	n := len(ins)
+	for _, it := range plan {
+		n += itemSize(it)
+		if it.defect != "" {
+			n++
+		}
+	}
+	e.h.Msgs = make([]Message, 0, n)
+	e.h.Units = make([][2]int, 0, len(plan))
 	var moved *pending
 	for i := 0; i <= len(plan); i++ {
 		for _, x := range ins {
@@ -415,6 +426,7 @@ func emit(t *rapid.T, plan []item, ins []insertion, o HistoryOpts) History {
 		moved = next
 	}
 	slices.SortStableFunc(e.h.Broken, func(a, b structure) int { return a.Idx[0] - b.Idx[0] })
+	e.h.Msgs, e.h.Units = slices.Clip(e.h.Msgs), slices.Clip(e.h.Units)
 	return e.h
 }
 
