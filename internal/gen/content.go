@@ -1,8 +1,6 @@
 package gen
 
 import (
-	"slices"
-
 	"pgregory.net/rapid"
 )
 
@@ -23,18 +21,16 @@ func finish(t *rapid.T, role string, content *jv, extra []jmember, seq int, over
 			extra = append(extra, mem("x_meta", drawAny(t, 2, overflow)))
 		}
 	}
-	// The members in one allocation, the marker's place included.
-	obj := jobj(append(make([]jmember, 0, len(extra)+3), mem("role", jstr(role)))...)
-	if content != nil {
-		obj.mems = append(obj.mems, mem("content", *content))
-	}
-	obj.mems = append(obj.mems, extra...)
+	at := -1 // the marker's place among the members
 	if seq >= 0 {
-		at := intRange(0, len(obj.mems)).Draw(t, "marker position")
-		obj.mems = slices.Insert(obj.mems, at, mem(MarkerName, jint(seq)))
+		members := 1 + len(extra)
+		if content != nil {
+			members++
+		}
+		at = intRange(0, members).Draw(t, "marker position")
 	}
 	spaced := intRange(0, 5).Draw(t, "spaced") == 0
-	m := build(role, obj, content, seq, spaced)
+	m := build(role, content, extra, seq, at, spaced)
 	m.Unit = [2]int{-1, -1}
 	m.Rendered, m.Texts = render(role, content, extra), texts(content)
 	return m

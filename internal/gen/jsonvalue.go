@@ -1,7 +1,6 @@
 package gen
 
 import (
-	"bytes"
 	"fmt"
 	"strconv"
 	"unicode/utf16"
@@ -58,13 +57,6 @@ func mem(n string, v jv) jmember { return jmember{n, v} }
 func (v jv) compact() string {
 	var scratch [256]byte
 	return string(v.append(scratch[:0], false, false))
-}
-
-// wireRaw is the JSON text sent, in one allocation of its length; spaced
-// puts a space after ',' and ':'.
-func (v jv) wireRaw(spaced bool) []byte {
-	var scratch [512]byte
-	return bytes.Clone(v.append(scratch[:0], true, spaced))
 }
 
 // append writes v at the end of b: on the wire, or in compact form.

@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -47,26 +48,25 @@ type Message struct {
 	Rendered string
 	Texts    []string
 
-	// members and spaced are what Raw was written from, for
-	// WithoutContent; nil for a message not built here.
-	members []jmember
-	spaced  bool
+	// built says the message was built here; content is where its
+	// content member lies in Raw, the separator before it included
+	// ({0, 0}: it has none), for WithoutContent.
+	built   bool
+	content [2]int
 }
 
 // WithoutContent is the message with its content member removed, to tell
 // apart what an estimate counts (EST-5); nil for a message the generators
 // did not build. It is written when asked: only a failing estimate asks.
+// Raw less the content member and the separator before it is what writing
+// the other members would give: the role comes before the content, so a
+// separator always does.
 func (m Message) WithoutContent() json.RawMessage {
-	if m.members == nil {
+	if !m.built {
 		return nil
 	}
-	rest := jv{kind: jObj}
-	for _, mb := range m.members {
-		if mb.name != "content" {
-			rest.mems = append(rest.mems, mb)
-		}
-	}
-	return rest.wireRaw(m.spaced)
+	out := make(json.RawMessage, 0, len(m.Raw)-(m.content[1]-m.content[0]))
+	return append(append(out, m.Raw[:m.content[0]]...), m.Raw[m.content[1]:]...)
 }
 
 // GoString keeps rapid's logs of drawn values readable.
@@ -79,9 +79,61 @@ const MarkerName = "x_seq"
 // string.
 var kindNames = [...]string{jBool: "boolean", jNum: "number", jArr: "array", jObj: "object"}
 
-// build fixes a message's texts and counts.
-func build(role string, obj jv, content *jv, seq int, spaced bool) Message {
-	m := Message{Role: role, Seq: seq, Raw: obj.wireRaw(spaced), Kind: "absent"}
+// build writes a message — its role, its content unless nil, the extra
+// members, and its marker at place at among them (-1: none), with a space
+// after ',' and ':' when spaced — and fixes its texts and counts. The
+// members are written as they come, not gathered into an object first:
+// the message's JSON text is all that is kept of them.
+func build(role string, content *jv, extra []jmember, seq, at int, spaced bool) Message {
+	m := Message{Role: role, Seq: seq, Kind: "absent", built: true}
+	comma, colon := ",", ":"
+	if spaced {
+		comma, colon = ", ", ": "
+	}
+	// nth is the i-th member but the marker.
+	nth := func(i int) jmember {
+		switch {
+		case i == 0:
+			return mem("role", jstr(role))
+		case content != nil && i == 1:
+			return mem("content", *content)
+		case content != nil:
+			return extra[i-2]
+		default:
+			return extra[i-1]
+		}
+	}
+	members := 1 + len(extra)
+	if content != nil {
+		members++
+	}
+	var marker jmember
+	if at >= 0 {
+		members++
+		marker = mem(MarkerName, jint(seq))
+	}
+	var scratch [512]byte
+	b := append(scratch[:0], '{')
+	for i := range members {
+		j := i // its place among the members but the marker
+		if at >= 0 && i > at {
+			j--
+		}
+		mb := marker
+		if i != at {
+			mb = nth(j)
+		}
+		start := len(b)
+		if i > 0 {
+			b = append(b, comma...)
+		}
+		b = append(quoteJS(b, mb.name), colon...)
+		b = mb.val.append(b, true, spaced)
+		if i != at && j == 1 && content != nil {
+			m.content = [2]int{start, len(b)}
+		}
+	}
+	m.Raw = bytes.Clone(append(b, '}'))
 	if content != nil {
 		switch content.kind {
 		case jNull:
@@ -94,7 +146,6 @@ func build(role string, obj jv, content *jv, seq int, spaced bool) Message {
 		}
 	}
 	m.Chars = UTF16Len(m.Counted)
-	m.members, m.spaced = obj.mems, spaced
 	return m
 }
 
