@@ -192,7 +192,9 @@ func drawPlan(t *rapid.T, o HistoryOpts) []item {
 		runs = intRange(1, 4).Draw(t, "run weight")
 	}
 	var (
-		plan    []item
+		// Every unit holds a message at least: at most o.N of them, and
+		// a trailing run grows it only when it must.
+		plan    = make([]item, 0, o.N)
 		size    int
 		prev    string
 		stretch int // units left in a tool-free stretch
