@@ -145,13 +145,26 @@ func quoteJS(b []byte, s string) []byte {
 
 // plain reports whether quoteJS writes s as itself: valid UTF-8 (an
 // invalid byte is written as U+FFFD) with nothing to escape.
+//
+// One pass: a byte to escape is ASCII, and no byte of a multi-byte
+// sequence is, so only the ASCII bytes need looking at and only the
+// others decoding. Every string of every message goes through here.
 func plain(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == '"' || c == '\\' {
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c < 0x20 || c == '"' || c == '\\' {
+				return false
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
 			return false
 		}
+		i += size
 	}
-	return utf8.ValidString(s)
+	return true
 }
 
 // quoteEscaped writes s the way an ASCII-only encoder might: every

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"testing"
+	"unicode/utf8"
 
 	"pgregory.net/rapid"
 
@@ -59,6 +60,32 @@ func TestGeneratedMessages(t *testing.T) {
 			if err := json.Compact(&b, []byte(m.Counted)); err != nil || b.String() != m.Counted {
 				rt.Fatalf("compact form %s is not compact JSON (%v)", m.Counted, err)
 			}
+		}
+	})
+}
+
+// TestPlain holds plain to what it says: nothing to escape (no '"', '\'
+// or control character) and valid UTF-8, checked here in two passes as it
+// was written before it made one.
+func TestPlain(t *testing.T) {
+	want := func(s string) bool {
+		for i := 0; i < len(s); i++ {
+			if c := s[i]; c < 0x20 || c == '"' || c == '\\' {
+				return false
+			}
+		}
+		return utf8.ValidString(s)
+	}
+	cases := append([]string{"", "a\xffb", "\xed\xa0\x80", "é\"", "\ufffd", "日本\x01", "x\xe6\x97", "\xf4\x90\x80\x80"}, fragments...)
+	for _, s := range cases {
+		if got := plain(s); got != want(s) {
+			t.Errorf("plain(%q) = %v, want %v", s, got, want(s))
+		}
+	}
+	rapid.Check(t, func(rt *rapid.T) {
+		b := rapid.SliceOfN(rapid.SampledFrom([]byte("a\"\\\x00\x1f\x7f\x80\xbf\xc3\xa9\xe6\x97\xa5\xed\xa0\xf0\x9f\x98\x80\xff")), 0, 12).Draw(rt, "bytes")
+		if s := string(b); plain(s) != want(s) {
+			rt.Fatalf("plain(%q) = %v, want %v", s, plain(s), want(s))
 		}
 	})
 }
