@@ -175,8 +175,9 @@ func (v jv) member(name string) jv {
 
 // textBlocks is an array of lo to hi text blocks.
 func textBlocks(t *rapid.T, lo, hi int) jv {
-	blocks := jarr()
-	for range intRange(lo, hi).Draw(t, "text blocks") {
+	n := intRange(lo, hi).Draw(t, "text blocks")
+	blocks := jv{kind: jArr, elems: make([]jv, 0, n)}
+	for range n {
 		blocks.elems = append(blocks.elems, textBlock(t))
 	}
 	return blocks

@@ -164,8 +164,16 @@ func (e *emitter) call(ids []string, anthropic []bool) int {
 	// what it keeps.
 	var c jv
 	set := func(v jv) { c = v; content = &c }
-	calls := jarr()
-	blocks := jarr()
+	// The arrays in one allocation each, for the calls and a text before
+	// the blocks; a text between them grows it.
+	uses := 0
+	for _, a := range anthropic {
+		if a {
+			uses++
+		}
+	}
+	calls := jv{kind: jArr, elems: make([]jv, 0, len(ids)-uses)}
+	blocks := jv{kind: jArr, elems: make([]jv, 0, uses+1)}
 	if !e.o.Silent && intRange(0, 2).Draw(t, "text before the calls") == 0 {
 		blocks.elems = append(blocks.elems, textBlock(t))
 	}
@@ -184,7 +192,7 @@ func (e *emitter) call(ids []string, anthropic []bool) int {
 			calls.elems = append(calls.elems, functionCall(t, id))
 		}
 	}
-	if slices.Contains(anthropic, true) {
+	if uses > 0 {
 		set(blocks)
 	} else {
 		switch intRange(0, 3).Draw(t, "tool-call content") {
@@ -214,9 +222,11 @@ func (e *emitter) result(ids []string, anthropic bool) int {
 		c := toolContent(t)
 		return e.add("tool", &c, []jmember{mem("tool_call_id", jstr(ids[0]))}, ClassToolResult, ids)
 	}
-	blocks := jarr()
+	// One allocation for the blocks and a text beside them, one for each
+	// block's members.
+	blocks := jv{kind: jArr, elems: make([]jv, 0, len(ids)+1)}
 	for _, id := range ids {
-		b := jobj(mem("type", jstr("tool_result")), mem("tool_use_id", jstr(id)))
+		b := jobj(append(make([]jmember, 0, 4), mem("type", jstr("tool_result")), mem("tool_use_id", jstr(id)))...)
 		if anyBool.Draw(t, "result as blocks") {
 			b.mems = append(b.mems, mem("content", textBlocks(t, 0, 2)))
 		} else {
