@@ -116,7 +116,7 @@ func drawAnthropic(t *rapid.T, label string) bool {
 	case !allows(t, protocol.FormatOpenAI):
 		return true
 	}
-	return rapid.Bool().Draw(t, label)
+	return anyBool.Draw(t, label)
 }
 
 // MessageFormat is the provider format a message's tool members show: a
