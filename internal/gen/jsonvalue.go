@@ -1,7 +1,6 @@
 package gen
 
 import (
-	"fmt"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -134,7 +133,7 @@ func quoteJS(b []byte, s string) []byte {
 			b = append(b, `\r`...)
 		default:
 			if r < 0x20 {
-				b = fmt.Appendf(b, `\u%04x`, r)
+				b = appendU(b, uint16(r), lowerHex)
 			} else {
 				b = utf8.AppendRune(b, r)
 			}
@@ -182,15 +181,28 @@ func quoteEscaped(b []byte, s string) []byte {
 			b = append(b, `\\`...)
 		case r == '/':
 			b = append(b, `\/`...)
+		case r >= 0x10000:
+			hi, lo := utf16.EncodeRune(r)
+			b = appendU(appendU(b, uint16(hi), upperHex), uint16(lo), upperHex)
 		case r < 0x20 || r >= 0x7f:
-			for _, u := range utf16.Encode([]rune{r}) {
-				b = fmt.Appendf(b, `\u%04X`, u)
-			}
+			b = appendU(b, uint16(r), upperHex)
 		default:
 			b = append(b, byte(r))
 		}
 	}
 	return append(b, '"')
+}
+
+const (
+	lowerHex = "0123456789abcdef"
+	upperHex = "0123456789ABCDEF"
+)
+
+// appendU writes the escape \uXXXX of the code unit u in the digits given:
+// what fmt's %04x or %04X writes, without fmt, for every escaped
+// character of every message.
+func appendU(b []byte, u uint16, digits string) []byte {
+	return append(b, '\\', 'u', digits[u>>12], digits[u>>8&0xf], digits[u>>4&0xf], digits[u&0xf])
 }
 
 // UTF16Len is the number of UTF-16 code units of s: ECMAScript's
