@@ -105,6 +105,31 @@ func (v jv) append(b []byte, wire, spaced bool) []byte {
 	return b
 }
 
+// wireIsCompact reports whether v is written on the wire, without spaces,
+// as in compact form: no string spelled with escapes and no number in
+// another form than Number::toString's.
+func (v jv) wireIsCompact() bool {
+	switch v.kind {
+	case jNum:
+		return v.str == v.js
+	case jStr:
+		return !v.esc
+	case jArr:
+		for _, e := range v.elems {
+			if !e.wireIsCompact() {
+				return false
+			}
+		}
+	case jObj:
+		for _, m := range v.mems {
+			if !m.val.wireIsCompact() {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // quoteJS quotes s as JSON.stringify does: only '"', '\' and U+0000–U+001F
 // are escaped, with the short forms \b \t \n \f \r and otherwise \u00xx in
 // lower case; everything else (U+007F, '/', U+2028, astral characters) is

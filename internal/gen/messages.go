@@ -114,6 +114,7 @@ func build(role string, content *jv, extra []jmember, seq, at int, spaced bool) 
 	}
 	var scratch [512]byte
 	b := append(scratch[:0], '{')
+	var value []byte // the content as written
 	for i := range members {
 		j := i // its place among the members but the marker
 		if at >= 0 && i > at {
@@ -128,9 +129,11 @@ func build(role string, content *jv, extra []jmember, seq, at int, spaced bool) 
 			b = append(b, comma...)
 		}
 		b = append(quoteJS(b, mb.name), colon...)
+		valueAt := len(b)
 		b = mb.val.append(b, true, spaced)
 		if i != at && j == 1 && content != nil {
 			m.content = [2]int{start, len(b)}
+			value = b[valueAt:]
 		}
 	}
 	m.Raw = bytes.Clone(append(b, '}'))
@@ -142,7 +145,12 @@ func build(role string, content *jv, extra []jmember, seq, at int, spaced bool) 
 			m.Kind, m.Counted = "string", content.str
 		default:
 			m.Kind = kindNames[content.kind]
-			m.Counted = content.compact()
+			if !spaced && content.wireIsCompact() {
+				// Written as JSON.stringify writes it: no second walk.
+				m.Counted = string(value)
+			} else {
+				m.Counted = content.compact()
+			}
 		}
 	}
 	m.Chars = UTF16Len(m.Counted)
