@@ -1,6 +1,11 @@
 package gen
 
-import "testing"
+import (
+	"encoding/json"
+	"testing"
+
+	"pgregory.net/rapid"
+)
 
 // BenchmarkHistories is the cost of generating a conversation as the
 // trimmer properties draw one (up to 40 messages, both formats, tool
@@ -24,5 +29,31 @@ func BenchmarkHistories(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkMessages is the cost of one message on its own, as the
+// estimate properties draw them (every shape, tool blocks included). Each
+// op draws the same 100 seeds.
+func BenchmarkMessages(b *testing.B) {
+	g := Messages(3, MessageOpts{Tools: true})
+	b.ReportAllocs()
+	for b.Loop() {
+		for seed := range 100 {
+			_ = g.Example(seed)
+		}
+	}
+}
+
+// BenchmarkDrawConversation is the cost of a differential request's
+// conversation (DrawConversation: a history, rare units, now and then a
+// fault). Each op draws the same 100 seeds.
+func BenchmarkDrawConversation(b *testing.B) {
+	g := rapid.Custom(func(t *rapid.T) []json.RawMessage { return DrawConversation(t, nil, 12, true) })
+	b.ReportAllocs()
+	for b.Loop() {
+		for seed := range 100 {
+			_ = g.Example(seed)
+		}
 	}
 }

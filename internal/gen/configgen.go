@@ -99,12 +99,12 @@ func Configs(maxes *rapid.Generator[int]) *rapid.Generator[Config] {
 		// rapid favours the first choices, so the rare one comes last. A
 		// default max_messages (100) takes a conversation of 101 messages to
 		// trim, slow to shrink and long to read, so it stays rare.
-		if rapid.IntRange(0, 23).Draw(t, "no config") == 23 {
+		if intRange(0, 23).Draw(t, "no config") == 23 {
 			return Config{}
 		}
 		maxN := maxes.Draw(t, "max_messages")
 		var sum int
-		switch rapid.IntRange(0, 7).Draw(t, "h+t versus max") {
+		switch intRange(0, 7).Draw(t, "h+t versus max") {
 		case 0:
 			sum = maxN - 1
 		case 1:
@@ -114,12 +114,12 @@ func Configs(maxes *rapid.Generator[int]) *rapid.Generator[Config] {
 		case 3:
 			sum = maxN - 2
 		case 4:
-			sum = 2*maxN + rapid.IntRange(1, 10).Draw(t, "far above")
+			sum = 2*maxN + intRange(1, 10).Draw(t, "far above")
 		default:
-			sum = rapid.IntRange(0, 40).Draw(t, "h+t")
+			sum = intRange(0, 40).Draw(t, "h+t")
 		}
 		sum = max(sum, 0)
-		first := rapid.IntRange(0, sum).Draw(t, "preserve_first_n")
+		first := intRange(0, sum).Draw(t, "preserve_first_n")
 		last := sum - first
 
 		c := Config{Sent: map[string]string{}}
@@ -132,7 +132,7 @@ func Configs(maxes *rapid.Generator[int]) *rapid.Generator[Config] {
 			switch rapid.SampledFrom(presence).Draw(t, name+" present") {
 			case "set":
 				spelled := strconv.Itoa(v)
-				switch rapid.IntRange(0, 9).Draw(t, name+" spelling") {
+				switch intRange(0, 9).Draw(t, name+" spelling") {
 				case 0:
 					spelled += ".0"
 				case 1:
@@ -149,7 +149,7 @@ func Configs(maxes *rapid.Generator[int]) *rapid.Generator[Config] {
 		count("max_messages", maxN, &c.Max)
 		count("preserve_first_n", first, &c.First)
 		count("preserve_last_n", last, &c.Last)
-		switch rapid.IntRange(0, 4).Draw(t, "summarize_on_trim") {
+		switch intRange(0, 4).Draw(t, "summarize_on_trim") {
 		case 0:
 			b := true
 			c.Summarize = &b

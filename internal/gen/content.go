@@ -1,9 +1,6 @@
 package gen
 
 import (
-	"slices"
-	"strings"
-
 	"pgregory.net/rapid"
 )
 
@@ -24,27 +21,33 @@ func finish(t *rapid.T, role string, content *jv, extra []jmember, seq int, over
 			extra = append(extra, mem("x_meta", drawAny(t, 2, overflow)))
 		}
 	}
-	// The members in one allocation, the marker's place included.
-	obj := jobj(append(make([]jmember, 0, len(extra)+3), mem("role", jstr(role)))...)
-	if content != nil {
-		obj.mems = append(obj.mems, mem("content", *content))
-	}
-	obj.mems = append(obj.mems, extra...)
+	at := -1 // the marker's place among the members
 	if seq >= 0 {
-		at := intRange(0, len(obj.mems)).Draw(t, "marker position")
-		obj.mems = slices.Insert(obj.mems, at, mem(MarkerName, jint(seq)))
+		members := 1 + len(extra)
+		if content != nil {
+			members++
+		}
+		at = intRange(0, members).Draw(t, "marker position")
 	}
 	spaced := intRange(0, 5).Draw(t, "spaced") == 0
-	m := build(role, obj, content, seq, spaced)
+	m := build(role, content, extra, seq, at, spaced)
 	m.Unit = [2]int{-1, -1}
 	m.Rendered, m.Texts = render(role, content, extra), texts(content)
 	return m
 }
 
 // render is SUM-1's rendering of a message: "[role] " followed by its
-// parts joined by "\n".
+// parts joined by "\n". The parts are written one after another into one
+// buffer, not built as strings and joined: a message is rendered whether
+// or not a summarizing property reads it.
 func render(role string, content *jv, extra []jmember) string {
-	var parts []string
+	var scratch [256]byte
+	b := append(append(append(scratch[:0], '['), role...), "] "...)
+	c := jnull() // absent content renders as null does: nothing
+	if content != nil {
+		c = *content
+	}
+	parts := 0
 	if role == "tool" {
 		id := ""
 		for _, m := range extra {
@@ -52,69 +55,73 @@ func render(role string, content *jv, extra []jmember) string {
 				id = m.val.str
 			}
 		}
-		parts = append(parts, "tool_result "+id+": "+strings.Join(contentParts(content), "\n"))
+		b = append(append(append(b, "tool_result "...), id...), ": "...)
+		b, _ = appendParts(b, c)
+		parts = 1
 	} else {
-		parts = contentParts(content)
+		b, parts = appendParts(b, c)
 	}
 	for _, m := range extra {
 		if m.name != "tool_calls" || m.val.kind != jArr {
 			continue
 		}
-		for _, c := range m.val.elems {
-			fn := c.member("function")
-			parts = append(parts, "tool_call "+fn.member("name").str+" "+fn.member("arguments").str)
+		for _, call := range m.val.elems {
+			if parts > 0 {
+				b = append(b, '\n')
+			}
+			parts++
+			fn := call.member("function")
+			b = append(append(append(append(b, "tool_call "...), fn.member("name").str...), ' '), fn.member("arguments").str...)
 		}
 	}
-	return "[" + role + "] " + strings.Join(parts, "\n")
+	return string(b)
 }
 
-// contentParts renders content: a string as itself, an array one part per
-// block, absent or null as nothing, anything else in its compact form.
-func contentParts(content *jv) []string {
+// appendParts renders content, its parts joined by "\n", and says how
+// many parts it wrote: a string is one part, itself; an array one part per
+// block (SUM-1); null none (absent content is passed as null); anything else one part, its compact
+// form. A tool_result block's content is rendered by the same function:
+// one that recursed through another would make the compiler move every
+// caller's buffer to the heap.
+func appendParts(b []byte, content jv) ([]byte, int) {
 	switch {
-	case content == nil || content.kind == jNull:
-		return nil
+	case content.kind == jNull:
+		return b, 0
 	case content.kind == jStr:
-		return []string{content.str}
-	case content.kind == jArr:
-		out := []string{}
-		for _, b := range content.elems {
-			out = append(out, blockText(b))
-		}
-		return out
-	default:
-		return []string{content.compact()}
+		return append(b, content.str...), 1
+	case content.kind != jArr:
+		return content.append(b, false, false), 1
 	}
-}
-
-// blockText renders a content block (SUM-1).
-func blockText(b jv) string {
-	if b.kind != jObj {
-		return b.compact()
-	}
-	switch typ := b.member("type"); {
-	case typ.kind == jStr && typ.str == "text" && b.member("text").kind == jStr:
-		return b.member("text").str
-	case typ.kind == jStr && typ.str == "tool_use":
-		input := jobj()
-		if in, ok := b.lookup("input"); ok {
-			input = in
+	for i, block := range content.elems {
+		if i > 0 {
+			b = append(b, '\n')
 		}
-		return "tool_use " + b.member("name").str + " " + input.compact()
-	case typ.kind == jStr && typ.str == "tool_result":
-		c, ok := b.lookup("content")
-		cp := &c
-		if !ok {
-			cp = nil
+		if block.kind != jObj {
+			b = block.append(b, false, false)
+			continue
 		}
-		return "tool_result " + b.member("tool_use_id").str + ": " + strings.Join(contentParts(cp), "\n")
-	default:
-		return b.compact()
+		switch typ := block.member("type"); {
+		case typ.kind == jStr && typ.str == "text" && block.member("text").kind == jStr:
+			b = append(b, block.member("text").str...)
+		case typ.kind == jStr && typ.str == "tool_use":
+			b = append(append(append(b, "tool_use "...), block.member("name").str...), ' ')
+			if in, ok := block.lookup("input"); ok {
+				b = in.append(b, false, false)
+			} else {
+				b = append(b, "{}"...)
+			}
+		case typ.kind == jStr && typ.str == "tool_result":
+			b = append(append(append(b, "tool_result "...), block.member("tool_use_id").str...), ": "...)
+			b, _ = appendParts(b, block.member("content"))
+		default:
+			b = block.append(b, false, false)
+		}
 	}
+	return b, len(content.elems)
 }
 
 // texts are what SUM-6 reads of content: a string, or the text of each
-// text block of an array.
+// text block of an array (nil when it has none).
 func texts(content *jv) []string {
 	switch {
 	case content == nil:
@@ -122,15 +129,30 @@ func texts(content *jv) []string {
 	case content.kind == jStr:
 		return []string{content.str}
 	case content.kind == jArr:
-		var out []string
+		n := 0
 		for _, b := range content.elems {
-			if b.kind == jObj && b.member("type").kind == jStr && b.member("type").str == "text" && b.member("text").kind == jStr {
+			if isTextBlock(b) {
+				n++
+			}
+		}
+		if n == 0 {
+			return nil
+		}
+		out := make([]string, 0, n)
+		for _, b := range content.elems {
+			if isTextBlock(b) {
 				out = append(out, b.member("text").str)
 			}
 		}
 		return out
 	}
 	return nil
+}
+
+// isTextBlock reports whether b is a text block whose text is a string.
+func isTextBlock(b jv) bool {
+	typ := b.member("type")
+	return b.kind == jObj && typ.kind == jStr && typ.str == "text" && b.member("text").kind == jStr
 }
 
 // lookup is the value of an object's member.
@@ -153,8 +175,9 @@ func (v jv) member(name string) jv {
 
 // textBlocks is an array of lo to hi text blocks.
 func textBlocks(t *rapid.T, lo, hi int) jv {
-	blocks := jarr()
-	for range intRange(lo, hi).Draw(t, "text blocks") {
+	n := intRange(lo, hi).Draw(t, "text blocks")
+	blocks := jv{kind: jArr, elems: make([]jv, 0, n)}
+	for range n {
 		blocks.elems = append(blocks.elems, textBlock(t))
 	}
 	return blocks
@@ -175,18 +198,26 @@ func oddContent(t *rapid.T, overflow bool) jv {
 	}
 }
 
-func systemParts(t *rapid.T) (string, *jv, []jmember) {
-	role := rapid.SampledFrom([]string{"system", "system", "developer"}).Draw(t, "role")
-	v := jstr(rapid.SampledFrom([]string{
+// What a system prompt and a function call are drawn from, built once
+// (shared.go).
+var (
+	systemRoles   = rapid.SampledFrom([]string{"system", "system", "developer"})
+	systemPrompts = rapid.SampledFrom([]string{
 		"You are a helpful assistant.",
 		"You are a coding agent. Use the tools.\nNever guess — ask.",
 		"Réponds en français. 🇫🇷",
 		"Reminder: the user's files are in /work. 📁",
-	}).Draw(t, "prompt"))
+	})
+	functionNames = rapid.SampledFrom([]string{"get_weather", "read_file", "run_tests"})
+)
+
+func systemParts(t *rapid.T) (string, jv) {
+	role := systemRoles.Draw(t, "role")
+	v := jstr(systemPrompts.Draw(t, "prompt"))
 	if intRange(0, 5).Draw(t, "system as blocks") == 0 {
 		v = jarr(jobj(mem("type", jstr("text")), mem("text", v)))
 	}
-	return role, &v, nil
+	return role, v
 }
 
 // functionCall is an element of an OpenAI tool_calls array.
@@ -195,7 +226,7 @@ func functionCall(t *rapid.T, id string) jv {
 	return jobj(
 		mem("id", jstr(id)),
 		mem("type", jstr("function")),
-		mem("function", jobj(mem("name", jstr(rapid.SampledFrom([]string{"get_weather", "read_file", "run_tests"}).Draw(t, "function"))), mem("arguments", jstr(args)))),
+		mem("function", jobj(mem("name", jstr(functionNames.Draw(t, "function"))), mem("arguments", jstr(args)))),
 	)
 }
 

@@ -172,44 +172,36 @@ var markov = map[string][]string{
 	"other":     {"prompt", "assistant", "tool", "other"},
 }
 
+// What a plan is drawn from, built once (shared.go).
+var (
+	toolWeights   = rapid.SampledFrom([]int{1, 2, 0, 3})
+	parallelCalls = rapid.SampledFrom([]int{1, 1, 1, 2, 2, 3, 4, 5})
+	groupings     = rapid.SampledFrom([]string{"one", "one", "each", "runs"})
+	// toolFormats are the formats of a tool unit: "mixed" has calls of
+	// both.
+	toolFormats = newFormatChoices([]string{"openai", "anthropic", "openai", "anthropic", "mixed"}, func(f string) string { return f })
+)
+
 func drawPlan(t *rapid.T, o HistoryOpts) []item {
 	tools := o.Tools
 	if tools < 0 {
-		tools = rapid.SampledFrom([]int{1, 2, 0, 3}).Draw(t, "tool weight")
+		tools = toolWeights.Draw(t, "tool weight")
 	}
 	runs := 0
 	if o.Runs {
 		runs = intRange(1, 4).Draw(t, "run weight")
 	}
 	var (
-		plan    []item
+		// Every unit holds a message at least: at most o.N of them, and
+		// a trailing run grows it only when it must.
+		plan    = make([]item, 0, o.N)
 		size    int
 		prev    string
 		stretch int // units left in a tool-free stretch
 	)
 	for size < o.N {
 		left := o.N - size
-		var kinds []string
-		for _, k := range markov[prev] {
-			switch {
-			case k == "tool" && (tools == 0 || stretch > 0):
-				continue
-			case k == "tool":
-				for range tools {
-					kinds = append(kinds, k)
-				}
-				continue
-			case k == "prompt" && (prev == "prompt" || prev == "" || prev == "system" || prev == "other"):
-				for range runs {
-					kinds = append(kinds, k)
-				}
-			}
-			kinds = append(kinds, k)
-		}
-		if runs > 0 && prev == "prompt" {
-			kinds = append(kinds, "system", "other")
-		}
-		kind := rapid.SampledFrom(kinds).Draw(t, "unit")
+		kind := followerGen(followKey{prev, tools, runs, stretch > 0}).Draw(t, "unit")
 		if o.Force != "" {
 			kind = o.Force
 		}
@@ -245,6 +237,69 @@ func drawPlan(t *rapid.T, o HistoryOpts) []item {
 	return plan
 }
 
+// followKey is what the kinds of unit that may come next depend on: the
+// kind of the unit before, the weights of tool units and of prompt runs,
+// and whether a tool-free stretch is under way.
+type followKey struct {
+	prev        string
+	tools, runs int
+	inStretch   bool
+}
+
+// followers lists the kinds of unit that may follow k.prev, each as many
+// times as its weight: markov's list with tool units weighted by k.tools
+// (none in a tool-free stretch) and prompts after prompts, system messages
+// and other roles by k.runs.
+func followers(k followKey) []string {
+	var kinds []string
+	for _, next := range markov[k.prev] {
+		switch {
+		case next == "tool" && (k.tools == 0 || k.inStretch):
+			continue
+		case next == "tool":
+			for range k.tools {
+				kinds = append(kinds, next)
+			}
+			continue
+		case next == "prompt" && (k.prev == "prompt" || k.prev == "" || k.prev == "system" || k.prev == "other"):
+			for range k.runs {
+				kinds = append(kinds, next)
+			}
+		}
+		kinds = append(kinds, next)
+	}
+	if k.runs > 0 && k.prev == "prompt" {
+		kinds = append(kinds, "system", "other")
+	}
+	return kinds
+}
+
+// followerGens holds rapid.SampledFrom(followers(k)) for every k drawPlan
+// meets with the weights it draws (tools up to 3, runs up to 4), built
+// once (shared.go) and only read after: a plan draws one per unit.
+var followerGens = func() map[followKey]*rapid.Generator[string] {
+	gens := map[followKey]*rapid.Generator[string]{}
+	for prev := range markov {
+		for tools := range 4 {
+			for runs := range 5 {
+				for _, in := range []bool{false, true} {
+					k := followKey{prev, tools, runs, in}
+					gens[k] = rapid.SampledFrom(followers(k))
+				}
+			}
+		}
+	}
+	return gens
+}()
+
+// followerGen draws the kind of the unit that follows k.prev.
+func followerGen(k followKey) *rapid.Generator[string] {
+	if g, ok := followerGens[k]; ok {
+		return g
+	}
+	return rapid.SampledFrom(followers(k))
+}
+
 func itemSize(it item) int {
 	if it.kind == "tool" {
 		return it.tool.size()
@@ -258,25 +313,24 @@ func drawToolSpec(t *rapid.T, limit int, only string, formats []string) (toolSpe
 	if limit < 2 {
 		return toolSpec{}, false
 	}
-	choices := []string{"openai", "anthropic", "openai", "anthropic", "mixed"}
-	if formats != nil {
-		choices = slices.DeleteFunc(choices, func(f string) bool {
-			return !slices.Contains(formats, f) && (f != "mixed" || len(formats) < 2)
-		})
-		if len(choices) == 0 {
+	choices := toolFormats
+	drop := func(f string) bool { return !slices.Contains(formats, f) && (f != "mixed" || len(formats) < 2) }
+	if formats != nil && slices.ContainsFunc(choices.all, drop) {
+		choices.all = slices.DeleteFunc(slices.Clone(choices.all), drop)
+		if len(choices.all) == 0 {
 			return toolSpec{}, false
 		}
+		choices.every = rapid.SampledFrom(choices.all)
 	}
 	// The formats the target declared (D-42) narrow the choice further.
-	choices = onlyFormats(t, choices, func(f string) string { return f })
-	if len(choices) == 0 {
+	format, ok := choices.draw(t, "format")
+	if !ok {
 		return toolSpec{}, false
 	}
-	format := rapid.SampledFrom(choices).Draw(t, "format")
 	if only != "" {
 		format = only
 	}
-	n := rapid.SampledFrom([]int{1, 1, 1, 2, 2, 3, 4, 5}).Draw(t, "parallel calls")
+	n := parallelCalls.Draw(t, "parallel calls")
 	if format == "mixed" && n < 2 {
 		format = "openai"
 	}
@@ -319,7 +373,7 @@ func drawToolSpec(t *rapid.T, limit int, only string, formats []string) (toolSpe
 // (the usual), one per message (pairs appended one by one), or runs; at
 // most limit messages.
 func groupResults(t *rapid.T, ids []int, limit int) [][]int {
-	how := rapid.SampledFrom([]string{"one", "one", "each", "runs"}).Draw(t, "grouping")
+	how := groupings.Draw(t, "grouping")
 	if how == "each" && len(ids) > limit || limit < 2 {
 		how = "one"
 	}

@@ -53,7 +53,7 @@ func runeOf(t *rapid.T, table *unicode.RangeTable, label string) rune {
 	for _, r := range table.R32 {
 		spans = append(spans, span{r.Lo, r.Hi, r.Stride})
 	}
-	s := spans[rapid.IntRange(0, len(spans)-1).Draw(t, label+" range")]
+	s := spans[intRange(0, len(spans)-1).Draw(t, label+" range")]
 	steps := int((s.hi - s.lo) / s.stride)
 	k := rapid.OneOf(rapid.Just(0), rapid.Just(steps), rapid.IntRange(0, steps)).Draw(t, label+" offset")
 	r := rune(s.lo + uint32(k)*s.stride)
@@ -65,7 +65,7 @@ func runeOf(t *rapid.T, table *unicode.RangeTable, label string) rune {
 
 func charsOf(t *rapid.T, table *unicode.RangeTable, label string, lo, hi int) string {
 	var b strings.Builder
-	for range rapid.IntRange(lo, hi).Draw(t, label+" length") {
+	for range intRange(lo, hi).Draw(t, label+" length") {
 		b.WriteRune(runeOf(t, table, label))
 	}
 	return b.String()
@@ -75,7 +75,7 @@ func charsOf(t *rapid.T, table *unicode.RangeTable, label string, lo, hi int) st
 func mixedCase(t *rapid.T, s string) string {
 	var b strings.Builder
 	for _, r := range s {
-		if rapid.Bool().Draw(t, "upper") {
+		if anyBool.Draw(t, "upper") {
 			r = unicode.ToUpper(r)
 		}
 		b.WriteRune(r)
@@ -85,7 +85,7 @@ func mixedCase(t *rapid.T, s string) string {
 
 // cornerPiece draws one piece of a corner text.
 func cornerPiece(t *rapid.T) string {
-	switch rapid.IntRange(0, 12).Draw(t, "piece") {
+	switch intRange(0, 12).Draw(t, "piece") {
 	case 0:
 		name := rapid.SampledFrom(categories).Draw(t, "category")
 		return charsOf(t, unicode.Categories[name], name, 1, 4)
@@ -93,10 +93,10 @@ func cornerPiece(t *rapid.T) string {
 		name := rapid.SampledFrom(scripts).Draw(t, "script")
 		return charsOf(t, unicode.Scripts[name], name, 1, 6)
 	case 2: // a run of one kind of white space, of any length
-		return strings.Repeat(rapid.SampledFrom(spaces).Draw(t, "space"), rapid.IntRange(1, 24).Draw(t, "run"))
+		return strings.Repeat(rapid.SampledFrom(spaces).Draw(t, "space"), intRange(1, 24).Draw(t, "run"))
 	case 3: // white space of mixed kinds
 		var b strings.Builder
-		for range rapid.IntRange(1, 8).Draw(t, "mixed run") {
+		for range intRange(1, 8).Draw(t, "mixed run") {
 			b.WriteString(rapid.SampledFrom(spaces).Draw(t, "space"))
 		}
 		return b.String()
@@ -108,7 +108,7 @@ func cornerPiece(t *rapid.T) string {
 		after := rapid.SampledFrom([]string{"", "", "am", "ELL", "x", " ", "1"}).Draw(t, "after")
 		return mixedCase(t, word) + rapid.SampledFrom(quotes).Draw(t, "quote") + mixedCase(t, rapid.SampledFrom(contractions).Draw(t, "contraction")) + after
 	case 5: // a run of digits of any length, ASCII or not
-		if rapid.Bool().Draw(t, "ascii digits") {
+		if anyBool.Draw(t, "ascii digits") {
 			return rapid.StringOfN(rapid.RuneFrom([]rune("0123456789")), 1, 12, -1).Draw(t, "digits")
 		}
 		return charsOf(t, unicode.Nd, "Nd", 1, 8)
@@ -124,30 +124,30 @@ func cornerPiece(t *rapid.T) string {
 		return rapid.SampledFrom([]string{"<|endoftext|>", "<|fim_prefix|>", "<|im_start|>", "<|endofprompt|>", "<|"}).Draw(t, "special")
 	case 11: // the edges of the planes and of UTF-8's lengths, where an encoder or a counter is off by one
 		var b strings.Builder
-		for range rapid.IntRange(1, 3).Draw(t, "edges") {
+		for range intRange(1, 3).Draw(t, "edges") {
 			b.WriteRune(rapid.SampledFrom(planeEdges).Draw(t, "edge"))
 		}
 		return b.String()
 	default: // a long repetition: the byte-pair merge of a long piece
-		return strings.Repeat(rapid.SampledFrom([]string{"a", "ab", "😀", "中", "0", "!"}).Draw(t, "repeated"), rapid.IntRange(8, 200).Draw(t, "repeat"))
+		return strings.Repeat(rapid.SampledFrom([]string{"a", "ab", "😀", "中", "0", "!"}).Draw(t, "repeated"), intRange(8, 200).Draw(t, "repeat"))
 	}
 }
 
 // CornerTexts draws a corner text of up to eight pieces; sometimes only
 // white space, sometimes empty.
 var CornerTexts = rapid.Custom(func(t *rapid.T) string {
-	switch rapid.IntRange(0, 9).Draw(t, "text shape") {
+	switch intRange(0, 9).Draw(t, "text shape") {
 	case 0:
 		return ""
 	case 1: // White_Space only
 		var b strings.Builder
-		for range rapid.IntRange(1, 4).Draw(t, "space runs") {
-			b.WriteString(strings.Repeat(rapid.SampledFrom(spaces).Draw(t, "space"), rapid.IntRange(1, 6).Draw(t, "run")))
+		for range intRange(1, 4).Draw(t, "space runs") {
+			b.WriteString(strings.Repeat(rapid.SampledFrom(spaces).Draw(t, "space"), intRange(1, 6).Draw(t, "run")))
 		}
 		return b.String()
 	}
 	var b strings.Builder
-	for range rapid.IntRange(1, 8).Draw(t, "pieces") {
+	for range intRange(1, 8).Draw(t, "pieces") {
 		b.WriteString(cornerPiece(t))
 	}
 	return b.String()

@@ -61,6 +61,19 @@ func (e *emitter) broken(defect string, codes []string, idx, named []int) {
 	e.h.Broken = append(e.h.Broken, structure{Defect: defect, Codes: codes, sure: sure, Idx: idx, Named: named})
 }
 
+// The shapes of a plain unit's message and the roles of another role's,
+// drawn from generators built once (shared.go).
+var (
+	promptShapes = newFormatChoices([]string{"text", "text", "text", "text", "blocks", "blocks", "image", "no-content", "odd", "lone-result"}, func(s string) string {
+		if s == "lone-result" {
+			return protocol.FormatAnthropic // a tool_result block, if not in an array
+		}
+		return ""
+	})
+	assistantShapes = rapid.SampledFrom([]string{"text", "text", "text", "blocks", "blocks", "null", "no-content", "odd", "empty-calls"})
+	otherRoles      = rapid.SampledFrom([]string{"function", "critic", "ipython", "observation", "mémoire"})
+)
+
 func (e *emitter) plain(kind string) {
 	t := e.t
 	if e.o.templates != nil {
@@ -76,20 +89,20 @@ func (e *emitter) plain(kind string) {
 		extra   []jmember
 		class   string
 	)
-	set := func(v jv) { content = &v }
+	// content points at c, which stays on the stack: finish copies
+	// what it keeps.
+	var c jv
+	set := func(v jv) { c = v; content = &c }
 	switch kind {
 	case "system":
-		role, content, extra = systemParts(t)
+		var v jv
+		role, v = systemParts(t)
+		set(v)
 		class = ClassSystem
 	case "prompt":
 		role, class = "user", ClassUserPrompt
-		shapes := onlyFormats(t, []string{"text", "text", "text", "text", "blocks", "blocks", "image", "no-content", "odd", "lone-result"}, func(s string) string {
-			if s == "lone-result" {
-				return protocol.FormatAnthropic // a tool_result block, if not in an array
-			}
-			return ""
-		})
-		switch rapid.SampledFrom(shapes).Draw(t, "prompt shape") {
+		shape, _ := promptShapes.draw(t, "prompt shape")
+		switch shape {
 		case "text":
 			set(drawStr(t, "content"))
 		case "blocks":
@@ -107,7 +120,7 @@ func (e *emitter) plain(kind string) {
 		}
 	case "assistant":
 		role, class = "assistant", ClassAssistantText
-		switch rapid.SampledFrom([]string{"text", "text", "text", "blocks", "blocks", "null", "no-content", "odd", "empty-calls"}).Draw(t, "assistant shape") {
+		switch assistantShapes.Draw(t, "assistant shape") {
 		case "text":
 			set(drawStr(t, "content"))
 		case "blocks":
@@ -126,7 +139,7 @@ func (e *emitter) plain(kind string) {
 			extra = append(extra, mem("tool_calls", jarr()))
 		}
 	default:
-		role = rapid.SampledFrom([]string{"function", "critic", "ipython", "observation", "mémoire"}).Draw(t, "other role")
+		role = otherRoles.Draw(t, "other role")
 		class = clsOther
 		set(drawStr(t, "content"))
 	}
@@ -134,15 +147,33 @@ func (e *emitter) plain(kind string) {
 	e.unit(at, at+1)
 }
 
+// What a tool call is drawn from, built once (shared.go).
+var (
+	callTools     = rapid.SampledFrom([]string{"get_weather", "read_file", "bash"})
+	blankContents = rapid.SampledFrom([]string{"", " ", "\n"})
+	idSalts       = rapid.SampledFrom([]string{"", "0", "Ab", "é", "😀", "x-"})
+)
+
 // call emits the tool call of ids (anthropic[i] says which are tool_use
 // blocks).
 func (e *emitter) call(ids []string, anthropic []bool) int {
 	t := e.t
 	var content *jv
 	var extra []jmember
-	set := func(v jv) { content = &v }
-	calls := jarr()
-	blocks := jarr()
+	// content points at c, which stays on the stack: finish copies
+	// what it keeps.
+	var c jv
+	set := func(v jv) { c = v; content = &c }
+	// The arrays in one allocation each, for the calls and a text before
+	// the blocks; a text between them grows it.
+	uses := 0
+	for _, a := range anthropic {
+		if a {
+			uses++
+		}
+	}
+	calls := jv{kind: jArr, elems: make([]jv, 0, len(ids)-uses)}
+	blocks := jv{kind: jArr, elems: make([]jv, 0, uses+1)}
 	if !e.o.Silent && intRange(0, 2).Draw(t, "text before the calls") == 0 {
 		blocks.elems = append(blocks.elems, textBlock(t))
 	}
@@ -151,7 +182,7 @@ func (e *emitter) call(ids []string, anthropic []bool) int {
 			blocks.elems = append(blocks.elems, jobj(
 				mem("type", jstr("tool_use")),
 				mem("id", jstr(id)),
-				mem("name", jstr(rapid.SampledFrom([]string{"get_weather", "read_file", "bash"}).Draw(t, "tool"))),
+				mem("name", jstr(callTools.Draw(t, "tool"))),
 				mem("input", jobj(mem("query", drawStr(t, "input")))),
 			))
 			if !e.o.Silent && intRange(0, 5).Draw(t, "text between the calls") == 0 {
@@ -161,7 +192,7 @@ func (e *emitter) call(ids []string, anthropic []bool) int {
 			calls.elems = append(calls.elems, functionCall(t, id))
 		}
 	}
-	if slices.Contains(anthropic, true) {
+	if uses > 0 {
 		set(blocks)
 	} else {
 		switch intRange(0, 3).Draw(t, "tool-call content") {
@@ -169,7 +200,7 @@ func (e *emitter) call(ids []string, anthropic []bool) int {
 			// absent
 		case 1:
 			if e.o.Silent {
-				set(jstr(rapid.SampledFrom([]string{"", " ", "\n"}).Draw(t, "blank content")))
+				set(jstr(blankContents.Draw(t, "blank content")))
 				break
 			}
 			set(drawStr(t, "content"))
@@ -191,9 +222,11 @@ func (e *emitter) result(ids []string, anthropic bool) int {
 		c := toolContent(t)
 		return e.add("tool", &c, []jmember{mem("tool_call_id", jstr(ids[0]))}, ClassToolResult, ids)
 	}
-	blocks := jarr()
+	// One allocation for the blocks and a text beside them, one for each
+	// block's members.
+	blocks := jv{kind: jArr, elems: make([]jv, 0, len(ids)+1)}
 	for _, id := range ids {
-		b := jobj(mem("type", jstr("tool_result")), mem("tool_use_id", jstr(id)))
+		b := jobj(append(make([]jmember, 0, 4), mem("type", jstr("tool_result")), mem("tool_use_id", jstr(id)))...)
 		if anyBool.Draw(t, "result as blocks") {
 			b.mems = append(b.mems, mem("content", textBlocks(t, 0, 2)))
 		} else {
@@ -365,9 +398,20 @@ func (e *emitter) orphan(x insertion) {
 
 func emit(t *rapid.T, plan []item, ins []insertion, o HistoryOpts) History {
 	e := &emitter{t: t, o: o, ids: map[int][]string{}, nextID: o.IdBase}
-	e.salt = rapid.SampledFrom([]string{"", "0", "Ab", "é", "😀", "x-"}).Draw(t, "id salt")
-	e.h.Msgs = []Message{}
-	e.h.Units = [][2]int{}
+	e.salt = idSalts.Draw(t, "id salt")
+	// The messages in one allocation: at most one per planned message,
+	// one per insertion and one more per defect (a result answered twice
+	// or a stranger in a run). They are clipped at the end, as the units
+	// are, so that a caller's append never writes into another's.
+	n := len(ins)
+	for _, it := range plan {
+		n += itemSize(it)
+		if it.defect != "" {
+			n++
+		}
+	}
+	e.h.Msgs = make([]Message, 0, n)
+	e.h.Units = make([][2]int, 0, len(plan))
 	var moved *pending
 	for i := 0; i <= len(plan); i++ {
 		for _, x := range ins {
@@ -392,6 +436,7 @@ func emit(t *rapid.T, plan []item, ins []insertion, o HistoryOpts) History {
 		moved = next
 	}
 	slices.SortStableFunc(e.h.Broken, func(a, b structure) int { return a.Idx[0] - b.Idx[0] })
+	e.h.Msgs, e.h.Units = slices.Clip(e.h.Msgs), slices.Clip(e.h.Units)
 	return e.h
 }
 

@@ -26,11 +26,15 @@ func WithFormats(ctx context.Context, formats []string) context.Context {
 	return context.WithValue(ctx, formatsKey{}, formats)
 }
 
+// bothFormats is protocol.Formats(), listed once: formatsOf is asked for
+// every choice of a format, and nothing changes what it returns.
+var bothFormats = protocol.Formats()
+
 // formatsOf lists the formats t's case may use, in protocol order.
 func formatsOf(t *rapid.T) []string {
 	fs, _ := t.Context().Value(formatsKey{}).([]string)
 	if len(fs) == 0 {
-		return protocol.Formats()
+		return bothFormats
 	}
 	return fs
 }
@@ -41,23 +45,66 @@ func allows(t *rapid.T, format string) bool { return slices.Contains(formatsOf(t
 // onlyFormats keeps the choices whose format t's case may use; format
 // names each choice's format ("" for a choice of no provider format, which
 // is always kept; "mixed" is kept only when both are allowed).
+//
+// When every choice is kept — a case that may use both formats, the usual
+// one — it returns choices itself, not a copy: callers only draw from it.
 func onlyFormats[T any](t *rapid.T, choices []T, format func(T) string) []T {
-	var out []T
-	for _, c := range choices {
+	fs := formatsOf(t) // once: it reads the case's context
+	kept := func(c T) bool {
 		switch f := format(c); f {
 		case "":
-			out = append(out, c)
+			return true
 		case "mixed":
-			if allows(t, protocol.FormatOpenAI) && allows(t, protocol.FormatAnthropic) {
-				out = append(out, c)
-			}
+			return slices.Contains(fs, protocol.FormatOpenAI) && slices.Contains(fs, protocol.FormatAnthropic)
 		default:
-			if allows(t, f) {
-				out = append(out, c)
-			}
+			return slices.Contains(fs, f)
+		}
+	}
+	all := true
+	for _, c := range choices {
+		if !kept(c) {
+			all = false
+			break
+		}
+	}
+	if all {
+		return choices
+	}
+	var out []T
+	for _, c := range choices {
+		if kept(c) {
+			out = append(out, c)
 		}
 	}
 	return out
+}
+
+// formatChoices are choices some of which belong to a provider format,
+// with the generator that draws from all of them, built once (shared.go):
+// drawing from it when every choice is kept draws exactly what drawing
+// from rapid.SampledFrom(onlyFormats(…)) does.
+type formatChoices[T any] struct {
+	all    []T
+	format func(T) string
+	every  *rapid.Generator[T]
+}
+
+func newFormatChoices[T any](all []T, format func(T) string) formatChoices[T] {
+	return formatChoices[T]{all: all, format: format, every: rapid.SampledFrom(all)}
+}
+
+// draw draws one of the choices t's case may use; false, and no draw,
+// when it may use none.
+func (c formatChoices[T]) draw(t *rapid.T, label string) (T, bool) {
+	kept := onlyFormats(t, c.all, c.format)
+	switch len(kept) {
+	case 0:
+		var none T
+		return none, false
+	case len(c.all):
+		return c.every.Draw(t, label), true
+	}
+	return rapid.SampledFrom(kept).Draw(t, label), true
 }
 
 // drawAnthropic draws whether one tool message is in Anthropic's format,
@@ -69,7 +116,7 @@ func drawAnthropic(t *rapid.T, label string) bool {
 	case !allows(t, protocol.FormatOpenAI):
 		return true
 	}
-	return rapid.Bool().Draw(t, label)
+	return anyBool.Draw(t, label)
 }
 
 // MessageFormat is the provider format a message's tool members show: a

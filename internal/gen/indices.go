@@ -17,7 +17,7 @@ func Raws(in []Message) []json.RawMessage {
 func Indices(n int) []int { return IndexRange(0, n) }
 
 func IndexRange(from, to int) []int {
-	out := []int{}
+	out := make([]int, 0, max(to-from, 0))
 	for i := from; i < to; i++ {
 		out = append(out, i)
 	}

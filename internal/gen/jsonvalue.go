@@ -1,8 +1,6 @@
 package gen
 
 import (
-	"bytes"
-	"fmt"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -21,15 +19,18 @@ const (
 	jObj
 )
 
-// jv is a JSON value.
+// jv is a JSON value. A number's two texts share the string fields rather
+// than taking a numLit of their own: every message is a tree of these, so
+// their size is most of what generating a message allocates.
 type jv struct {
-	kind  jkind
-	b     bool
-	num   numLit
-	str   string // the string's value, not its JSON text
-	esc   bool   // write the string on the wire with \u escapes and \/
-	elems []jv
-	mems  []jmember
+	kind jkind
+	b    bool // a boolean's value
+	esc  bool // write the string on the wire with \u escapes and \/
+	// str is a string's value, not its JSON text, or a number as written
+	// on the wire; js is a number as Number::toString writes it.
+	str, js string
+	elems   []jv
+	mems    []jmember
 }
 
 type jmember struct {
@@ -44,8 +45,8 @@ type numLit struct{ wire, js string }
 func jnull() jv                  { return jv{kind: jNull} }
 func jbool(b bool) jv            { return jv{kind: jBool, b: b} }
 func jstr(s string) jv           { return jv{kind: jStr, str: s} }
-func jint(i int) jv              { s := strconv.Itoa(i); return jv{kind: jNum, num: numLit{s, s}} }
-func jnum(n numLit) jv           { return jv{kind: jNum, num: n} }
+func jint(i int) jv              { s := strconv.Itoa(i); return jv{kind: jNum, str: s, js: s} }
+func jnum(n numLit) jv           { return jv{kind: jNum, str: n.wire, js: n.js} }
 func jarr(elems ...jv) jv        { return jv{kind: jArr, elems: elems} }
 func jobj(mems ...jmember) jv    { return jv{kind: jObj, mems: mems} }
 func mem(n string, v jv) jmember { return jmember{n, v} }
@@ -55,13 +56,6 @@ func mem(n string, v jv) jmember { return jmember{n, v} }
 func (v jv) compact() string {
 	var scratch [256]byte
 	return string(v.append(scratch[:0], false, false))
-}
-
-// wireRaw is the JSON text sent, in one allocation of its length; spaced
-// puts a space after ',' and ':'.
-func (v jv) wireRaw(spaced bool) []byte {
-	var scratch [512]byte
-	return bytes.Clone(v.append(scratch[:0], true, spaced))
 }
 
 // append writes v at the end of b: on the wire, or in compact form.
@@ -77,9 +71,9 @@ func (v jv) append(b []byte, wire, spaced bool) []byte {
 		b = strconv.AppendBool(b, v.b)
 	case jNum:
 		if wire {
-			b = append(b, v.num.wire...)
+			b = append(b, v.str...)
 		} else {
-			b = append(b, v.num.js...)
+			b = append(b, v.js...)
 		}
 	case jStr:
 		if wire && v.esc {
@@ -111,6 +105,31 @@ func (v jv) append(b []byte, wire, spaced bool) []byte {
 	return b
 }
 
+// wireIsCompact reports whether v is written on the wire, without spaces,
+// as in compact form: no string spelled with escapes and no number in
+// another form than Number::toString's.
+func (v jv) wireIsCompact() bool {
+	switch v.kind {
+	case jNum:
+		return v.str == v.js
+	case jStr:
+		return !v.esc
+	case jArr:
+		for _, e := range v.elems {
+			if !e.wireIsCompact() {
+				return false
+			}
+		}
+	case jObj:
+		for _, m := range v.mems {
+			if !m.val.wireIsCompact() {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // quoteJS quotes s as JSON.stringify does: only '"', '\' and U+0000–U+001F
 // are escaped, with the short forms \b \t \n \f \r and otherwise \u00xx in
 // lower case; everything else (U+007F, '/', U+2028, astral characters) is
@@ -139,7 +158,7 @@ func quoteJS(b []byte, s string) []byte {
 			b = append(b, `\r`...)
 		default:
 			if r < 0x20 {
-				b = fmt.Appendf(b, `\u%04x`, r)
+				b = appendU(b, uint16(r), lowerHex)
 			} else {
 				b = utf8.AppendRune(b, r)
 			}
@@ -150,13 +169,26 @@ func quoteJS(b []byte, s string) []byte {
 
 // plain reports whether quoteJS writes s as itself: valid UTF-8 (an
 // invalid byte is written as U+FFFD) with nothing to escape.
+//
+// One pass: a byte to escape is ASCII, and no byte of a multi-byte
+// sequence is, so only the ASCII bytes need looking at and only the
+// others decoding. Every string of every message goes through here.
 func plain(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == '"' || c == '\\' {
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c < 0x20 || c == '"' || c == '\\' {
+				return false
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
 			return false
 		}
+		i += size
 	}
-	return utf8.ValidString(s)
+	return true
 }
 
 // quoteEscaped writes s the way an ASCII-only encoder might: every
@@ -174,15 +206,28 @@ func quoteEscaped(b []byte, s string) []byte {
 			b = append(b, `\\`...)
 		case r == '/':
 			b = append(b, `\/`...)
+		case r >= 0x10000:
+			hi, lo := utf16.EncodeRune(r)
+			b = appendU(appendU(b, uint16(hi), upperHex), uint16(lo), upperHex)
 		case r < 0x20 || r >= 0x7f:
-			for _, u := range utf16.Encode([]rune{r}) {
-				b = fmt.Appendf(b, `\u%04X`, u)
-			}
+			b = appendU(b, uint16(r), upperHex)
 		default:
 			b = append(b, byte(r))
 		}
 	}
 	return append(b, '"')
+}
+
+const (
+	lowerHex = "0123456789abcdef"
+	upperHex = "0123456789ABCDEF"
+)
+
+// appendU writes the escape \uXXXX of the code unit u in the digits given:
+// what fmt's %04x or %04X writes, without fmt, for every escaped
+// character of every message.
+func appendU(b []byte, u uint16, digits string) []byte {
+	return append(b, '\\', 'u', digits[u>>12], digits[u>>8&0xf], digits[u>>4&0xf], digits[u&0xf])
 }
 
 // UTF16Len is the number of UTF-16 code units of s: ECMAScript's

@@ -46,18 +46,18 @@ func (c LoopCase) Strict() bool {
 func DrawLoopCase(t *rapid.T) LoopCase {
 	c := LoopCase{Plan: agentrun.Plan{
 		Provider: rapid.SampledFrom(onlyFormats(t, []string{agentrun.OpenAI, agentrun.Anthropic}, func(p string) string { return p })).Draw(t, "provider"),
-		OneByOne: rapid.Bool().Draw(t, "one call per message"),
+		OneByOne: anyBool.Draw(t, "one call per message"),
 	}}
-	for range rapid.IntRange(1, 5).Draw(t, "iterations") {
+	for range intRange(1, 5).Draw(t, "iterations") {
 		turns := rapid.SliceOfN(rapid.IntRange(1, 5), 0, 4).Draw(t, "parallel calls per tool turn")
 		c.Plan.Iterations = append(c.Plan.Iterations, turns)
 	}
 	c.Max = rapid.OneOf(rapid.Just(0), rapid.IntRange(2, 16), rapid.IntRange(17, 40)).Draw(t, "max_messages")
-	c.h = rapid.IntRange(0, 3).Draw(t, "preserve_first_n")
-	c.t = rapid.IntRange(0, 12).Draw(t, "preserve_last_n")
-	c.summarize = rapid.Bool().Draw(t, "summarize_on_trim")
-	if c.summarize && rapid.Bool().Draw(t, "summarizer provided") {
-		for i := range rapid.IntRange(1, 3).Draw(t, "summarizer scripts") {
+	c.h = intRange(0, 3).Draw(t, "preserve_first_n")
+	c.t = intRange(0, 12).Draw(t, "preserve_last_n")
+	c.summarize = anyBool.Draw(t, "summarize_on_trim")
+	if c.summarize && anyBool.Draw(t, "summarizer provided") {
+		for i := range intRange(1, 3).Draw(t, "summarizer scripts") {
 			var s protocol.SummarizerScript
 			switch rapid.SampledFrom([]string{"reply", "error", "empty"}).Draw(t, "script") {
 			case "reply":

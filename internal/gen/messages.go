@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -47,26 +48,25 @@ type Message struct {
 	Rendered string
 	Texts    []string
 
-	// members and spaced are what Raw was written from, for
-	// WithoutContent; nil for a message not built here.
-	members []jmember
-	spaced  bool
+	// built says the message was built here; content is where its
+	// content member lies in Raw, the separator before it included
+	// ({0, 0}: it has none), for WithoutContent.
+	built   bool
+	content [2]int
 }
 
 // WithoutContent is the message with its content member removed, to tell
 // apart what an estimate counts (EST-5); nil for a message the generators
 // did not build. It is written when asked: only a failing estimate asks.
+// Raw less the content member and the separator before it is what writing
+// the other members would give: the role comes before the content, so a
+// separator always does.
 func (m Message) WithoutContent() json.RawMessage {
-	if m.members == nil {
+	if !m.built {
 		return nil
 	}
-	rest := jv{kind: jObj}
-	for _, mb := range m.members {
-		if mb.name != "content" {
-			rest.mems = append(rest.mems, mb)
-		}
-	}
-	return rest.wireRaw(m.spaced)
+	out := make(json.RawMessage, 0, len(m.Raw)-(m.content[1]-m.content[0]))
+	return append(append(out, m.Raw[:m.content[0]]...), m.Raw[m.content[1]:]...)
 }
 
 // GoString keeps rapid's logs of drawn values readable.
@@ -79,9 +79,64 @@ const MarkerName = "x_seq"
 // string.
 var kindNames = [...]string{jBool: "boolean", jNum: "number", jArr: "array", jObj: "object"}
 
-// build fixes a message's texts and counts.
-func build(role string, obj jv, content *jv, seq int, spaced bool) Message {
-	m := Message{Role: role, Seq: seq, Raw: obj.wireRaw(spaced), Kind: "absent"}
+// build writes a message — its role, its content unless nil, the extra
+// members, and its marker at place at among them (-1: none), with a space
+// after ',' and ':' when spaced — and fixes its texts and counts. The
+// members are written as they come, not gathered into an object first:
+// the message's JSON text is all that is kept of them.
+func build(role string, content *jv, extra []jmember, seq, at int, spaced bool) Message {
+	m := Message{Role: role, Seq: seq, Kind: "absent", built: true}
+	comma, colon := ",", ":"
+	if spaced {
+		comma, colon = ", ", ": "
+	}
+	// nth is the i-th member but the marker.
+	nth := func(i int) jmember {
+		switch {
+		case i == 0:
+			return mem("role", jstr(role))
+		case content != nil && i == 1:
+			return mem("content", *content)
+		case content != nil:
+			return extra[i-2]
+		default:
+			return extra[i-1]
+		}
+	}
+	members := 1 + len(extra)
+	if content != nil {
+		members++
+	}
+	var marker jmember
+	if at >= 0 {
+		members++
+		marker = mem(MarkerName, jint(seq))
+	}
+	var scratch [512]byte
+	b := append(scratch[:0], '{')
+	var value []byte // the content as written
+	for i := range members {
+		j := i // its place among the members but the marker
+		if at >= 0 && i > at {
+			j--
+		}
+		mb := marker
+		if i != at {
+			mb = nth(j)
+		}
+		start := len(b)
+		if i > 0 {
+			b = append(b, comma...)
+		}
+		b = append(quoteJS(b, mb.name), colon...)
+		valueAt := len(b)
+		b = mb.val.append(b, true, spaced)
+		if i != at && j == 1 && content != nil {
+			m.content = [2]int{start, len(b)}
+			value = b[valueAt:]
+		}
+	}
+	m.Raw = bytes.Clone(append(b, '}'))
 	if content != nil {
 		switch content.kind {
 		case jNull:
@@ -90,11 +145,15 @@ func build(role string, obj jv, content *jv, seq int, spaced bool) Message {
 			m.Kind, m.Counted = "string", content.str
 		default:
 			m.Kind = kindNames[content.kind]
-			m.Counted = content.compact()
+			if !spaced && content.wireIsCompact() {
+				// Written as JSON.stringify writes it: no second walk.
+				m.Counted = string(value)
+			} else {
+				m.Counted = content.compact()
+			}
 		}
 	}
 	m.Chars = UTF16Len(m.Counted)
-	m.members, m.spaced = obj.mems, spaced
 	return m
 }
 
@@ -123,8 +182,33 @@ var textGen = rapid.OneOf(
 // drawStr draws a string value, sometimes spelled with escapes on the wire.
 func drawStr(t *rapid.T, label string) jv {
 	v := jstr(textGen.Draw(t, label))
-	v.esc = intRange(0, 4).Draw(t, label+" escaped") == 0
+	v.esc = intRange(0, 4).Draw(t, escapedLabel(label)) == 0
 	return v
+}
+
+// escapedLabel is label+" escaped", the label of the draw that decides a
+// string's spelling, not concatenated anew for the labels drawStr is
+// called with.
+func escapedLabel(label string) string {
+	switch label {
+	case "content":
+		return "content escaped"
+	case "text":
+		return "text escaped"
+	case "name":
+		return "name escaped"
+	case "result":
+		return "result escaped"
+	case "string":
+		return "string escaped"
+	case "input":
+		return "input escaped"
+	case "city":
+		return "city escaped"
+	case "refusal":
+		return "refusal escaped"
+	}
+	return label + " escaped"
 }
 
 // numbers are written in forms that JSON.stringify rewrites (EST-3).
@@ -142,6 +226,13 @@ var numbers = []numLit{
 // doubles, which they are not, so a trim may not be able to return them.
 var overflowing = []numLit{{"1e400", "null"}, {"-1e400", "null"}}
 
+// The numbers drawAny draws from, with and without the overflowing ones,
+// built once (shared.go).
+var (
+	anyNumber            = rapid.SampledFrom(numbers)
+	anyNumberOverflowing = rapid.SampledFrom(append(append([]numLit(nil), numbers...), overflowing...))
+)
+
 var memberNames = []string{"a", "b", "city", "units", "query", "deep", "list", "n", "flag",
 	"ünï", "emoji😀", "k<>&", "with space", "tab\there", `q"uote`, "x/y"}
 
@@ -157,11 +248,11 @@ func drawAny(t *rapid.T, depth int, overflow bool) jv {
 	case 1:
 		return jbool(anyBool.Draw(t, "bool"))
 	case 2:
-		pool := numbers
+		pool := anyNumber
 		if overflow {
-			pool = append(append([]numLit(nil), numbers...), overflowing...)
+			pool = anyNumberOverflowing
 		}
-		return jnum(rapid.SampledFrom(pool).Draw(t, "number"))
+		return jnum(pool.Draw(t, "number"))
 	case 3:
 		return drawStr(t, "string")
 	case 4:
@@ -190,6 +281,10 @@ func textBlock(t *rapid.T) jv {
 	return jobj(mem("type", jstr("text")), mem("text", drawStr(t, "text")))
 }
 
+// toolUseNames are the tools a tool_use block calls, drawn from a
+// generator built once (shared.go).
+var toolUseNames = rapid.SampledFrom([]string{"get_weather", "search", "run_code"})
+
 func toolUseBlock(t *rapid.T, overflow bool) jv {
 	input := jobj(mem("city", drawStr(t, "city")))
 	for _, n := range rapid.SliceOfNDistinct(rapid.SampledFrom(memberNames[3:]), 0, 3, rapid.ID[string]).Draw(t, "input names") {
@@ -198,7 +293,7 @@ func toolUseBlock(t *rapid.T, overflow bool) jv {
 	return jobj(
 		mem("type", jstr("tool_use")),
 		mem("id", jstr(drawID(t, "toolu_"))),
-		mem("name", jstr(rapid.SampledFrom([]string{"get_weather", "search", "run_code"}).Draw(t, "tool"))),
+		mem("name", jstr(toolUseNames.Draw(t, "tool"))),
 		mem("input", input),
 	)
 }
@@ -287,6 +382,7 @@ func Messages(seq int, o MessageOpts) *rapid.Generator[Message] {
 	if o.Tools {
 		shapes = append(append([]string(nil), plainShapes...), toolShapes...)
 	}
+	shapeChoices := newFormatChoices(shapes, shapeFormat)
 	return rapid.Custom(func(t *rapid.T) Message {
 		var (
 			role    string
@@ -295,8 +391,12 @@ func Messages(seq int, o MessageOpts) *rapid.Generator[Message] {
 			class   string
 			ids     []string
 		)
-		set := func(v jv) { content = &v }
-		switch rapid.SampledFrom(onlyFormats(t, shapes, shapeFormat)).Draw(t, "shape") {
+		// content points at c, which stays on the stack: finish copies
+		// what it keeps.
+		var c jv
+		set := func(v jv) { c = v; content = &c }
+		shape, _ := shapeChoices.draw(t, "shape")
+		switch shape {
 		case "user":
 			role = "user"
 			set(o.stringContent(t))
@@ -304,7 +404,9 @@ func Messages(seq int, o MessageOpts) *rapid.Generator[Message] {
 			role = "assistant"
 			set(o.stringContent(t))
 		case "system":
-			role, content, extra = systemParts(t)
+			var v jv
+			role, v = systemParts(t)
+			set(v)
 		case "blocks-text":
 			role = rapid.SampledFrom([]string{"user", "assistant"}).Draw(t, "role")
 			set(textBlocks(t, 0, 3))

@@ -3,7 +3,10 @@ package gen
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"testing"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"pgregory.net/rapid"
 
@@ -61,4 +64,95 @@ func TestGeneratedMessages(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestPlain holds plain to what it says: nothing to escape (no '"', '\'
+// or control character) and valid UTF-8, checked here in two passes as it
+// was written before it made one.
+func TestPlain(t *testing.T) {
+	want := func(s string) bool {
+		for i := 0; i < len(s); i++ {
+			if c := s[i]; c < 0x20 || c == '"' || c == '\\' {
+				return false
+			}
+		}
+		return utf8.ValidString(s)
+	}
+	cases := append([]string{"", "a\xffb", "\xed\xa0\x80", "é\"", "\ufffd", "日本\x01", "x\xe6\x97", "\xf4\x90\x80\x80"}, fragments...)
+	for _, s := range cases {
+		if got := plain(s); got != want(s) {
+			t.Errorf("plain(%q) = %v, want %v", s, got, want(s))
+		}
+	}
+	rapid.Check(t, func(rt *rapid.T) {
+		b := rapid.SliceOfN(rapid.SampledFrom([]byte("a\"\\\x00\x1f\x7f\x80\xbf\xc3\xa9\xe6\x97\xa5\xed\xa0\xf0\x9f\x98\x80\xff")), 0, 12).Draw(rt, "bytes")
+		if s := string(b); plain(s) != want(s) {
+			rt.Fatalf("plain(%q) = %v, want %v", s, plain(s), want(s))
+		}
+	})
+}
+
+// TestQuotesAsFmtWrote holds the string writers to the way they were
+// written with fmt and utf16.Encode, for every code point of the first
+// plane's edges, the controls, the astral planes' edges and invalid bytes.
+func TestQuotesAsFmtWrote(t *testing.T) {
+	jsWant := func(s string) string {
+		b := []byte{'"'}
+		for _, r := range s {
+			switch {
+			case r == '"' || r == '\\':
+				b = append(b, '\\', byte(r))
+			case r == '\b':
+				b = append(b, `\b`...)
+			case r == '\t':
+				b = append(b, `\t`...)
+			case r == '\n':
+				b = append(b, `\n`...)
+			case r == '\f':
+				b = append(b, `\f`...)
+			case r == '\r':
+				b = append(b, `\r`...)
+			case r < 0x20:
+				b = fmt.Appendf(b, `\u%04x`, r)
+			default:
+				b = utf8.AppendRune(b, r)
+			}
+		}
+		return string(append(b, '"'))
+	}
+	escWant := func(s string) string {
+		b := []byte{'"'}
+		for _, r := range s {
+			switch {
+			case r == '"' || r == '\\':
+				b = append(b, '\\', byte(r))
+			case r == '/':
+				b = append(b, `\/`...)
+			case r < 0x20 || r >= 0x7f:
+				for _, u := range utf16.Encode([]rune{r}) {
+					b = fmt.Appendf(b, `\u%04X`, u)
+				}
+			default:
+				b = append(b, byte(r))
+			}
+		}
+		return string(append(b, '"'))
+	}
+	var cases []string
+	for r := rune(0); r < 0x100; r++ {
+		cases = append(cases, string(r), "a"+string(r)+"b")
+	}
+	for _, r := range []rune{0x7ff, 0x800, 0xd7ff, 0xe000, 0xfeff, 0xfffd, 0xffff, 0x10000, 0x1f600, 0x10ffff, 0x2028, 0x2029} {
+		cases = append(cases, string(r), "x"+string(r))
+	}
+	cases = append(cases, "a\xffb", "\xed\xa0\x80", "x\xe6\x97", "\xf4\x90\x80\x80")
+	cases = append(cases, fragments...)
+	for _, s := range cases {
+		if got, want := string(quoteJS(nil, s)), jsWant(s); got != want {
+			t.Errorf("quoteJS(%q) = %s, want %s", s, got, want)
+		}
+		if got, want := string(quoteEscaped(nil, s)), escWant(s); got != want {
+			t.Errorf("quoteEscaped(%q) = %s, want %s", s, got, want)
+		}
+	}
 }

@@ -27,8 +27,8 @@ func DiffConversation(t *rapid.T, formats []string, n int) []json.RawMessage {
 // structures and invalid messages, for a request that has a fault of
 // another kind already: which of two faults an error names is open.
 func DrawConversation(t *rapid.T, formats []string, n int, faults bool) []json.RawMessage {
-	o := HistoryOpts{N: n, Exact: true, Tools: -1, Formats: formats, Marked: rapid.Bool().Draw(t, "marked")}
-	if faults && rapid.IntRange(0, 7).Draw(t, "defects") == 0 {
+	o := HistoryOpts{N: n, Exact: true, Tools: -1, Formats: formats, Marked: anyBool.Draw(t, "marked")}
+	if faults && intRange(0, 7).Draw(t, "defects") == 0 {
 		o.Exact, o.Defects, o.Ambiguous = false, [2]int{1, 1}, true
 	}
 	h := Histories(o).Draw(t, "conversation")
@@ -38,7 +38,7 @@ func DrawConversation(t *rapid.T, formats []string, n int, faults bool) []json.R
 		starts = append(starts, u[0])
 	}
 	starts = append(starts, len(out))
-	for k := range rapid.IntRange(0, 2).Draw(t, "rare units") {
+	for k := range intRange(0, 2).Draw(t, "rare units") {
 		at := rapid.SampledFrom(starts).Draw(t, "rare unit at")
 		unit := rareUnit(t, formats, k)
 		out = slices.Insert(out, at, unit...)
@@ -48,8 +48,8 @@ func DrawConversation(t *rapid.T, formats []string, n int, faults bool) []json.R
 			}
 		}
 	}
-	if faults && len(out) > 0 && rapid.IntRange(0, 11).Draw(t, "invalid message") == 0 {
-		out[rapid.IntRange(0, len(out)-1).Draw(t, "invalid at")] = InvalidMessage(t)
+	if faults && len(out) > 0 && intRange(0, 11).Draw(t, "invalid message") == 0 {
+		out[intRange(0, len(out)-1).Draw(t, "invalid at")] = InvalidMessage(t)
 	}
 	return out
 }
@@ -59,15 +59,15 @@ func DrawConversation(t *rapid.T, formats []string, n int, faults bool) []json.R
 // as an array (empty or not) or absent, a thinking block, content empty or
 // null, an unknown block type.
 func rareUnit(t *rapid.T, formats []string, k int) []json.RawMessage {
-	id := fmt.Sprintf("rare_%d_%d", k, rapid.IntRange(0, 99).Draw(t, "rare id"))
+	id := fmt.Sprintf("rare_%d_%d", k, intRange(0, 99).Draw(t, "rare id"))
 	// Corner texts (every Unicode category, white-space runs,
 	// contractions) reach the counters through these units.
 	text := func(label string) string { return string(MustJSON(CornerTexts.Draw(t, label))) }
 	openai := formats == nil || slices.Contains(formats, "openai")
 	if openai && (formats == nil || slices.Contains(formats, "anthropic")) {
-		openai = rapid.Bool().Draw(t, "openai")
+		openai = anyBool.Draw(t, "openai")
 	}
-	switch rapid.IntRange(0, 12).Draw(t, "rare unit") {
+	switch intRange(0, 12).Draw(t, "rare unit") {
 	case 11:
 		if openai {
 			return everyRoleMembers(t, id, text)
@@ -147,7 +147,7 @@ func everyRoleMembers(t *rapid.T, id string, text func(string) string) []json.Ra
 // that keeps the first, or that renders both, gets wrong. Nil when the
 // formats allow none of the shapes drawn.
 func repeatedNames(t *rapid.T, id string, openai bool, text func(string) string) []json.RawMessage {
-	switch rapid.IntRange(0, 3).Draw(t, "repeated name") {
+	switch intRange(0, 3).Draw(t, "repeated name") {
 	case 0:
 		return one(`{"role":%q,"content":"a draft","content":%s}`, rapid.SampledFrom([]string{"user", "assistant", "system"}).Draw(t, "role"), text("last content"))
 	case 1:
@@ -186,7 +186,7 @@ func InvalidMessage(t *rapid.T) json.RawMessage {
 func Scripts() *rapid.Generator[map[string]any] {
 	return rapid.Custom(func(t *rapid.T) map[string]any {
 		s := map[string]any{}
-		switch rapid.IntRange(0, 5).Draw(t, "script") {
+		switch intRange(0, 5).Draw(t, "script") {
 		case 0, 1:
 			s["reply"] = rapid.OneOf(rapid.Just("Read a.go; fixed the nil check."), textGen).Draw(t, "reply")
 		case 2:
@@ -195,11 +195,11 @@ func Scripts() *rapid.Generator[map[string]any] {
 			s["error"] = rapid.SampledFrom([]string{"rate limited", "", "boom"}).Draw(t, "error")
 		default:
 			s["reply"] = "late reply"
-			if rapid.Bool().Draw(t, "fails late") {
+			if anyBool.Draw(t, "fails late") {
 				delete(s, "reply")
 				s["error"] = "late failure"
 			}
-			switch rapid.IntRange(0, 2).Draw(t, "timing") {
+			switch intRange(0, 2).Draw(t, "timing") {
 			case 0:
 				s["delay_ms"], s["timeout_ms"] = 1, 1000 // within the timeout
 			case 1:

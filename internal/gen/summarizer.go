@@ -46,7 +46,7 @@ func DrawSummarizer(t *rapid.T, absent bool) SummarizerScript {
 	case "none":
 		return SummarizerScript{What: "no summarizer"}
 	case "error":
-		e := fmt.Sprintf("summarizer unavailable: 503 #%d", rapid.IntRange(0, 999).Draw(t, "error number"))
+		e := fmt.Sprintf("summarizer unavailable: 503 #%d", intRange(0, 999).Draw(t, "error number"))
 		return SummarizerScript{Wire: &protocol.SummarizerScript{Error: &e}, Err: e, What: fmt.Sprintf("a summarizer that fails with %q", e)}
 	default:
 		core := ""
