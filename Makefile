@@ -26,11 +26,19 @@ test: lint
 ## tests of every package but the slow ones (and compat, which runs real npm libraries); the whole suite in process at 10 checks a
 ## property; and the consistency tests of the slow packages, which name the file a change
 ## forgot (a clause without a case, the kills table, the catalogues, the README's numbers,
-## spec/traceability.md). Go's test cache reruns only the packages a change reaches.
+## spec/traceability.md). Go's test cache reruns only the packages a change reaches. The two
+## go test runs go side by side (-j2), each one's output printed whole when it ends (-O), so that
+## the second's few packages do not wait on the first's last one.
 CHECK_SLOW_PKGS := ./internal/runner ./internal/mutants ./internal/properties ./cmd/conform ./adapters
 CHECK_SLOW_RUN := ^(TestReferenceInProcess|TestEveryClauseIsChecked|TestCatalogue|TestSuiteKillsEveryMutant|TestTraceOfTheRepository|TestREADMENumbers|TestKitsMatchTheSchema)$$
 check: lint
+	@$(MAKE) --no-print-directory -j2 -O check-units check-consistency
+
+.PHONY: check-units check-consistency
+check-units:
 	$(GO) test -short -vet=off $$($(GO) list ./... | grep -v -e /examples$$ -e /adapters$$ -e /compat$$ $(patsubst ./%,-e /%$$,$(CHECK_SLOW_PKGS)))
+
+check-consistency:
 	$(GO) test -short -vet=off -run '$(CHECK_SLOW_RUN)' $(CHECK_SLOW_PKGS)
 
 ## test-full: what make test runs at reduced strength, at full strength (D-87, D-91): the
