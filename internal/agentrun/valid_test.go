@@ -88,3 +88,22 @@ func TestReadShapeAnswers(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkShapeOf: the messages of an OpenAI and an Anthropic loop.
+func BenchmarkShapeOf(b *testing.B) {
+	msgs := []json.RawMessage{
+		json.RawMessage(`{"role":"system","content":"You are a careful assistant. Answer briefly."}`),
+		json.RawMessage(`{"role":"user","content":"What is the weather in Paris, and in \"Lyon\"?","x_seq":1}`),
+		json.RawMessage(`{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":"weather","arguments":"{\"city\":\"Paris\"}"}},{"id":"call_2","type":"function","function":{"name":"weather","arguments":"{\"city\":\"Lyon\"}"}}]}`),
+		json.RawMessage(`{"role":"tool","tool_call_id":"call_1","content":"18 °C, clear"}`),
+		json.RawMessage(`{"role":"assistant","content":[{"type":"text","text":"Let me look."},{"type":"tool_use","id":"toolu_1","name":"weather","input":{"city":"Paris"}}]}`),
+		json.RawMessage(`{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"18 °C, clear"}]}`),
+	}
+	for b.Loop() {
+		for _, m := range msgs {
+			if _, err := shapeOf(m); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}

@@ -118,3 +118,11 @@ func FuzzHandleAndCountAsUnmarshal(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkNormalize: a trim result without summarizer_calls.
+func BenchmarkNormalize(b *testing.B) {
+	r := jsoncmp.Response{Result: []byte(`{"messages":[{"role":"system","content":"You are a careful assistant.","x_seq":0},{"role":"user","content":"What is the weather in \"Paris\"?\nAnd Lyon?","x_seq":1},{"role":"tool","tool_call_id":"call_1","content":"18 °C, clear","x_seq":3}],"trimmed":2,"tokens":51}`)}
+	for b.Loop() {
+		normalize(protocol.MethodWindowTrim, r)
+	}
+}

@@ -99,3 +99,27 @@ func FuzzContainsTextAsDecoded(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkTrace: a trim's returned messages traced to the input, one of
+// them altered.
+func BenchmarkTrace(b *testing.B) {
+	var in []gen.Message
+	var out []json.RawMessage
+	for i, m := range []string{
+		`{"role":"system","content":"You are a careful assistant.","x_seq":0}`,
+		`{"role":"user","content":"What is the weather in \"Paris\"?\nAnd Lyon?","x_seq":1}`,
+		`{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":"weather","arguments":"{}"}}],"x_seq":2}`,
+		`{"role":"tool","tool_call_id":"call_1","content":"18 °C, clear","x_seq":3}`,
+	} {
+		in = append(in, gen.Message{Seq: i, Raw: json.RawMessage(m)})
+		out = append(out, json.RawMessage(m))
+	}
+	out = append(out, json.RawMessage(`{"x_seq":3,"role":"tool","tool_call_id":"call_1","content":"18 °C, clear"}`))
+	for b.Loop() {
+		for _, m := range out {
+			if trace(m, in).at < 0 {
+				b.Fatal("not traced")
+			}
+		}
+	}
+}
