@@ -19,6 +19,7 @@ import (
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/internal/gen"
 	"github.com/convspec/convspec/internal/inprocess"
+	"github.com/convspec/convspec/internal/jsonscan"
 	"github.com/convspec/convspec/internal/prop"
 	"github.com/convspec/convspec/internal/server"
 )
@@ -43,7 +44,19 @@ func refCount(msgs []json.RawMessage) int {
 	if err != nil {
 		return -1
 	}
+	return tokensOf(raw)
+}
+
+// tokensOf is the count of a budget.count result, -1 when it does not
+// decode as one: read in place (jsonscan.Fields) where that can say, as
+// json.Unmarshal decodes it otherwise. A case pads its conversation with
+// up to 40 counts.
+func tokensOf(raw []byte) int {
 	var res protocol.BudgetCountResult
+	if members, ok := readObject(raw); ok && jsonscan.Fields(members, &res) {
+		return res.Tokens
+	}
+	res = protocol.BudgetCountResult{}
 	if json.Unmarshal(raw, &res) != nil {
 		return -1
 	}

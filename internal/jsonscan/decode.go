@@ -97,6 +97,9 @@ func unquote(token []byte) string {
 	if bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) {
 		return string(body)
 	}
+	if s, ok := unescape(body); ok {
+		return s
+	}
 	var s string
 	_ = json.Unmarshal(token, &s) // no error for a valid token
 	return s
@@ -108,7 +111,7 @@ func unquote(token []byte) string {
 // exact name or else of its name folding case, the last of a name written
 // twice winning, other members ignored. Fields of type string,
 // json.RawMessage and []json.RawMessage are read as slices of the text
-// (copied), int, []int, bool and []string from their tokens, a struct
+// (copied), *string, int, []int, bool and []string from their tokens, a struct
 // that does not decode itself, and a list of them, by the struct's own
 // fields, recursively; a field of any other type is decoded alone by
 // encoding/json.
@@ -145,6 +148,7 @@ type fieldKind int
 const (
 	fieldOther      fieldKind = iota // decoded alone by encoding/json
 	fieldString                      // a JSON string, or null (no change)
+	fieldStringPtr                   // a JSON string, or null (nil)
 	fieldRaw                         // the value as written
 	fieldRawList                     // an array's elements as written, or null (nil)
 	fieldInt                         // an integer written without fraction or exponent, or null (no change)
@@ -174,6 +178,7 @@ var (
 	intType     = reflect.TypeFor[int]()
 	intListType = reflect.TypeFor[[]int]()
 	boolType    = reflect.TypeFor[bool]()
+	stringPtr   = reflect.TypeFor[*string]()
 
 	stringListType      = reflect.TypeFor[[]string]()
 	unmarshalerType     = reflect.TypeFor[json.Unmarshaler]()
@@ -221,6 +226,8 @@ func planWithin(t reflect.Type, making map[reflect.Type]bool) plan {
 			pf.kind = fieldRawList
 		case f.Type == reflect.TypeFor[string]():
 			pf.kind = fieldString
+		case f.Type == stringPtr:
+			pf.kind = fieldStringPtr
 		case f.Type == intType:
 			pf.kind = fieldInt
 		case f.Type == intListType:
@@ -288,6 +295,17 @@ func decodeField(fv reflect.Value, f planField, value []byte) bool {
 			return true // null leaves a string as it is
 		case '"':
 			fv.SetString(unquote(value))
+			return true
+		}
+		return false
+	case fieldStringPtr:
+		switch value[0] {
+		case 'n':
+			fv.SetZero() // null makes a pointer nil
+			return true
+		case '"':
+			s := unquote(value)
+			fv.Set(reflect.ValueOf(&s))
 			return true
 		}
 		return false

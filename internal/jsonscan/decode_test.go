@@ -53,6 +53,7 @@ type fieldsTest struct {
 	Self   []fieldsTest `json:"self"`
 	Num    json.Number  `json:"num"`
 	Text   textual      `json:"text"`
+	SP     *string      `json:"sp"`
 }
 
 type inner struct {
@@ -92,6 +93,7 @@ func FuzzFieldsAsUnmarshal(f *testing.F) {
 		`{"in":{"a":1,"s":"x"},"in":{"a":2},"IN":null}`, `{"inl":[{"a":1},null,{"s":"y","r":[1]}]}`, `{"inl":[{"a":1}],"inl":[{"s":"z"}]}`,
 		`{"inl":[{"deep":[{"a":1,"A":2}]}],"in":{"deep":null}}`, `{"in":[1]}`, `{"inl":[1]}`, `{"inl":{}}`, `{"self":[{"s":"a","self":[{}]}]}`,
 		`{"num":1.5}`, `{"text":"t"}`, `{"text":{}}`, `{"b":1}`, `{"sl":[1]}`, `{"in":{"a":"1"}}`,
+		`{"sp":"a"}`, `{"sp":"a","SP":null}`, `{"sp":null,"sp":"\u00e9"}`, `{"sp":1}`, `{"sp":{}}`, "{\"sp\":\"\xff\"}",
 	} {
 		f.Add([]byte(seed))
 	}
@@ -126,7 +128,7 @@ func TestFieldsReadsWhatItCan(t *testing.T) {
 	if !Fields(members, &v) {
 		t.Fatal("a struct of plain fields was left to json.Unmarshal")
 	}
-	if v.S != "a" || len(v.List) != 2 || string(v.List[1]) != `{"b":2}` || v.N != 3 || v.L[0] != 4 || v.M["a"] != 1 {
+	if v.S != "a" || v.SP != nil || len(v.List) != 2 || string(v.List[1]) != `{"b":2}` || v.N != 3 || v.L[0] != 4 || v.M["a"] != 1 {
 		t.Fatalf("read %+v", v)
 	}
 	// The elements of a list share one copy, each ending where its
@@ -135,9 +137,9 @@ func TestFieldsReadsWhatItCan(t *testing.T) {
 	if string(v.List[1]) != `{"b":2}` || cap(v.List[0]) != len(v.List[0]) {
 		t.Fatalf("an append to the first element wrote over the second: %s", v.List[1])
 	}
-	nested, _ := SplitObject([]byte(`{"b":true,"sl":["x"],"in":{"a":1,"deep":[{"s":"d"}]},"inl":[{"a":2},null]}`))
-	if !Fields(nested, &v) || !v.B || v.SL[0] != "x" || v.In.A != 1 || v.In.Deep[0].S != "d" || len(v.InL) != 2 || v.InL[0].A != 2 {
-		t.Fatalf("nested structs, lists of them, booleans and lists of strings were left to json.Unmarshal, or read as %+v", v)
+	nested, _ := SplitObject([]byte(`{"b":true,"sp":"p","sl":["x"],"in":{"a":1,"deep":[{"s":"d"}]},"inl":[{"a":2},null]}`))
+	if !Fields(nested, &v) || !v.B || v.SL[0] != "x" || v.In.A != 1 || v.In.Deep[0].S != "d" || len(v.InL) != 2 || v.InL[0].A != 2 || v.SP == nil || *v.SP != "p" {
+		t.Fatalf("nested structs, lists of them, booleans, pointers to strings and lists of strings were left to json.Unmarshal, or read as %+v", v)
 	}
 	if Fields(members, new(embeds)) || Fields(members, new(quoted)) || Fields(members, &members) {
 		t.Fatal("an embedded struct, a string option or a value that is not a struct was read")

@@ -118,6 +118,9 @@ func unquoted(token []byte) []byte {
 	if bytes.IndexByte(token, '\\') < 0 {
 		return token[1 : len(token)-1]
 	}
+	if s, ok := unescape(token[1 : len(token)-1]); ok {
+		return []byte(s)
+	}
 	var s string
 	if err := json.Unmarshal(token, &s); err != nil {
 		return nil // unreachable for a valid token

@@ -4,11 +4,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/internal/gen"
 	"github.com/convspec/convspec/internal/jsoncmp"
+	"github.com/convspec/convspec/internal/jsonscan"
 	"github.com/convspec/convspec/internal/model"
 	"github.com/convspec/convspec/internal/prop"
 )
@@ -282,27 +284,40 @@ func (m *machine) traceEntries(list []json.RawMessage, in []model.Entry, summary
 }
 
 // containsText reports whether a JSON value holds text in one of its
-// strings.
+// strings or member names, as encoding/json decodes it into an any; text
+// it does not decode (not JSON, or a number out of a double's range) is
+// searched as written. The value is read in place (jsonscan.Value, the
+// Decoder's reading, FuzzValueAsDecoder) and checked once
+// (FuzzContainsTextAsDecoded holds it to the decoding).
 func containsText(raw json.RawMessage, text string) bool {
-	var v any
-	if json.Unmarshal(raw, &v) != nil {
+	if !jsonscan.Valid(raw) {
 		return strings.Contains(string(raw), text)
 	}
+	inRange := true
 	var walk func(any) bool
 	walk = func(v any) bool {
+		found := false
 		switch x := v.(type) {
 		case string:
-			return strings.Contains(x, text)
+			found = strings.Contains(x, text)
+		case json.Number:
+			if _, err := strconv.ParseFloat(string(x), 64); err != nil {
+				inRange = false
+			}
 		case []any:
-			return slices.ContainsFunc(x, walk)
+			for _, y := range x {
+				found = walk(y) || found // every number is looked at
+			}
 		case map[string]any:
 			for k, y := range x {
-				if strings.Contains(k, text) || walk(y) {
-					return true
-				}
+				found = walk(y) || strings.Contains(k, text) || found
 			}
 		}
-		return false
+		return found
 	}
-	return walk(v)
+	found := walk(jsonscan.Value(raw))
+	if !inRange {
+		return strings.Contains(string(raw), text)
+	}
+	return found
 }
