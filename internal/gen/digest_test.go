@@ -85,6 +85,17 @@ func digestCases() []digestCase {
 			want: "8acf188cfab0b42ba90d5ce59488ed3b8351cd5cfb2af6bd0933e40c9a23c37f"},
 		{name: "Histories/silent-anthropic", draw: histories(HistoryOpts{N: 6, Marked: true, Tools: 1, Silent: true, Force: "tool", Format: "anthropic", Base: 5, IdBase: 7}),
 			want: "201b823525117118e4fa19ae32bbfeb6de01e0e4e70fc88557af834a25f34ae9"},
+		// Formats restricted to one: the generators' other branch (a subset of
+		// the choices drawn from, tool specs filtered).
+		{name: "Histories/only-openai", draw: histories(HistoryOpts{N: 8, Marked: true, Tools: -1, Formats: []string{"openai"}}),
+			want: "cef717d89400bb4b1292633177d4731134a85c85526821dd4c906c7b58ca800e"},
+		{name: "Histories/only-anthropic", draw: histories(HistoryOpts{N: 8, Marked: true, Tools: -1, Formats: []string{"anthropic"}}),
+			want: "2a8827b859cd4a8828ed67ee58122f379b7489cd5f6bb42d68e4e21bba780e12"},
+		{name: "DrawConversation/only-anthropic", draw: func(t *rapid.T, w io.Writer) {
+			for _, raw := range DrawConversation(t, []string{"anthropic"}, 8, true) {
+				fmt.Fprintf(w, "%q\n", raw)
+			}
+		}, want: "2e04114a579f850ac9f5e2102e5057efb1518dfcf1e31b5e0b9a2a3dd872b7cf"},
 		{name: "IdenticalConversations", draw: func(t *rapid.T, w io.Writer) {
 			c := IdenticalConversations(9).Draw(t, "identical")
 			for _, m := range c.Templates {

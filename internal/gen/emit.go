@@ -101,7 +101,7 @@ func (e *emitter) plain(kind string) {
 		class = ClassSystem
 	case "prompt":
 		role, class = "user", ClassUserPrompt
-		shape, _ := promptShapes.draw(t, "prompt shape")
+		shape := promptShapes.mustDraw(t, "prompt shape")
 		switch shape {
 		case "text":
 			set(drawStr(t, "content"))

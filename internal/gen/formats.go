@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"slices"
 
 	"pgregory.net/rapid"
@@ -105,6 +106,17 @@ func (c formatChoices[T]) draw(t *rapid.T, label string) (T, bool) {
 		return c.every.Draw(t, label), true
 	}
 	return rapid.SampledFrom(kept).Draw(t, label), true
+}
+
+// mustDraw draws one of the choices t's case may use, for choices some of
+// which belong to no format and are always kept: none left is a mistake in
+// the choices, as rapid.SampledFrom of an empty list is.
+func (c formatChoices[T]) mustDraw(t *rapid.T, label string) T {
+	v, ok := c.draw(t, label)
+	if !ok {
+		panic(fmt.Sprintf("gen: no %s is left for the case's formats", label))
+	}
+	return v
 }
 
 // drawAnthropic draws whether one tool message is in Anthropic's format,

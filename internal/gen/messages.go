@@ -395,7 +395,7 @@ func Messages(seq int, o MessageOpts) *rapid.Generator[Message] {
 		// what it keeps.
 		var c jv
 		set := func(v jv) { c = v; content = &c }
-		shape, _ := shapeChoices.draw(t, "shape")
+		shape := shapeChoices.mustDraw(t, "shape")
 		switch shape {
 		case "user":
 			role = "user"

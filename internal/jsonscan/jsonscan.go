@@ -129,7 +129,7 @@ func unquoted(token []byte) []byte {
 }
 
 func skipSpace(v []byte, i int) int {
-	for i < len(v) && (v[i] == ' ' || v[i] == '\t' || v[i] == '\n' || v[i] == '\r') {
+	for i < len(v) && isSpace(v[i]) {
 		i++
 	}
 	return i

@@ -15,7 +15,7 @@ func FuzzMarshaledAsMarshal(f *testing.F) {
 	for _, seed := range []string{
 		`{"role":"user","content":"hi"}`, ` {"role" : "user",` + "\n\t" + `"content":"a b"} `, `[1, 2 ,3]`,
 		`{"content":"<b>&amp;</b>"}`, "{\"content\":\"a\u2028b\u2029c\"}", "\"\xe2\x80\xa8\"", "\"\xe2\x80\"", "\"\xe2\x80\xaa\"", "\"\xe2\"",
-		`"\"<\\"`, `"\\"`, `"\u003c"`, `"a\" <"`, "[\"\\\" \", \" x\"]", `{"a":"\u2028"}`, "\"\xff<\"",
+		"\"\u2029\"", "{\"a\":1,\r\"b\":[1\r]}", `"\"<\\"`, `"\\"`, `"\u003c"`, `"a\" <"`, "[\"\\\" \", \" x\"]", `{"a":"\u2028"}`, "\"\xff<\"",
 		`{"a":1,}`, `{"a"}`, `[1,`, `nul`, ``, ` `, `"abc`, "\"\t\"", `{} {}`, `01`, `1 `, ` 1`, `{"a":[true,false,null,-1.5e3]}`,
 		strings.Repeat("[", 10000) + strings.Repeat("]", 10000), strings.Repeat("[", 10001) + strings.Repeat("]", 10001),
 	} {
@@ -26,12 +26,12 @@ func FuzzMarshaledAsMarshal(f *testing.F) {
 			v = []byte{} // a nil json.RawMessage is null to Marshal; the callers write it themselves
 		}
 		want, err := json.Marshal(json.RawMessage(v))
-		valid, same := Marshaled(v)
+		valid, same := scan(v)
 		if valid != (err == nil) {
-			t.Fatalf("Marshaled(%q) valid = %v, json.Marshal's error %v", v, valid, err)
+			t.Fatalf("scan(%q) valid = %v, json.Marshal's error %v", v, valid, err)
 		}
 		if valid && same != bytes.Equal(want, v) {
-			t.Fatalf("Marshaled(%q) same = %v, json.Marshal writes %q", v, same, want)
+			t.Fatalf("scan(%q) same = %v, json.Marshal writes %q", v, same, want)
 		}
 		got, ok := AppendMarshaled([]byte("x"), v)
 		if ok != valid || (ok && string(got) != "x"+string(want)) || (!ok && string(got) != "x") {

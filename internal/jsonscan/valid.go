@@ -16,21 +16,13 @@ func Valid(v []byte) bool {
 	return ok
 }
 
-// Marshaled reports whether v is valid JSON, as Valid does, and, when it
-// is, whether it is already what json.Marshal writes for a json.RawMessage
-// holding it: encoding/json compacts such a value (it drops the white
-// space between tokens) and escapes in it, for HTML, every '<', '>', '&'
-// and the line and paragraph separators U+2028 and U+2029, and changes
-// nothing else. same is true when there is nothing to drop or escape, so
-// that v can be copied as it is (D-92; FuzzMarshaledAsMarshal). Both are
-// learnt in Valid's one pass.
-func Marshaled(v []byte) (valid, same bool) {
-	return scan(v)
-}
-
-// scan is Valid and Marshaled: ok says that v is valid JSON, same that it
-// has no white space outside its strings and no byte json.Marshal escapes
-// for HTML.
+// scan is Valid's one pass, which also learns, of a valid v, whether it is
+// already what json.Marshal writes for a json.RawMessage holding it:
+// encoding/json compacts such a value (it drops the white space between
+// tokens) and escapes in it, for HTML, every '<', '>', '&' and the line and
+// paragraph separators U+2028 and U+2029, and changes nothing else. ok
+// says that v is valid JSON; same that there is nothing to drop or escape,
+// so that AppendMarshaled copies v as it is (D-92; FuzzMarshaledAsMarshal).
 func scan(v []byte) (ok, same bool) {
 	var open [64]byte // the containers open: '{' or '['; more on the heap
 	stack := open[:0]
@@ -279,7 +271,7 @@ func hasPrefix(v []byte, lit string) bool {
 // AppendMarshaled appends v as json.Marshal writes a json.RawMessage
 // holding it, and false, appending nothing, when v is not valid JSON
 // (json.Marshal's error then says why). A value already in that form, as
-// the harness's generators write messages, is copied after Marshaled's one
+// the harness's generators write messages, is copied after scan's one
 // pass; any other is compacted and escaped here, in a second pass that
 // needs no state machine, v being valid (D-92).
 func AppendMarshaled(dst, v []byte) ([]byte, bool) {

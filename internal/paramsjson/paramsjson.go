@@ -11,8 +11,9 @@
 // Marshal's form, so that it is copied, and otherwise compacted and
 // escaped as Marshal would (jsonscan.AppendMarshaled). Params built as a
 // map[string]any are written so too, member by member. Any other value,
-// and any params holding a json.RawMessage that is not valid JSON, is
-// encoded by json.Marshal itself, so that the error is its own (D-92;
+// any params holding a json.RawMessage that is not valid JSON, and a map
+// with a value json.Marshal refuses, is encoded by json.Marshal itself, so
+// that the error is its own (D-92;
 // FuzzMarshalAsEncodingJSON).
 package paramsjson
 
@@ -43,7 +44,8 @@ func Marshal(params any) ([]byte, error) {
 var buffers = sync.Pool{New: func() any { return new([]byte) }}
 
 // encode writes params as json.Marshal does; false when params is not one
-// of the types it writes, or holds a json.RawMessage that is not JSON.
+// of the types it writes, holds a json.RawMessage that is not JSON, or is
+// a map with a value json.Marshal refuses.
 func encode(params any) ([]byte, bool) {
 	buf := buffers.Get().(*[]byte)
 	defer buffers.Put(buf)

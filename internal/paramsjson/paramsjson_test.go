@@ -146,11 +146,16 @@ func FuzzMarshalAsEncodingJSON(f *testing.F) {
 		{compact, "0.5", "s", "t", 0, 1 << 3},
 		{compact, "2", "r", "e", 9007199254740991, 0xffff &^ 1},
 		{compact, "2", "", "", 0, 1<<5 | 1<<13},
+		{compact, "2", "", "", 0, 1 << 13}, // summarizers empty, not nil: omitted as json.Marshal omits it
 		{compact, "2", "", "", 0, 1 << 14},
 		{compact, "2", "", "", 0, 1 << 15},
 		{compact, "2", "b", "a", 0, 1<<3 | 1<<4 | 1<<5},
 		// A map whose value json.Marshal refuses: a message that is not JSON in a nested list.
 		{compact + "\x00[", "2", "b", "a", 0, 0},
+		// Each of < > & alone in a string, where nothing else sends it to json.Marshal.
+		{compact, "1", "a&b", "c", 0, 0},
+		{compact, "1", "a<b", "c", 0, 0},
+		{compact, "1", "a>b", "c", 0, 0},
 		// Strings encoding/json escapes: quotes, controls, bytes that are not UTF-8.
 		{compact, `"\u00e9"`, "q\"\\\n\x01\x7f", "\xff\xfeé😀", 42, 0xffff &^ 1},
 		{"\"\xff\"\x00[\"\\u2028\"]", "true", "yaml: 1\n", "{\"a\": [1]}", 7, 1<<10 | 1<<11 | 1<<12},
