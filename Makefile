@@ -34,6 +34,8 @@ CHECK_SLOW_RUN := ^(TestReferenceInProcess|TestEveryClauseIsChecked|TestCatalogu
 check: lint
 	@$(MAKE) --no-print-directory -j2 -O check-units check-consistency
 
+# check's two halves, run by check after lint (alone they lint nothing). -O needs GNU make 4 or
+# later (macOS ships 3.81: `brew install make`, then gmake check).
 .PHONY: check-units check-consistency
 check-units:
 	$(GO) test -short -vet=off $$($(GO) list ./... | grep -v -e /examples$$ -e /adapters$$ -e /compat$$ $(patsubst ./%,-e /%$$,$(CHECK_SLOW_PKGS)))
