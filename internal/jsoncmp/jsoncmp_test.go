@@ -71,6 +71,7 @@ func TestCompare(t *testing.T) {
 		diff         string
 	}{
 		{"equal", "window.trim", result(`{"trimmed":[{"role":"user","content":"a"}]}`), result(`{"trimmed":[{"content":"a","role":"user"}]}`), ""},
+		{"the same text, not JSON", "window.trim", result(`{"a":1,}`), result(`{"a":1,}`), `result: want JSON, got {"a":1,}`},
 		{"extra top-level member", "window.trim", result(`{"a":1}`), result(`{"a":1,"extra":true}`), ""},
 		{"extra nested member", "window.trim", result(`{"a":{"b":1}}`), result(`{"a":{"b":1,"c":2}}`), `result.a.c: want nothing: no such member, got 2`},
 		{"null may be absent", "window.trim", result(`{"summary":null}`), result(`{}`), ""},
