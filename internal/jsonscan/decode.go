@@ -97,11 +97,7 @@ func unquote(token []byte) string {
 	if bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) {
 		return string(body)
 	}
-	if s, ok := unescape(body); ok {
-		return s
-	}
-	var s string
-	_ = json.Unmarshal(token, &s) // no error for a valid token
+	s, _ := unescaped(token) // no error for a valid token
 	return s
 }
 

@@ -118,14 +118,25 @@ func unquoted(token []byte) []byte {
 	if bytes.IndexByte(token, '\\') < 0 {
 		return token[1 : len(token)-1]
 	}
-	if s, ok := unescape(token[1 : len(token)-1]); ok {
-		return []byte(s)
-	}
-	var s string
-	if err := json.Unmarshal(token, &s); err != nil {
+	s, ok := unescaped(token)
+	if !ok {
 		return nil // unreachable for a valid token
 	}
 	return []byte(s)
+}
+
+// unescaped is the text of a valid JSON string token with an escape or a
+// byte that is not UTF-8, as encoding/json decodes it: by unescape, or by
+// json.Unmarshal for a body unescape does not take; false only when that
+// fails, which it does not for a valid token. unquote and unquoted, the
+// string and the byte readers, share it.
+func unescaped(token []byte) (string, bool) {
+	if s, ok := unescape(token[1 : len(token)-1]); ok {
+		return s, true
+	}
+	var s string
+	err := json.Unmarshal(token, &s)
+	return s, err == nil
 }
 
 func skipSpace(v []byte, i int) int {

@@ -19,6 +19,7 @@ package paramsjson
 
 import (
 	"encoding/json"
+	"maps"
 	"slices"
 	"strconv"
 	"sync"
@@ -187,15 +188,29 @@ func (e *encoder) open() {
 }
 
 // key writes the name of the next member of the innermost object open,
-// after a comma unless it is the first (no value ends with '{'). The
-// names are the params types' own, which need no escaping.
+// after a comma unless it is the first. The names are the params types'
+// own, which need no escaping.
 func (e *encoder) key(name string) {
-	if e.b[len(e.b)-1] != '{' {
-		e.b = append(e.b, ',')
-	}
+	e.comma()
 	e.b = append(e.b, '"')
 	e.b = append(e.b, name...)
 	e.b = append(e.b, '"', ':')
+}
+
+// name writes a member name that comes with the data (a map's key), as
+// json.Marshal writes it: sorted by the caller, escaped as any string.
+func (e *encoder) name(name string) {
+	e.comma()
+	e.string(name)
+	e.b = append(e.b, ':')
+}
+
+// comma separates a member from the one before it, unless it is the first
+// of the innermost object open (no value ends with '{').
+func (e *encoder) comma() {
+	if e.b[len(e.b)-1] != '{' {
+		e.b = append(e.b, ',')
+	}
 }
 
 // string writes s as encoding/json does: a string of printable ASCII
@@ -255,18 +270,9 @@ func (e *encoder) limits(m map[string]protocol.Count) {
 		return
 	}
 	e.key("limits")
-	names := make([]string, 0, len(m))
-	for name := range m {
-		names = append(names, name)
-	}
-	slices.Sort(names)
 	e.b = append(e.b, '{')
-	for i, name := range names {
-		if i > 0 {
-			e.b = append(e.b, ',')
-		}
-		e.string(name)
-		e.b = append(e.b, ':')
+	for _, name := range slices.Sorted(maps.Keys(m)) {
+		e.name(name)
 		e.count(m[name])
 	}
 	e.b = append(e.b, '}')
@@ -378,18 +384,9 @@ func (e *encoder) anyMap(m map[string]any) {
 	if m == nil {
 		return
 	}
-	names := make([]string, 0, len(m))
-	for name := range m {
-		names = append(names, name)
-	}
-	slices.Sort(names)
 	e.open()
-	for _, name := range names {
-		if e.b[len(e.b)-1] != '{' {
-			e.b = append(e.b, ',')
-		}
-		e.string(name)
-		e.b = append(e.b, ':')
+	for _, name := range slices.Sorted(maps.Keys(m)) {
+		e.name(name)
 		switch v := m[name].(type) {
 		case []json.RawMessage:
 			e.raws(v)
