@@ -19,6 +19,15 @@ import (
 	"github.com/convspec/convspec/internal/usertest"
 )
 
+// conformBuild is the conform the libraries run under (TestMain removes it).
+var conformBuild usertest.Conform
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	conformBuild.Remove()
+	os.Exit(code)
+}
+
 func TestCompatibility(t *testing.T) {
 	for _, tool := range []string{"node", "npm"} {
 		if _, err := exec.LookPath(tool); err != nil {
@@ -30,10 +39,7 @@ func TestCompatibility(t *testing.T) {
 		t.Fatal(err)
 	}
 	tmp := t.TempDir()
-	conform := filepath.Join(tmp, "conform")
-	if out, err := run(root, "go", "build", "-o", conform, "./cmd/conform"); err != nil {
-		t.Fatalf("go build ./cmd/conform: %v\n%s", err, out)
-	}
+	conform := conformBuild.Path(t, root)
 	adapters, err := filepath.Glob(filepath.Join(root, "compat", "*", "adapter.cjs"))
 	if err != nil {
 		t.Fatal(err)
