@@ -89,7 +89,8 @@ const badimplHang = 2 * time.Minute
 //	schema        answer with the right id and a result of the wrong shape
 //	flood         write output without a newline, forever
 //	flood-lines   write lines that are not JSON, forever
-//	flood-stderr  write to stderr, forever, and never answer
+//	flood-stderr  write to stderr, forever (256 MiB at once, then slowly), and
+//	              never answer
 //	unsupported   answer with an error of kind unsupported
 //	wrong         answer window.estimate one token too high (a plain failure)
 //	twice         answer as the reference does, twice
@@ -332,8 +333,15 @@ func badimpl(args []string) int {
 				}
 			}
 		case "flood-stderr":
+			// 256 MiB at once, more than any memcap of the scripts, then a
+			// chunk every 10 ms until killed: what conform keeps of stderr is
+			// bounded whatever is written, and the flood never stops, but a
+			// script waiting for the timeout does not burn two cores the while.
 			chunk := bytes.Repeat([]byte("log line\n"), 8<<10)
-			for {
+			for written := 0; ; written += len(chunk) {
+				if written >= 256<<20 {
+					time.Sleep(10 * time.Millisecond)
+				}
 				if _, err := os.Stderr.Write(chunk); err != nil {
 					return 0
 				}
