@@ -246,7 +246,8 @@ func diffConfigProperties() []prop.Property {
 	loopRun := diffProperty("prop/diff-loop-run", protocol.CapLoop,
 		"loop.run of any run (both formats, parallel calls, any cap, summarizers that reply, fail or reply blank, config files of every spelling) answers as the reference does: every request, state, metric and event",
 		[]string{"LOOP-1", "LOOP-2", "LOOP-3", "LOOP-4", "LOOP-5", "LOOP-6", "LOOP-7"},
-		drawLoopRun, loopRunExamples(), configClauses.of)
+		drawLoopRun, nil, configClauses.of)
+	loopRun.Examples = loopRunExamples(configClauses.of)
 	loopRun.Cost = 3 // a whole loop run, on the implementation and on the reference, in every check
 	return []prop.Property{
 		diffProperty("prop/diff-config-resolve", protocol.CapConfig,
@@ -312,14 +313,24 @@ func configExamples() map[string][]call {
 }
 
 // loopRunExamples are the same runs as loop.run requests, for the
-// differential property.
-func loopRunExamples() map[string][]call {
-	ex := map[string][]call{}
+// differential property, in the order of their names. Each run's
+// requests are built when its example runs, not when the suite is listed:
+// every conform run lists every property, and building these 30 runs was a
+// tenth of a one-case run's CPU.
+func loopRunExamples(clauseOf func(method, path string) string) []prop.Example {
+	byName := map[string]gen.LoopCase{}
 	for _, provider := range []string{agentrun.OpenAI, agentrun.Anthropic} {
 		for _, c := range gen.LoopEdgeCases(provider) {
+			byName[gen.LoopEdgeName(c)] = c
+		}
+	}
+	var out []prop.Example
+	for _, name := range sortedKeys(byName) {
+		c := byName[name]
+		out = append(out, edgeExample(name, func() []call {
 			initial, iterations, err := agentrun.Build(c.Plan)
 			if err != nil {
-				panic(fmt.Sprintf("loop edge %s: %v", gen.LoopEdgeName(c), err))
+				panic(fmt.Sprintf("loop edge %s: %v", name, err))
 			}
 			if initial == nil {
 				initial = []json.RawMessage{}
@@ -328,8 +339,8 @@ func loopRunExamples() map[string][]call {
 			if len(c.Summarizers) > 0 {
 				p["summarizers"] = c.Summarizers
 			}
-			ex[gen.LoopEdgeName(c)] = []call{{protocol.MethodLoopRun, p}}
-		}
+			return []call{{protocol.MethodLoopRun, p}}
+		}, clauseOf))
 	}
-	return ex
+	return out
 }
