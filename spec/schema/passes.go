@@ -26,11 +26,7 @@ import (
 // ResultValue(method, jsonscan.Value(raw)) is nil (FuzzResultPasses);
 // false means it may not be, and only ResultValue says what is wrong.
 func ResultPasses(method string, raw []byte) bool {
-	checks, err := quickResults()
-	if err != nil {
-		return false
-	}
-	c := checks[method]
+	c := quickResult(method)
 	return c != nil && c.passes(trimSpace(raw))
 }
 
@@ -39,21 +35,42 @@ func ResultPasses(method string, raw []byte) bool {
 // method to it, so that a keyword added to protocol.schema.json cannot
 // quietly send every result the slow way.
 func quick(method string) bool {
-	checks, err := quickResults()
-	return err == nil && checks[method] != nil && checks[method].known()
+	check := quickResult(method)
+	return check != nil && check.known()
 }
 
-// quickResults is a quickSchema of each method's result, compiled once
-// from the validator's own compiled schemas.
-var quickResults = sync.OnceValues(func() (map[string]*quickSchema, error) {
+// quickResult is the quickSchema of method's result, or nil for a method
+// without a schema or one that does not compile.
+func quickResult(method string) *quickSchema {
+	checks, err := quickResults()
+	if err != nil || checks[method] == nil {
+		return nil
+	}
+	return checks[method]()
+}
+
+// quickResults gives a quickSchema of each method's result, made once from
+// the validator's own compiled schema when the method is first checked
+// (as protocolResults compiles it); the schemas the methods share are made
+// once, under mu.
+var quickResults = sync.OnceValues(func() (map[string]func() *quickSchema, error) {
 	results, err := protocolResults()
 	if err != nil {
 		return nil, err
 	}
+	var mu sync.Mutex
 	compiled := map[*jsonschema.Schema]*quickSchema{}
-	out := make(map[string]*quickSchema, len(results))
-	for m, sch := range results {
-		out[m] = quickOf(sch, compiled, nil)
+	out := make(map[string]func() *quickSchema, len(results))
+	for m, schemaOf := range results {
+		out[m] = sync.OnceValue(func() *quickSchema {
+			sch, err := schemaOf()
+			if err != nil {
+				return nil
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			return quickOf(sch, compiled, nil)
+		})
 	}
 	return out, nil
 })

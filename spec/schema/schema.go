@@ -52,9 +52,13 @@ func Validate(schemaJSON, doc []byte) ([]error, error) {
 	return violations(sch.Validate(v), "$"), nil
 }
 
-// protocolResults compiles the schema of each method's result once; the
-// schemas are read-only afterwards.
-var protocolResults = sync.OnceValues(func() (map[string]*jsonschema.Schema, error) {
+// protocolResults reads protocol.schema.json once and returns, for each
+// method, what compiles its result's schema the first time it is asked
+// for: a run compiles the schemas of the methods it sends (a one-case run
+// one or two), not all of them, which was a tenth of a one-case run's CPU.
+// A Compiler is not safe for concurrent use, hence mu; each schema is
+// read-only once compiled.
+var protocolResults = sync.OnceValues(func() (map[string]func() (*jsonschema.Schema, error), error) {
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(Protocol))
 	if err != nil {
 		return nil, fmt.Errorf("protocol.schema.json: %w", err)
@@ -64,16 +68,21 @@ var protocolResults = sync.OnceValues(func() (map[string]*jsonschema.Schema, err
 	if err := c.AddResource(protocolURL, doc); err != nil {
 		return nil, fmt.Errorf("protocol.schema.json: %w", err)
 	}
-	out := map[string]*jsonschema.Schema{}
+	var mu sync.Mutex
+	out := map[string]func() (*jsonschema.Schema, error){}
 	for name := range defs {
 		if !isMethod(name) {
 			continue
 		}
-		sch, err := c.Compile(protocolURL + "#/$defs/" + name)
-		if err != nil {
-			return nil, fmt.Errorf("protocol.schema.json: %s: %w", name, err)
-		}
-		out[name] = sch
+		out[name] = sync.OnceValues(func() (*jsonschema.Schema, error) {
+			mu.Lock()
+			defer mu.Unlock()
+			sch, err := c.Compile(protocolURL + "#/$defs/" + name)
+			if err != nil {
+				return nil, fmt.Errorf("protocol.schema.json: %s: %w", name, err)
+			}
+			return sch, nil
+		})
 	}
 	return out, nil
 })
@@ -134,11 +143,11 @@ func resultSchema(method string) (*jsonschema.Schema, error) {
 	if err != nil {
 		return nil, err
 	}
-	sch, ok := results[method]
+	compiled, ok := results[method]
 	if !ok {
 		return nil, fmt.Errorf("%w for method %q", ErrNoSchema, method)
 	}
-	return sch, nil
+	return compiled()
 }
 
 func compile(schemaJSON []byte, url, ref string) (*jsonschema.Schema, error) {
