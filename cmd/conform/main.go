@@ -34,6 +34,7 @@ import (
 	"os"
 
 	"github.com/convspec/convspec/conformance/report"
+	_ "github.com/convspec/convspec/internal/startpath/restore" // no `go env` while godog is initialized
 )
 
 // Exit codes; each means one thing (report.Exit*).
