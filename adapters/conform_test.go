@@ -16,7 +16,9 @@ import (
 // (D-87).
 var conformChecks = flag.Int("conform.checks", 20, "generated cases per property in the whole-suite runs of the kits' adapters (conform -checks)")
 
-// conformBuild is one conform for the whole package (TestMain removes it).
+// conformBuild is the conform of every test of the package, shared with the
+// other packages that run it (usertest.Conform); TestMain removes it only
+// where it was built into a directory of its own.
 var conformBuild usertest.Conform
 
 // buildConform builds cmd/conform once for every test of the package and

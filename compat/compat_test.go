@@ -19,7 +19,9 @@ import (
 	"github.com/convspec/convspec/internal/usertest"
 )
 
-// conformBuild is the conform the libraries run under (TestMain removes it).
+// conformBuild is the conform the libraries run under, shared with the
+// other packages that run it (usertest.Conform); TestMain removes it only
+// where it was built into a directory of its own.
 var conformBuild usertest.Conform
 
 func TestMain(m *testing.M) {
