@@ -3,8 +3,9 @@
 // it is initialized, so every conform process started `go` before main —
 // a process per run the user never asked for, and one that with
 // GOTOOLCHAIN=auto, in a module asking for a newer Go, goes to the network
-// for a toolchain. conform never builds Go code through godog, and godog
-// ignores a failure of that command (it then uses go/build's ToolDir).
+// for a toolchain. conform never builds Go code through godog, the one use
+// of what the command prints, and a failure of the command only leaves
+// godog a tool directory of "." that nothing reads.
 //
 // Importing this package empties PATH while the packages after it are
 // initialized, so that the lookup of `go` fails before anything is started;
@@ -13,6 +14,12 @@
 // (the Go spec, "Package initialization", since Go 1.21): this package,
 // which imports only os, comes before github.com/cucumber/godog's; restore
 // imports godog, so it comes after. A command imports restore alone.
+//
+// Between the two, about ninety packages are initialized with PATH empty;
+// none of conform's dependencies looks a program up while it is
+// initialized but godog's builder (go/build's default context does not
+// read PATH). A dependency that started doing so would find nothing, and
+// no_go_at_start.txtar would not notice: look here first if one does.
 package startpath
 
 import "os"

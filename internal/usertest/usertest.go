@@ -26,7 +26,8 @@ import (
 type Conform struct {
 	once      sync.Once
 	dir, path string
-	temporary bool // dir is this test binary's own, removed by Remove
+	temporary bool   // dir is this test binary's own, removed by Remove
+	link      string // this test binary's hard link to the shared binary, removed by Remove
 	out       []byte
 	err       error
 }
@@ -43,30 +44,58 @@ func (c *Conform) Path(t testing.TB, root string) string {
 }
 
 // build builds into the checkout's shared directory under a file lock (two
-// go builds writing one file at once could leave it half written), or,
-// where there is no user cache directory or no lock, into a directory of
-// its own as before.
+// go builds writing one file at once could leave it half written) and runs
+// a hard link of its own to what it built: another test binary that builds
+// later, after a change, replaces the shared file (go build renames a new
+// binary into place, or across file systems removes and rewrites it), never
+// the one this test binary runs. Where there is no user cache directory,
+// no lock or no link, or the build there fails, it builds into a directory
+// of its own as before.
 func (c *Conform) build(root string) {
-	if dir, err := sharedDir(root); err == nil {
-		if unlock, err := lock(filepath.Join(dir, "build.lock")); err == nil {
-			defer unlock()
-			c.dir, c.path = dir, filepath.Join(dir, "conform")
-			c.goBuild(root)
-			return
-		}
+	if c.buildShared(root) {
+		return
 	}
 	if c.dir, c.err = os.MkdirTemp("", "convspec-conform-"); c.err != nil {
 		return
 	}
 	c.temporary = true
 	c.path = filepath.Join(c.dir, "conform")
-	c.goBuild(root)
+	c.out, c.err = goBuild(root, c.path)
 }
 
-func (c *Conform) goBuild(root string) {
-	cmd := exec.Command("go", "build", "-o", c.path, "./cmd/conform")
+func (c *Conform) buildShared(root string) bool {
+	dir, err := sharedDir(root)
+	if err != nil {
+		return false
+	}
+	unlock, err := lock(filepath.Join(dir, "build.lock"))
+	if err != nil {
+		return false
+	}
+	defer unlock()
+	shared := filepath.Join(dir, "conform")
+	if _, err := goBuild(root, shared); err != nil {
+		return false
+	}
+	// A name no other test binary holds, then the link under it.
+	f, err := os.CreateTemp(dir, "conform-*")
+	if err != nil {
+		return false
+	}
+	link := f.Name()
+	f.Close()
+	os.Remove(link)
+	if err := os.Link(shared, link); err != nil {
+		return false
+	}
+	c.dir, c.path, c.link = dir, link, link
+	return true
+}
+
+func goBuild(root, out string) ([]byte, error) {
+	cmd := exec.Command("go", "build", "-o", out, "./cmd/conform")
 	cmd.Dir = root
-	c.out, c.err = cmd.CombinedOutput()
+	return cmd.CombinedOutput()
 }
 
 // sharedDir is the directory of root's conform in the user's cache
@@ -83,15 +112,22 @@ func sharedDir(root string) (string, error) {
 	}
 	sum := sha256.Sum256([]byte(abs))
 	dir := filepath.Join(cache, "convspec", "test-conform-"+hex.EncodeToString(sum[:8]))
-	return dir, os.MkdirAll(dir, 0o755)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	// Which checkout the directory is for, for whoever cleans the cache.
+	return dir, os.WriteFile(filepath.Join(dir, "checkout"), []byte(abs+"\n"), 0o644)
 }
 
-// Remove removes what Path built into a directory of its own; the shared
-// binary stays for the next package and the next run, as Go's build cache
-// does.
+// Remove removes what Path built into a directory of its own, or this test
+// binary's link to the shared binary; the shared binary stays for the next
+// package and the next run, as Go's build cache does.
 func (c *Conform) Remove() {
 	if c.temporary {
 		os.RemoveAll(c.dir)
+	}
+	if c.link != "" {
+		os.Remove(c.link)
 	}
 }
 
