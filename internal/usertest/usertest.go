@@ -24,12 +24,13 @@ import (
 // linking it, so every package and every later run reuse one link. A test
 // package keeps one in a variable and calls Remove from its TestMain.
 type Conform struct {
-	once      sync.Once
-	dir, path string
-	temporary bool   // dir is this test binary's own, removed by Remove
-	link      string // this test binary's hard link to the shared binary, removed by Remove
-	out       []byte
-	err       error
+	once sync.Once
+	path string
+	// remove is what Remove deletes: this test binary's hard link to the
+	// shared binary, or the directory of its own it built into.
+	remove string
+	out    []byte
+	err    error
 }
 
 // Path builds cmd/conform of the module rooted at root on first use and
@@ -55,11 +56,12 @@ func (c *Conform) build(root string) {
 	if c.buildShared(root) {
 		return
 	}
-	if c.dir, c.err = os.MkdirTemp("", "convspec-conform-"); c.err != nil {
+	dir, err := os.MkdirTemp("", "convspec-conform-")
+	if err != nil {
+		c.err = err
 		return
 	}
-	c.temporary = true
-	c.path = filepath.Join(c.dir, "conform")
+	c.path, c.remove = filepath.Join(dir, "conform"), dir
 	c.out, c.err = goBuild(root, c.path)
 }
 
@@ -88,7 +90,7 @@ func (c *Conform) buildShared(root string) bool {
 	if err := os.Link(shared, link); err != nil {
 		return false
 	}
-	c.dir, c.path, c.link = dir, link, link
+	c.path, c.remove = link, link
 	return true
 }
 
@@ -123,11 +125,8 @@ func sharedDir(root string) (string, error) {
 // binary's link to the shared binary; the shared binary stays for the next
 // package and the next run, as Go's build cache does.
 func (c *Conform) Remove() {
-	if c.temporary {
-		os.RemoveAll(c.dir)
-	}
-	if c.link != "" {
-		os.Remove(c.link)
+	if c.remove != "" {
+		os.RemoveAll(c.remove)
 	}
 }
 
