@@ -1,6 +1,7 @@
 package target
 
 import (
+	"sync"
 	"time"
 )
 
@@ -20,31 +21,61 @@ const (
 // afterAwake returns a channel that is closed once d of awake time has
 // passed, and a function that releases the timer early. The channel is
 // never closed after stop.
+//
+// Nothing runs until the first tick: most limits guard a request that is
+// answered within a millisecond, and a goroutine (or a ticker) per request
+// would be two more wake-ups of the harness for each request, which over
+// a whole run cost more CPU than the requests' own work on the harness's
+// side of the pipe.
 func afterAwake(d time.Duration) (expired <-chan struct{}, stop func()) {
-	done, quit := make(chan struct{}), make(chan struct{})
-	go func() {
-		tick := time.NewTicker(min(awakeTick, max(d, time.Millisecond)))
-		defer tick.Stop()
-		var awake time.Duration
-		last := time.Now()
-		for awake < d {
-			select {
-			case <-tick.C:
-			case <-quit:
-				return
-			}
-			now := time.Now()
-			awake += min(now.Sub(last), awakeMaxGap)
-			last = now
-		}
-		close(done)
-	}()
-	stopped := false
-	return done, func() {
-		if !stopped {
-			stopped = true
-			close(quit)
-		}
+	a := &awakeTimer{done: make(chan struct{}), limit: d, tick: min(awakeTick, max(d, time.Millisecond)), last: time.Now()}
+	if d <= 0 {
+		close(a.done)
+		return a.done, func() {}
+	}
+	a.mu.Lock()
+	a.timer = time.AfterFunc(a.tick, a.ticked)
+	a.mu.Unlock()
+	return a.done, a.stop
+}
+
+// awakeTimer counts the awake time since it was started, a tick at a time.
+type awakeTimer struct {
+	mu      sync.Mutex
+	timer   *time.Timer
+	done    chan struct{}
+	limit   time.Duration
+	tick    time.Duration
+	awake   time.Duration
+	last    time.Time
+	stopped bool
+}
+
+// ticked adds the time since the last tick, but at most awakeMaxGap (a
+// longer gap is a stall), and closes done once the limit is reached.
+func (a *awakeTimer) ticked() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.stopped {
+		return
+	}
+	now := time.Now()
+	a.awake += min(now.Sub(a.last), awakeMaxGap)
+	a.last = now
+	if a.awake >= a.limit {
+		a.stopped = true
+		close(a.done)
+		return
+	}
+	a.timer.Reset(a.tick)
+}
+
+func (a *awakeTimer) stop() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if !a.stopped {
+		a.stopped = true
+		a.timer.Stop()
 	}
 }
 

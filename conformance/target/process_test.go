@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -545,4 +546,33 @@ func TestAppendBounded(t *testing.T) {
 	if len(line) != 10_000 || !bytes.Equal(line, bytes.Repeat([]byte("x"), 10_000)) {
 		t.Fatalf("line of %d bytes", len(line))
 	}
+}
+
+// TestWriteNow: what a pipe takes at once is written, in order, and the
+// rest is returned for the write that waits; a writer that is not a pipe
+// is left whole to it.
+func TestWriteNow(t *testing.T) {
+	r, w, err := os.Pipe()
+	require.NoError(t, err)
+	defer r.Close()
+	defer w.Close()
+
+	small := []byte("{\"id\":1}\n")
+	assert.Empty(t, writeNow(w, small))
+
+	big := bytes.Repeat([]byte("0123456789abcdef"), 1<<16) // 1 MiB, over a pipe's buffer
+	rest := writeNow(w, big)
+	require.NotEmpty(t, rest, "a pipe nobody reads took a whole MiB")
+	require.Less(t, len(rest), len(big), "a pipe with room took nothing")
+
+	got := make(chan []byte)
+	go func() { b, _ := io.ReadAll(r); got <- b }()
+	_, err = w.Write(rest)
+	require.NoError(t, err)
+	w.Close()
+	assert.Equal(t, append(small, big...), <-got)
+
+	var buf bytes.Buffer
+	assert.Equal(t, small, writeNow(&buf, small))
+	assert.Zero(t, buf.Len())
 }

@@ -306,20 +306,22 @@ drain:
 	s.lastMethod, s.lastID = method, id
 	ledger.sent(id, method)
 
-	// The write may block on a full pipe when the child does not read; the
-	// goroutine ends once kill closes stdin.
-	written := make(chan error, 1)
-	go func() { _, err := s.stdin.Write(line); written <- err }()
-	select {
-	case err := <-written:
-		if err != nil {
-			<-waitBriefly(s.exited)
-			return answer{}, fail(Crash, "could not send the request (%v); %s", err, s.exitStatus())
+	if rest := writeNow(s.stdin, line); len(rest) > 0 {
+		// The write may block on a full pipe when the child does not
+		// read; the goroutine ends once kill closes stdin.
+		written := make(chan error, 1)
+		go func() { _, err := s.stdin.Write(rest); written <- err }()
+		select {
+		case err := <-written:
+			if err != nil {
+				<-waitBriefly(s.exited)
+				return answer{}, fail(Crash, "could not send the request (%v); %s", err, s.exitStatus())
+			}
+		case <-expired:
+			return answer{}, fail(Timeout, "the request was not read within %v", timeout)
+		case <-ctx.Done():
+			return answer{}, ctx.Err()
 		}
-	case <-expired:
-		return answer{}, fail(Timeout, "the request was not read within %v", timeout)
-	case <-ctx.Done():
-		return answer{}, ctx.Err()
 	}
 	for {
 		select {
@@ -361,6 +363,37 @@ drain:
 			return answer{}, ctx.Err()
 		}
 	}
+}
+
+// writeNow writes what of line the pipe w takes at once, without waiting,
+// and returns the rest. A request line usually fits in the pipe, whose
+// reader has read everything before it; writing it from the caller spares
+// the harness a goroutine and a wake-up per request. Whatever does not
+// go at once, or fails, is left to w.Write, which waits (within the
+// request's limit) and says why it failed.
+func writeNow(w io.Writer, line []byte) (rest []byte) {
+	f, ok := w.(*os.File)
+	if !ok {
+		return line
+	}
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return line
+	}
+	n := 0
+	_ = rc.Write(func(fd uintptr) bool {
+		for {
+			w, err := syscall.Write(int(fd), line[n:])
+			if w > 0 {
+				n += w
+			}
+			if errors.Is(err, syscall.EINTR) || (err == nil && w > 0 && n < len(line)) {
+				continue
+			}
+			return true // done, or the pipe is full (EAGAIN), or an error
+		}
+	})
+	return line[n:]
 }
 
 // answers reads a line that came after request id was sent: the answer to
