@@ -96,10 +96,11 @@ func trimmerProperties(m *edgeMemo) []prop.Property {
 }
 
 // first trims the case, for every check; ok is false when the trimmer
-// declined it (ANY-9), and there is no output to check.
+// declined it (ANY-9), and there is no output to check. The answer is the
+// run's (D-97): every property that draws the case checks the one answer.
 func (s trimSession) first(c trimCase) (out []json.RawMessage, ok bool) {
 	s.t.Helper()
-	out, err := s.trim(c.decl, gen.Raws(c.h.Msgs), c.limit)
+	out, err := s.trimShared(c.decl, gen.Raws(c.h.Msgs), c.limit)
 	return out, !errors.Is(err, errDeclined)
 }
 

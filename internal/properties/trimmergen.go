@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"pgregory.net/rapid"
@@ -80,6 +81,10 @@ type oneTrimmer struct {
 }
 
 func (o oneTrimmer) Info() target.Info { return o.info }
+
+// RunAnswers passes on the run's shared answers (D-97): a subject asks
+// what the whole implementation would be asked.
+func (o oneTrimmer) RunAnswers() *prop.Answers { return prop.AnswersOf(o.Target) }
 
 // drawTrimmer draws one of the declared trimmers the guarantee is checked
 // on: the subject's one, when the property runs per trimmer.
@@ -205,12 +210,30 @@ var errDeclined = errors.New("declined")
 // cause in the report.
 func (s trimSession) trim(d protocol.TrimmerDecl, msgs []json.RawMessage, limit int) ([]json.RawMessage, error) {
 	s.t.Helper()
+	return s.trimAsking(d, msgs, limit, func() ([]json.RawMessage, error) { return target.TrimmerTrim(s.ctx, s.tg, d.Name, msgs, limit) })
+}
+
+// trimShared is trim, with the answer shared by every property of the run
+// that asks the same trimmer the same question (D-97).
+func (s trimSession) trimShared(d protocol.TrimmerDecl, msgs []json.RawMessage, limit int) ([]json.RawMessage, error) {
+	s.t.Helper()
+	return s.trimAsking(d, msgs, limit, func() ([]json.RawMessage, error) {
+		out, err := prop.Ask(prop.AnswersOf(s.tg), question(protocol.MethodTrimmerTrim, d.Name, limit, msgs), rawsSize, func() ([]json.RawMessage, error) {
+			return target.TrimmerTrim(s.ctx, s.tg, d.Name, msgs, limit)
+		})
+		return slices.Clone(out), err // a check may append to its copy
+	})
+}
+
+// trimAsking is trim with the request asked by ask.
+func (s trimSession) trimAsking(d protocol.TrimmerDecl, msgs []json.RawMessage, limit int, ask func() ([]json.RawMessage, error)) ([]json.RawMessage, error) {
+	s.t.Helper()
 	if msgs == nil {
 		msgs = []json.RawMessage{}
 	}
 	lim, _ := json.Marshal(limit)
 	s.record(protocol.MethodTrimmerTrim, protocol.TrimmerTrimParams{Trimmer: d.Name, Messages: msgs, Limit: lim})
-	out, err := target.TrimmerTrim(s.ctx, s.tg, d.Name, msgs, limit)
+	out, err := ask()
 	var pe *protocol.Error
 	switch {
 	case err == nil:
@@ -276,11 +299,45 @@ func (s trimSession) nativeCount(d protocol.TrimmerDecl, msgs []json.RawMessage)
 	}
 	params := protocol.TrimmerCountParams{Trimmer: d.Name, Messages: msgs}
 	s.record(protocol.MethodTrimmerCount, params)
-	raw, err := s.tg.Call(s.ctx, protocol.MethodTrimmerCount, params)
-	if err != nil {
-		return 0, err
+	// A count is shared by the run's properties (D-97): the same lists
+	// are counted by every property that draws the same case.
+	return prop.Ask(prop.AnswersOf(s.tg), question(protocol.MethodTrimmerCount, d.Name, 0, msgs), func(int) int { return 8 }, func() (int, error) {
+		raw, err := s.tg.Call(s.ctx, protocol.MethodTrimmerCount, params)
+		if err != nil {
+			return 0, err
+		}
+		return protocol.DecodeTrimmerCount(raw)
+	})
+}
+
+// question names a request to a trimmer for the run's shared answers
+// (D-97): the method, the trimmer, the limit and the messages as sent.
+// Messages are JSON texts, which hold no byte 0.
+func question(method, trimmer string, limit int, msgs []json.RawMessage) string {
+	n := len(method) + len(trimmer) + 24
+	for _, m := range msgs {
+		n += len(m) + 1
 	}
-	return protocol.DecodeTrimmerCount(raw)
+	b := make([]byte, 0, n)
+	b = append(b, method...)
+	b = append(b, 0)
+	b = append(b, trimmer...)
+	b = append(b, 0)
+	b = strconv.AppendInt(b, int64(limit), 10)
+	for _, m := range msgs {
+		b = append(b, 0)
+		b = append(b, m...)
+	}
+	return string(b)
+}
+
+// rawsSize is the bytes an answer of messages holds.
+func rawsSize(msgs []json.RawMessage) int {
+	n := 24 * len(msgs)
+	for _, m := range msgs {
+		n += len(m)
+	}
+	return n
 }
 
 // match maps each output message to the input position it is JSON-equal

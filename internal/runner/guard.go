@@ -9,6 +9,7 @@ import (
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/result"
 	"github.com/convspec/convspec/conformance/target"
+	"github.com/convspec/convspec/internal/prop"
 )
 
 // guard stands between the cases and the target. It makes every call
@@ -53,6 +54,15 @@ func (g *guard) target() target.Target {
 		return lineGuard{guard: g, ls: ls}
 	}
 	return g
+}
+
+// RunAnswers returns the run's shared answers (D-97), nil for a guard
+// outside a run (see prop.AnswersOf).
+func (g *guard) RunAnswers() *prop.Answers {
+	if g.pool == nil {
+		return nil
+	}
+	return g.pool.answers
 }
 
 // begin starts a case.

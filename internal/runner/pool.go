@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/convspec/convspec/conformance/target"
+	"github.com/convspec/convspec/internal/prop"
 )
 
 // pool holds the workers of a run: one guard per implementation process
@@ -26,10 +27,13 @@ type pool struct {
 	limitReached atomic.Bool
 	// progress tells Options.Progress of each case; nil without one.
 	progress *progress
+	// answers are the run's answers shared by the properties (D-97): the
+	// workers run one implementation.
+	answers *prop.Answers
 }
 
 func newPool(ctx context.Context, targets []target.Target) *pool {
-	p := &pool{ctx: ctx, info: targets[0].Info(), free: make(chan *guard, len(targets))}
+	p := &pool{ctx: ctx, info: targets[0].Info(), free: make(chan *guard, len(targets)), answers: prop.NewAnswers()}
 	_, p.lineSender = targets[0].(target.LineSender)
 	for _, tg := range targets {
 		g := newGuard(ctx, tg)

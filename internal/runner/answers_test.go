@@ -1,0 +1,75 @@
+package runner_test
+
+import (
+	"context"
+	"encoding/json"
+	"regexp"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/convspec/convspec/conformance/target"
+	"github.com/convspec/convspec/internal/inprocess"
+	"github.com/convspec/convspec/internal/mutants"
+	"github.com/convspec/convspec/internal/runner"
+	"github.com/convspec/convspec/internal/server"
+)
+
+// answered counts the calls the implementation answered with a result:
+// an error answer is not kept, and is asked again (D-97).
+type answered struct {
+	target.Target
+	n *atomic.Int64
+}
+
+func (a answered) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	res, err := a.Target.Call(ctx, method, params)
+	if err == nil {
+		a.n.Add(1)
+	}
+	return res, err
+}
+
+// The trimmer properties draw the same cases from the run's seed, and a
+// question to a trimmer is asked once in a run (D-97): two properties
+// whose first trims are the same are answered what one of them is. The
+// answers are the run's: a second run, against a faulty variant, asks
+// again and fails.
+func TestATrimmerQuestionIsAskedOncePerRun(t *testing.T) {
+	run := func(engine server.Engine, re string, workers int) (requests int64, failed int) {
+		t.Helper()
+		var n atomic.Int64
+		var targets []target.Target
+		for range workers {
+			tg, err := inprocess.New(engine)
+			require.NoError(t, err)
+			targets = append(targets, answered{Target: tg, n: &n})
+		}
+		sum, err := runner.RunWorkers(context.Background(), targets, runner.Options{Seed: 1, Checks: 5, Run: regexp.MustCompile(re)})
+		require.NoError(t, err)
+		require.NotEmpty(t, sum.Results)
+		for _, r := range sum.Results {
+			if r.Outcome.IsFailure() {
+				failed++
+			}
+		}
+		return n.Load(), failed
+	}
+	t.Run("asked once", func(t *testing.T) {
+		one, failed := run(server.Reference{}, `^prop/trimmer-subsequence$`, 1)
+		require.Zero(t, failed)
+		require.Positive(t, one)
+		both, failed := run(server.Reference{}, `^prop/trimmer-(subsequence|total)$`, 1)
+		require.Zero(t, failed)
+		require.Equal(t, one, both, "the second property asked again what the first was answered")
+	})
+	t.Run("in one run", func(t *testing.T) {
+		_, failed := run(server.Reference{}, `^prop/trimmer-(subsequence|total)$`, 2)
+		require.Zero(t, failed)
+		m, ok := mutants.Lookup("trimmer-crashes-on-empty")
+		require.True(t, ok)
+		_, failed = run(m.Engine, `^prop/trimmer-(subsequence|total)$`, 2)
+		require.Positive(t, failed, "a run against a faulty trimmer took the answers of the run before")
+	})
+}
