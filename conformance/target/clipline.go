@@ -47,6 +47,25 @@ func (c *errorClipper) reset() {
 	*c = errorClipper{limit: c.limit, body: c.body[:0], key: c.key[:0]}
 }
 
+// errorMember is how the member clipped is written, quotes included.
+var errorMember = []byte(`"error"`)
+
+// piece appends to out what chunk, the next bytes of the line, becomes;
+// first and last say that chunk begins and ends the line. A line read in
+// one piece that nowhere holds the bytes "error" has no member to clip and
+// is passed on without a walk: most answers are results, and walking each
+// byte of them was a thirtieth of the harness's CPU over the wire.
+func (c *errorClipper) piece(out, chunk []byte, first, last bool) []byte {
+	if first && last && !bytes.Contains(chunk, errorMember) {
+		return append(out, chunk...)
+	}
+	out = c.feed(out, chunk)
+	if last {
+		out = c.flush(out)
+	}
+	return out
+}
+
 // feed appends to out what chunk, the next bytes of the line, becomes.
 func (c *errorClipper) feed(out, chunk []byte) []byte {
 	for i := 0; i < len(chunk); {

@@ -15,13 +15,16 @@ import (
 // of size bytes.
 func clipLine(line []byte, size int) []byte {
 	c := newErrorClipper(MaxErrorTextBytes)
+	if len(line) == 0 {
+		return c.flush(nil)
+	}
 	var out []byte
-	for len(line) > 0 {
+	for first := true; len(line) > 0; first = false {
 		n := min(size, len(line))
-		out = c.feed(out, line[:n])
+		out = c.piece(out, line[:n], first, n == len(line))
 		line = line[n:]
 	}
-	return c.flush(out)
+	return out
 }
 
 // sameDecoding fails unless decodeResponse reads clipped as it reads line:

@@ -133,10 +133,7 @@ func (s *session) readLines(max int) {
 				s.deliver(lineResult{err: fmt.Errorf("output line longer than %d bytes (an output flood?)", max)})
 				return
 			}
-			scratch = clip.feed(scratch[:0], chunk)
-			if !errors.Is(err, bufio.ErrBufferFull) {
-				scratch = clip.flush(scratch)
-			}
+			scratch = clip.piece(scratch[:0], chunk, read == len(chunk), !errors.Is(err, bufio.ErrBufferFull))
 			line = appendBounded(line, scratch, max)
 			if errors.Is(err, bufio.ErrBufferFull) {
 				continue
