@@ -46,6 +46,7 @@ const (
 )
 
 func main() {
+	setGC(os.Getenv)
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 

@@ -721,3 +721,23 @@ func cmdSameOutcomes(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("%s and %s: same outcomes %v, want %v", args[0], args[1], same, !neg)
 	}
 }
+
+// conform collects garbage at 200 unless GOGC says otherwise (gc.go).
+func TestGCPercent(t *testing.T) {
+	env := func(gogc string) func(string) string {
+		return func(k string) string {
+			if k == "GOGC" {
+				return gogc
+			}
+			return ""
+		}
+	}
+	if got := gcPercent(env("")); got != 200 {
+		t.Errorf("GOGC unset: %d, want 200", got)
+	}
+	for _, v := range []string{"100", "off", "50"} {
+		if got := gcPercent(env(v)); got != -1 {
+			t.Errorf("GOGC=%s: %d, want the user's (-1)", v, got)
+		}
+	}
+}
