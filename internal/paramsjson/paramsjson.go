@@ -53,6 +53,14 @@ func encode(params any) ([]byte, bool) {
 	e := encoder{b: (*buf)[:0]}
 	defer func() { *buf = e.b }()
 	switch p := params.(type) {
+	case json.RawMessage:
+		// Params written before, to ask a question once (D-97): as
+		// json.Marshal writes a json.RawMessage, with nothing to close.
+		e.raw(p)
+		if e.bad {
+			return nil, false
+		}
+		return append([]byte(nil), e.b...), true
 	case protocol.TrimmerTrimParams:
 		e.open()
 		e.key("trimmer")

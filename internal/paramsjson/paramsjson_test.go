@@ -287,3 +287,25 @@ func fill(t *testing.T, v reflect.Value) {
 		t.Fatalf("no value to fill a %v with", v.Type())
 	}
 }
+
+// TestRawParams: params already written are written again as json.Marshal
+// writes a json.RawMessage: compacted, HTML escaped, null when nil, and a
+// text that is not JSON gets encoding/json's error.
+func TestRawParams(t *testing.T) {
+	for _, raw := range []json.RawMessage{
+		json.RawMessage(`{"messages":[{"role":"user","content":"<b> & </b>"}],"max_messages":3}`),
+		json.RawMessage("{ \"messages\" : [ ] ,\n \"model\": \"gpt-4o\" }"),
+		nil,
+	} {
+		got, err := Marshal(raw)
+		want, wantErr := json.Marshal(raw)
+		if err != nil || wantErr != nil || string(got) != string(want) {
+			t.Errorf("Marshal(%q) = %q, %v; json.Marshal: %q, %v", raw, got, err, want, wantErr)
+		}
+	}
+	_, err := Marshal(json.RawMessage(`{"messages":[`))
+	_, wantErr := json.Marshal(json.RawMessage(`{"messages":[`))
+	if err == nil || err.Error() != wantErr.Error() {
+		t.Errorf("not JSON: %v, json.Marshal's %v", err, wantErr)
+	}
+}

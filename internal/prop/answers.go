@@ -8,11 +8,11 @@ import (
 
 // Answers keeps, for one run against one implementation, the answers to
 // questions whose answer the spec makes a function of the question alone
-// (MSG-3: a trimmer's trim of a conversation, its count of a list), so
-// that the properties asking the same question share one request (D-97).
-// The trimmer properties draw their conversations from the run's seed, so
-// that ten of them ask each declared trimmer the same questions: asked
-// once each, a run sends a third fewer requests.
+// (MSG-3: a trimmer's trim of a conversation, a prune, a count), so that
+// the properties asking the same question share one request (D-97). The
+// properties draw their cases from the run's seed, so that ten trimmer
+// properties ask each declared trimmer the same questions: asked once
+// each, a run sends a third fewer requests.
 //
 // Only answers are kept, never errors: a failure is asked again, and is
 // charged to the case that asked. Answers hold at most maxAnswerBytes of
@@ -58,6 +58,9 @@ func Ask[T any](a *Answers, question string, size func(T) int, ask func() (T, er
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	if kept, ok := a.kept[question]; ok {
+		return kept.(T), nil // another worker asked it meanwhile: one answer for the run
+	}
 	if n := len(question) + size(v2); a.bytes+n <= maxAnswerBytes {
 		a.kept[question] = v2
 		a.bytes += n

@@ -354,7 +354,7 @@ func (s *session) count(msgs []json.RawMessage) protocol.BudgetCountResult {
 	s.t.Helper()
 	msgs = nonNil(msgs)
 	var r protocol.BudgetCountResult
-	s.invoke(protocol.MethodBudgetCount, protocol.BudgetCountParams{Messages: msgs}, &r)
+	s.invokeShared(protocol.MethodBudgetCount, protocol.BudgetCountParams{Messages: msgs}, &r)
 	if len(r.PerMessage) != len(msgs) {
 		s.fail("TOK-3", "budget.count returned %d per-message counts for %s", len(r.PerMessage), plural(len(msgs), "message"))
 	}
@@ -370,7 +370,7 @@ var exactPercents = []int{50, 25, 100, 20, 10, 5, 4, 2, 1}
 func (s *session) budgetPrune(c budgetCase, ratio json.RawMessage) (protocol.BudgetPruneResult, []int) {
 	s.t.Helper()
 	var r protocol.BudgetPruneResult
-	s.invoke(protocol.MethodBudgetPrune, c.params(ratio), &r)
+	s.invokeShared(protocol.MethodBudgetPrune, c.params(ratio), &r)
 	in := c.in()
 	var kept []int
 	for k, x := range traceAll(r.Messages, in) {

@@ -11,6 +11,7 @@ import (
 	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/gen"
+	"github.com/convspec/convspec/internal/paramsjson"
 	"github.com/convspec/convspec/internal/prop"
 )
 
@@ -118,8 +119,32 @@ func maxRaw(t *rapid.T, n int) json.RawMessage {
 
 func (s *session) invoke(method string, params, result any) {
 	s.t.Helper()
+	s.invokeAsking(method, params, result, func() (json.RawMessage, error) { return s.tg.Call(s.ctx, method, params) })
+}
+
+// invokeShared is invoke, with the answer shared by every property of the
+// run that asks the same question (D-97): for a method whose answer is a
+// function of its params, asked where no check depends on asking again.
+func (s *session) invokeShared(method string, params, result any) {
+	s.t.Helper()
+	s.invokeAsking(method, params, result, func() (json.RawMessage, error) {
+		answers := prop.AnswersOf(s.tg)
+		p, err := paramsjson.Marshal(params)
+		if answers == nil || err != nil {
+			return s.tg.Call(s.ctx, method, params) // a bad params' error is the call's to report
+		}
+		raw := json.RawMessage(p) // written once: the question, and what is sent
+		return prop.Ask(answers, method+"\x00"+string(p), func(r json.RawMessage) int { return len(r) }, func() (json.RawMessage, error) {
+			return s.tg.Call(s.ctx, method, raw)
+		})
+	})
+}
+
+// invokeAsking is invoke with the request asked by ask.
+func (s *session) invokeAsking(method string, params, result any, ask func() (json.RawMessage, error)) {
+	s.t.Helper()
 	s.record(method, params)
-	raw, err := s.tg.Call(s.ctx, method, params)
+	raw, err := ask()
 	if err != nil {
 		s.callFailed(method, err)
 	}
@@ -139,6 +164,16 @@ func (s *session) prune(msgs []json.RawMessage) protocol.HistoryPruneResult {
 	s.t.Helper()
 	msgs = nonNil(msgs)
 	var r protocol.HistoryPruneResult
+	s.invokeShared(protocol.MethodHistoryPrune, protocol.HistoryPruneParams{Messages: msgs}, &r)
+	return r
+}
+
+// pruneAgain is prune, always asked: MSG-3's and PRUNE-4's checks ask what
+// they were answered before, and must hear it again.
+func (s *session) pruneAgain(msgs []json.RawMessage) protocol.HistoryPruneResult {
+	s.t.Helper()
+	msgs = nonNil(msgs)
+	var r protocol.HistoryPruneResult
 	s.invoke(protocol.MethodHistoryPrune, protocol.HistoryPruneParams{Messages: msgs}, &r)
 	return r
 }
@@ -146,7 +181,7 @@ func (s *session) prune(msgs []json.RawMessage) protocol.HistoryPruneResult {
 func (s *session) build(in []gen.Message, max json.RawMessage) protocol.HistoryBuildResult {
 	s.t.Helper()
 	var r protocol.HistoryBuildResult
-	s.invoke(protocol.MethodHistoryBuild, protocol.HistoryBuildParams{Messages: gen.Raws(in), MaxMessages: max}, &r)
+	s.invokeShared(protocol.MethodHistoryBuild, protocol.HistoryBuildParams{Messages: gen.Raws(in), MaxMessages: max}, &r)
 	return r
 }
 

@@ -31,12 +31,13 @@ func (a answered) Call(ctx context.Context, method string, params any) (json.Raw
 	return res, err
 }
 
-// The trimmer properties draw the same cases from the run's seed, and a
-// question to a trimmer is asked once in a run (D-97): two properties
-// whose first trims are the same are answered what one of them is. The
-// answers are the run's: a second run, against a faulty variant, asks
-// again and fails.
-func TestATrimmerQuestionIsAskedOncePerRun(t *testing.T) {
+// Properties draw their cases from the run's seed, and a question whose
+// answer is a function of it is asked once in a run (D-97): two
+// properties that ask the same questions are answered what one of them
+// is — trimmers, history.prune, budget.prune and budget.count. The answers
+// are the run's: a second run, against a faulty variant, asks again and
+// fails.
+func TestAQuestionIsAskedOncePerRun(t *testing.T) {
 	run := func(engine server.Engine, re string, workers int) (requests int64, failed int) {
 		t.Helper()
 		var n atomic.Int64
@@ -56,13 +57,30 @@ func TestATrimmerQuestionIsAskedOncePerRun(t *testing.T) {
 		}
 		return n.Load(), failed
 	}
-	t.Run("asked once", func(t *testing.T) {
-		one, failed := run(server.Reference{}, `^prop/trimmer-subsequence$`, 1)
+	for _, pair := range [][2]string{
+		{`^prop/trimmer-subsequence$`, `^prop/trimmer-(subsequence|total)$`},
+		{`^prop/prune-only-prompts$`, `^prop/prune-(only-prompts|no-adjacent-prompts)$`},
+		{`^prop/budget-prune-subsequence$`, `^prop/budget-prune-(subsequence|oldest-first)$`},
+	} {
+		t.Run("asked once "+pair[0], func(t *testing.T) {
+			one, failed := run(server.Reference{}, pair[0], 1)
+			require.Zero(t, failed)
+			require.Positive(t, one)
+			both, failed := run(server.Reference{}, pair[1], 1)
+			require.Zero(t, failed)
+			require.Equal(t, one, both, "the second property asked again what the first was answered")
+		})
+	}
+	// MSG-3's property prunes the same history twice on purpose: it asks
+	// each time, whatever the run was answered before.
+	t.Run("asked again on purpose", func(t *testing.T) {
+		only, failed := run(server.Reference{}, `^prop/prune-only-prompts$`, 1)
 		require.Zero(t, failed)
-		require.Positive(t, one)
-		both, failed := run(server.Reference{}, `^prop/trimmer-(subsequence|total)$`, 1)
+		pure, failed := run(server.Reference{}, `^prop/prune-pure-and-deterministic$`, 1)
 		require.Zero(t, failed)
-		require.Equal(t, one, both, "the second property asked again what the first was answered")
+		both, failed := run(server.Reference{}, `^prop/prune-(only-prompts|pure-and-deterministic)$`, 1)
+		require.Zero(t, failed)
+		require.Equal(t, only+pure, both, "the purity property took an answer instead of asking")
 	})
 	t.Run("in one run", func(t *testing.T) {
 		_, failed := run(server.Reference{}, `^prop/trimmer-(subsequence|total)$`, 2)
