@@ -2,6 +2,8 @@ package properties
 
 import (
 	"encoding/json"
+	"fmt"
+	"slices"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -36,4 +38,28 @@ func TestTrimSessionCountsAsTrimout(t *testing.T) {
 			}
 		}
 	})
+}
+
+// A question names its trimmer, limit and messages unambiguously (D-97):
+// a name holding the separator does not make two questions one.
+func TestQuestionIsUnambiguous(t *testing.T) {
+	msgs := []json.RawMessage{json.RawMessage(`{"role":"user","content":"hi"}`)}
+	seen := map[string]string{}
+	for _, q := range []struct {
+		name  string
+		limit int
+		msgs  []json.RawMessage
+	}{
+		{"x", 5, msgs}, {"x\x005", 5, msgs}, {"x", 50, msgs}, {"x\x00", 5, msgs},
+		{"x", 5, nil}, {"x", 5, append(slices.Clone(msgs), msgs...)},
+		{"x\x001", 2, nil}, {"x", 1, []json.RawMessage{json.RawMessage("2")}}, // one question without the name's length
+
+	} {
+		k := question("trimmer.trim", q.name, q.limit, q.msgs)
+		what := fmt.Sprintf("%q %d %d", q.name, q.limit, len(q.msgs))
+		if other, dup := seen[k]; dup {
+			t.Errorf("%s and %s are one question", what, other)
+		}
+		seen[k] = what
+	}
 }

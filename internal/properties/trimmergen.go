@@ -311,15 +311,18 @@ func (s trimSession) nativeCount(d protocol.TrimmerDecl, msgs []json.RawMessage)
 }
 
 // question names a request to a trimmer for the run's shared answers
-// (D-97): the method, the trimmer, the limit and the messages as sent.
-// Messages are JSON texts, which hold no byte 0.
+// (D-97): the method, the trimmer (its length first: a name is the
+// implementation's, and may hold any byte), the limit and the messages as
+// sent, which are JSON texts and hold no byte 0.
 func question(method, trimmer string, limit int, msgs []json.RawMessage) string {
-	n := len(method) + len(trimmer) + 24
+	n := len(method) + len(trimmer) + 48
 	for _, m := range msgs {
 		n += len(m) + 1
 	}
 	b := make([]byte, 0, n)
 	b = append(b, method...)
+	b = append(b, 0)
+	b = strconv.AppendInt(b, int64(len(trimmer)), 10)
 	b = append(b, 0)
 	b = append(b, trimmer...)
 	b = append(b, 0)
