@@ -24,7 +24,7 @@ type Answers struct {
 }
 
 // maxAnswerBytes bounds what a run keeps: a run at many more checks than
-// the default must not grow without bound (a default run keeps about 8 MiB).
+// the default must not grow without bound (a default run keeps about 10 MiB).
 const maxAnswerBytes = 64 << 20
 
 // NewAnswers returns an empty store, for one run.
