@@ -115,9 +115,12 @@ func startOrder(props []prop.Property, tg target.Target) []int {
 }
 
 var (
-	rapidMu   sync.Mutex
-	rapidOnce sync.Once
-	seedRe    = regexp.MustCompile(`-rapid\.seed=(\d+)`)
+	// shrinkKnob is held for reading by each property's random checks,
+	// and for writing by one that turns rapid's shrinking off for itself.
+	shrinkKnob sync.RWMutex
+	rapidMu    sync.Mutex
+	rapidOnce  sync.Once
+	seedRe     = regexp.MustCompile(`-rapid\.seed=(\d+)`)
 )
 
 // rapid's shrink time: out of reach, so that the step bound decides
@@ -248,11 +251,19 @@ func checkProperty(c result.Case, p prop.Property, g *guard, tg target.Target, o
 		// The examples already say what is wrong; a counterexample of the
 		// random checks is reported as found, not shrunk, so that an
 		// implementation failing every property is not shrunk for every
-		// one of them. The caller holds rapidMu: the knob is this
-		// property's until it is set back.
+		// one of them. rapid's shrink time is process-wide: the knob is
+		// this property's alone while no other worker's check runs, and
+		// set back before any runs again — else the property another
+		// worker was checking at the time went unshrunk, or not, as the
+		// two happened to overlap.
+		shrinkKnob.Lock()
+		defer shrinkKnob.Unlock()
 		if err := flag.Set("rapid.shrinktime", noShrinkTime); err == nil {
 			defer flag.Set("rapid.shrinktime", shrinkTime)
 		}
+	} else {
+		shrinkKnob.RLock()
+		defer shrinkKnob.RUnlock()
 	}
 	func() {
 		defer func() {
