@@ -380,11 +380,11 @@ func writeNow(w io.Writer, line []byte) (rest []byte) {
 	n := 0
 	_ = rc.Write(func(fd uintptr) bool {
 		for {
-			w, err := syscall.Write(int(fd), line[n:])
-			if w > 0 {
-				n += w
+			wrote, err := syscall.Write(int(fd), line[n:])
+			if wrote > 0 {
+				n += wrote
 			}
-			if errors.Is(err, syscall.EINTR) || (err == nil && w > 0 && n < len(line)) {
+			if errors.Is(err, syscall.EINTR) || (err == nil && wrote > 0 && n < len(line)) {
 				continue
 			}
 			return true // done, or the pipe is full (EAGAIN), or an error

@@ -129,8 +129,11 @@ func (s *session) invokeShared(method string, params, result any) {
 	s.t.Helper()
 	s.invokeAsking(method, params, result, func() (json.RawMessage, error) {
 		answers := prop.AnswersOf(s.tg)
+		if answers == nil {
+			return s.tg.Call(s.ctx, method, params) // not in a run: nothing to share
+		}
 		p, err := paramsjson.Marshal(params)
-		if answers == nil || err != nil {
+		if err != nil {
 			return s.tg.Call(s.ctx, method, params) // a bad params' error is the call's to report
 		}
 		raw := json.RawMessage(p) // written once: the question, and what is sent
@@ -168,9 +171,9 @@ func (s *session) prune(msgs []json.RawMessage) protocol.HistoryPruneResult {
 	return r
 }
 
-// pruneAgain is prune, always asked: MSG-3's and PRUNE-4's checks ask what
-// they were answered before, and must hear it again.
-func (s *session) pruneAgain(msgs []json.RawMessage) protocol.HistoryPruneResult {
+// pruneAsked is prune, asked every time: MSG-3's and PRUNE-4's checks ask
+// what they were answered before, and must hear it again.
+func (s *session) pruneAsked(msgs []json.RawMessage) protocol.HistoryPruneResult {
 	s.t.Helper()
 	msgs = nonNil(msgs)
 	var r protocol.HistoryPruneResult

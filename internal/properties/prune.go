@@ -226,7 +226,7 @@ func checkPruneIdempotent(t *rapid.T, tg target.Target) {
 func pruneIdempotent(s *session, h gen.History) {
 	in := h.Msgs
 	first := s.prune(gen.Raws(in))
-	again := s.pruneAgain(first.Messages)
+	again := s.pruneAsked(first.Messages)
 	if i := firstDiffRaw(again.Messages, first.Messages); i >= 0 || len(again.Removed) > 0 {
 		s.fail("PRUNE-4", "pruning the pruned history (%s) again must remove nothing, but it removed positions %v of it and returned %s\nfirst prune:  %s, removed %v",
 			plural(len(first.Messages), "message"), again.Removed, traceList(again.Messages, in), traceList(first.Messages, in), first.Removed)
@@ -241,9 +241,9 @@ func prunePure(s *session, h, other gen.History) {
 	in := h.Msgs
 	// Each asked, none taken from the run's answers (D-97): the check is
 	// of asking twice.
-	first := s.pruneAgain(gen.Raws(in))
-	s.pruneAgain(gen.Raws(other.Msgs))
-	again := s.pruneAgain(gen.Raws(in))
+	first := s.pruneAsked(gen.Raws(in))
+	s.pruneAsked(gen.Raws(other.Msgs))
+	again := s.pruneAsked(gen.Raws(in))
 	i, j := firstDiffRaw(again.Messages, first.Messages), -1
 	if !slices.Equal(again.Removed, first.Removed) {
 		j = 0
