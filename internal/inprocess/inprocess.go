@@ -63,7 +63,7 @@ func (t *Target) Call(ctx context.Context, method string, params any) (json.RawM
 	if err != nil {
 		return nil, err
 	}
-	out, err := json.Marshal(res)
+	out, err := server.EncodeResult(t.handler, res) // the wire's bytes
 	if err != nil {
 		return nil, &target.Failure{Outcome: target.ProtocolError, Method: method, Detail: "result cannot be encoded: " + err.Error()}
 	}

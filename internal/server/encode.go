@@ -20,6 +20,17 @@ import (
 // white space, checked only by jsonscan.Valid's single pass, so that an
 // engine's bytes that are not JSON never reach the line (D-90). The bytes are Marshal's (FuzzEncodeResultAsMarshal).
 
+// EncodeResult writes a result h answered as a response line carries it:
+// Marshal's bytes (no HTML escaping), by encodeResult's shortcut when h is
+// a Handler. The in-process target writes its results here too, so that
+// it hands the harness the bytes the wire would.
+func EncodeResult(h Responder, result any) ([]byte, error) {
+	if _, ours := h.(*Handler); ours {
+		return encodeResult(result) // its messages are message.Message values
+	}
+	return Marshal(result)
+}
+
 // encodeResult is Marshal(result) for a result of a Handler's own.
 func encodeResult(result any) ([]byte, error) {
 	var lists [][]json.RawMessage

@@ -124,11 +124,7 @@ func answer(ctx context.Context, h Responder, line []byte) (resp *protocol.Respo
 		}
 		return &protocol.Response{JSONRPC: "2.0", ID: id, Error: pe}, shutdown
 	}
-	encode := Marshal
-	if ours {
-		encode = encodeResult // its messages are message.Message values
-	}
-	raw, err := encode(result)
+	raw, err := EncodeResult(h, result)
 	if err != nil {
 		return &protocol.Response{JSONRPC: "2.0", ID: id, Error: protocol.NewError(protocol.KindInternalError, "cannot encode result: %v", err)}, shutdown
 	}
