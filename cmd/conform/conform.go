@@ -151,7 +151,7 @@ func (s *settings) execute(opts runner.Options, command []string, stderr io.Writ
 	}()
 	info := tg.Info()
 	rep.Implementation = &info
-	targets = append(targets, s.moreTargets(ctx, command, stderr)...)
+	targets = append(targets, s.moreTargets(ctx, command, s.workers(opts, info)-1, stderr)...)
 	// Every worker is sent cases chosen by the first one's handshake: one
 	// that declares anything else fails the handshake (D-50).
 	for i, t := range targets[1:] {
@@ -296,12 +296,32 @@ func (s *settings) target(ctx context.Context, command []string) (target.Target,
 	})
 }
 
-// moreTargets starts the workers beyond the first for -parallel N, at
-// once. A worker that cannot start is left out with a note: the first one
-// has shown that the implementation runs, and fewer workers only take
-// longer.
-func (s *settings) moreTargets(ctx context.Context, command []string, stderr io.Writer) []target.Target {
-	n := s.parallel - 1
+// workers is how many workers a run gets: -parallel N as given; by
+// default one more than the CPUs (D-98), but no more than the cases the
+// first worker's handshake leaves to run (selected and applicable), so
+// that no process is started that no case would use.
+func (s *settings) workers(opts runner.Options, info target.Info) int {
+	if s.set["parallel"] {
+		return s.parallel
+	}
+	cases, err := runner.RunCases(runner.Options{})
+	if err != nil {
+		return s.parallel // the run reports it
+	}
+	n := 0
+	for _, c := range selected(cases, caseID, opts.Run, opts.Skip) {
+		if runner.NotApplicable(info, c) == "" {
+			n++
+		}
+	}
+	return max(1, min(s.parallel, n))
+}
+
+// moreTargets starts n workers beyond the first (-parallel N, see
+// workers), at once. A worker that cannot start is left out with a note:
+// the first one has shown that the implementation runs, and fewer workers
+// only take longer.
+func (s *settings) moreTargets(ctx context.Context, command []string, n int, stderr io.Writer) []target.Target {
 	if n <= 0 {
 		return nil
 	}

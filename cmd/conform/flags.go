@@ -143,8 +143,13 @@ func selected[T any](xs []T, id func(T) string, run, skip *regexp.Regexp) []T {
 
 // parallelFlag is -parallel, of the commands that run the whole suite.
 func parallelFlag(fs *flag.FlagSet, s *settings) {
-	fs.IntVar(&s.parallel, "parallel", runtime.NumCPU(), "run cases on `N` workers at once, each with its own implementation process (and restarts); 1 for an implementation that cannot run twice")
+	fs.IntVar(&s.parallel, "parallel", defaultParallel(), "run cases on `N` workers at once, each with its own implementation process (and restarts); 1 for an implementation that cannot run twice")
 }
+
+// defaultParallel is -parallel's default: one worker more than the CPUs,
+// so that a core whose worker waits for its implementation's answer to
+// cross the pipes has another worker's case to run (D-98).
+func defaultParallel() int { return runtime.NumCPU() + 1 }
 
 // strictFlag is -strict, of the commands that judge a run.
 func strictFlag(fs *flag.FlagSet, s *settings) {

@@ -2,10 +2,13 @@ package main
 
 import (
 	"bytes"
+	"flag"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -100,4 +103,67 @@ func TestREADMENumbers(t *testing.T) {
 	if !strings.Contains(text, "$ conform trace -gaps\n"+last+"\n") {
 		t.Errorf("README.md's `conform trace -gaps` example does not end with what it prints now: %q", last)
 	}
+}
+
+// readmeDefaults are the defaults the README's table of flags spells
+// otherwise than the flag set does: in words where the flag's default is
+// the machine's or is no value of its own.
+var readmeDefaults = map[string]func(def string) (string, bool){
+	// -seed's flag holds a text: empty is the default seed, 1.
+	"seed": func(def string) (string, bool) { return "1", def == "" },
+	// -spec-url's empty default links SPEC.md on GitHub.
+	"spec-url": func(def string) (string, bool) { return "SPEC.md on GitHub", def == "" },
+	// -parallel's default is the machine's CPUs + 1 (D-98).
+	"parallel": func(def string) (string, bool) {
+		return "CPUs + 1", def == strconv.Itoa(runtime.NumCPU()+1)
+	},
+}
+
+// TestREADMEFlagTable checks the README's table of conform's flags: every
+// flag of a run has a row, and the row's default is the one the flag set
+// prints (blank for an empty string or false).
+func TestREADMEFlagTable(t *testing.T) {
+	text := readme(t)
+	start := strings.Index(text, "| flag | default | meaning |\n")
+	if start < 0 {
+		t.Fatal("README.md has no `| flag | default | meaning |` table")
+	}
+	table := text[start:]
+	if end := strings.Index(table, "\n\n"); end >= 0 {
+		table = table[:end]
+	}
+	flagName := regexp.MustCompile("`-([a-z-]+)")
+	rows := map[string]string{} // flag name -> its row's default
+	for _, line := range strings.Split(table, "\n")[2:] {
+		cells := strings.Split(strings.Trim(strings.ReplaceAll(line, `\|`, "/"), "|"), "|")
+		if len(cells) < 3 {
+			t.Fatalf("README.md's flag table: a row without three cells: %q", line)
+		}
+		for _, m := range flagName.FindAllStringSubmatch(cells[0], -1) {
+			rows[m[1]] = strings.TrimSpace(cells[1])
+		}
+	}
+	fs, _ := conformFlags(io.Discard)
+	fs.VisitAll(func(f *flag.Flag) {
+		got, ok := rows[f.Name]
+		if !ok {
+			t.Errorf("README.md's flag table has no row for -%s", f.Name)
+			return
+		}
+		want := f.DefValue
+		if want == "false" {
+			want = ""
+		}
+		if spell, ok := readmeDefaults[f.Name]; ok {
+			words, holds := spell(f.DefValue)
+			if !holds {
+				t.Errorf("-%s's default is now %q: the README's %q and this test's spelling of it need a look", f.Name, f.DefValue, words)
+				return
+			}
+			want = words
+		}
+		if got != want {
+			t.Errorf("README.md's flag table gives -%s the default %q; the flag's is %q", f.Name, got, want)
+		}
+	})
 }
