@@ -12,6 +12,7 @@ import (
 	"github.com/convspec/convspec/conformance/report"
 	"github.com/convspec/convspec/conformance/result"
 	"github.com/convspec/convspec/internal/inprocess"
+	"github.com/convspec/convspec/internal/mutants"
 	"github.com/convspec/convspec/internal/runner"
 	"github.com/convspec/convspec/internal/server"
 	"github.com/convspec/convspec/reference/message"
@@ -153,5 +154,44 @@ func TestEachTrimmerCheckedOnItsOwn(t *testing.T) {
 			t.Logf("cause %v %q", c.Clauses, c.Shapes)
 		}
 		t.Errorf("%d causes, want the crash and the overshoot as two", len(causes))
+	}
+}
+
+// TestNegativeNativeCountIsTheCountersDeviation: a native counter that
+// counts below zero is reported under ANY-13 by every trimmer property
+// whose limits are drawn from its counts — the counter's deviation, with
+// the messages counted — never as a range the harness's generator could
+// not draw from (a panic of the property, blamed on the property's own
+// clause).
+func TestNegativeNativeCountIsTheCountersDeviation(t *testing.T) {
+	m, ok := mutants.Lookup("trimmer-native-counter-negative")
+	if !ok {
+		t.Fatal("the catalogue has no trimmer-native-counter-negative")
+	}
+	tg, err := inprocess.New(m.Engine)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tg.Close()
+	results, err := runner.Run(context.Background(), tg, runner.Options{Run: regexp.MustCompile(`^prop/trimmer-(subsequence|bound)$`), Seed: 1, Checks: 10, NoShrink: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(results) != 2 {
+		t.Fatalf("want 2 results, got %d", len(results))
+	}
+	for _, r := range results {
+		if r.Outcome != result.Failed {
+			t.Errorf("%s: %s, want failed", r.ID, r.Outcome)
+			continue
+		}
+		if strings.Contains(r.Detail, "panic") {
+			t.Errorf("%s: the harness panicked on the counter's answer:\n%s", r.ID, r.Detail)
+		}
+		for _, d := range r.Deviations {
+			if d.Clause != "ANY-13" || !strings.Contains(d.Detail, "below zero") {
+				t.Errorf("%s: a deviation under %s, want ANY-13 naming the count below zero: %s", r.ID, d.Clause, d.Detail)
+			}
+		}
 	}
 }

@@ -289,6 +289,12 @@ func (s trimSession) count(d protocol.TrimmerDecl, msgs []json.RawMessage) int {
 	if err != nil {
 		s.fail("ANY-13", "trimmer %q declares a native counter, but trimmer.count failed on a valid conversation: %v\n%s", d.Name, err, describeList("the messages counted", msgs))
 	}
+	if n < 0 {
+		// Every limit a case draws is made from counts: one below zero is
+		// the counter's deviation, said here, not a range the generator
+		// cannot draw from.
+		s.fail("ANY-13", "trimmer %q's native counter counts %d message(s) as %d, below zero\n%s", d.Name, len(msgs), n, describeList("the messages counted", msgs))
+	}
 	return n
 }
 
