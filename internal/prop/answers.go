@@ -1,6 +1,7 @@
 package prop
 
 import (
+	"slices"
 	"sync"
 
 	"github.com/convspec/convspec/conformance/target"
@@ -17,10 +18,48 @@ import (
 // Only answers are kept, never errors: a failure is asked again, and is
 // charged to the case that asked. Answers hold at most maxAnswerBytes of
 // questions and answers; past that, each question is asked every time.
+//
+// An Answers is the run's store as one asker sees it (For): the store
+// remembers, for each answer it keeps, the request that got it and every
+// other case it answered (Takers), so that what the implementation did
+// after that answer — a second answer, a stray line — is charged to every
+// case that took it, whichever asked first.
 type Answers struct {
+	store *answerStore
+	asker Asker // nil: an asker the store does not follow
+}
+
+type answerStore struct {
 	mu    sync.Mutex
-	kept  map[string]any
+	kept  map[string]*keptAnswer
+	sent  map[Request]*keptAnswer // the kept answers by the request that got them
 	bytes int
+}
+
+// keptAnswer is one kept answer: its value, the request that got it, the
+// case that sent it, and the other cases it answered.
+type keptAnswer struct {
+	value  any
+	sent   Request
+	sender string
+	takers []string
+}
+
+// Request names one request of a run: the worker it went to and its id
+// there. The zero Request is none.
+type Request struct {
+	Worker any // comparable: the runner's worker
+	ID     int64
+}
+
+// Asker is who asks a store's question: a run's worker, which knows the
+// case it runs and the request its last call sent.
+type Asker interface {
+	// Asking is the case now asking.
+	Asking() string
+	// LastSent is the request the last call sent; the zero Request when
+	// the worker does not number its requests (in process).
+	LastSent() Request
 }
 
 // maxAnswerBytes bounds what a run keeps: a run at many more checks than
@@ -28,7 +67,25 @@ type Answers struct {
 const maxAnswerBytes = 64 << 20
 
 // NewAnswers returns an empty store, for one run.
-func NewAnswers() *Answers { return &Answers{kept: map[string]any{}} }
+func NewAnswers() *Answers {
+	return &Answers{store: &answerStore{kept: map[string]*keptAnswer{}, sent: map[Request]*keptAnswer{}}}
+}
+
+// For is a's store as asker asks it.
+func (a *Answers) For(asker Asker) *Answers { return &Answers{store: a.store, asker: asker} }
+
+// Takers are the cases other than its sender that took the answer to
+// request r from the store, in the order they first took it; none when r
+// got no kept answer.
+func (a *Answers) Takers(r Request) []string {
+	s := a.store
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if k, ok := s.sent[r]; ok {
+		return slices.Clone(k.takers)
+	}
+	return nil
+}
 
 // AnswersOf returns the store of the run tg is a worker of, nil when tg
 // is not one (a property checked on its own asks every question).
@@ -46,24 +103,50 @@ func Ask[T any](a *Answers, question string, size func(T) int, ask func() (T, er
 	if a == nil {
 		return ask()
 	}
-	a.mu.Lock()
-	v, ok := a.kept[question]
-	a.mu.Unlock()
+	s := a.store
+	s.mu.Lock()
+	k, ok := s.kept[question]
 	if ok {
-		return v.(T), nil
+		a.took(k)
 	}
-	v2, err := ask()
+	s.mu.Unlock()
+	if ok {
+		return k.value.(T), nil
+	}
+	v, err := ask()
 	if err != nil {
-		return v2, err
+		return v, err
 	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if kept, ok := a.kept[question]; ok {
-		return kept.(T), nil // another worker asked it meanwhile: one answer for the run
+	var sent Request
+	sender := ""
+	if a.asker != nil {
+		sent, sender = a.asker.LastSent(), a.asker.Asking()
 	}
-	if n := len(question) + size(v2); a.bytes+n <= maxAnswerBytes {
-		a.kept[question] = v2
-		a.bytes += n
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if k, ok := s.kept[question]; ok {
+		a.took(k) // another worker asked it meanwhile: one answer for the run
+		return k.value.(T), nil
 	}
-	return v2, nil
+	if n := len(question) + size(v); s.bytes+n <= maxAnswerBytes {
+		k := &keptAnswer{value: v, sent: sent, sender: sender}
+		s.kept[question] = k
+		if sent != (Request{}) {
+			s.sent[sent] = k
+		}
+		s.bytes += n
+	}
+	return v, nil
+}
+
+// took records that a's asker took the kept answer k; the caller holds
+// the store's lock.
+func (a *Answers) took(k *keptAnswer) {
+	if a.asker == nil {
+		return
+	}
+	c := a.asker.Asking()
+	if c != "" && c != k.sender && !slices.Contains(k.takers, c) {
+		k.takers = append(k.takers, c)
+	}
 }

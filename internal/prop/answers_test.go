@@ -47,5 +47,41 @@ func TestAsk(t *testing.T) {
 		_, _ = Ask(full, q, size, ask(big, nil))
 	}
 	assert.Equal(t, 4, asked, "a store past its bound kept an answer") // a is kept; b and c would pass the bound
-	assert.LessOrEqual(t, full.bytes, maxAnswerBytes)
+	assert.LessOrEqual(t, full.store.bytes, maxAnswerBytes)
+}
+
+// asker is a worker running case, whose last call sent request id.
+type asker struct {
+	running string
+	id      int64
+}
+
+func (a *asker) Asking() string    { return a.running }
+func (a *asker) LastSent() Request { return Request{Worker: a, ID: a.id} }
+
+// The store names, for the request that got a kept answer, every other
+// case that took it, once each, in the order they took it; never its
+// sender, never a question it did not keep.
+func TestTakers(t *testing.T) {
+	size := func(s string) int { return len(s) }
+	answer := func() (string, error) { return "answer", nil }
+	store := NewAnswers()
+	w1 := &asker{running: "A", id: 7}
+	w2 := &asker{running: "B"}
+	a1, a2 := store.For(w1), store.For(w2)
+
+	_, _ = Ask(a1, "q", size, answer) // A sends request 7
+	_, _ = Ask(a1, "q", size, answer) // A again: its own answer
+	_, _ = Ask(a2, "q", size, answer) // B takes it
+	w2.running = "C"
+	_, _ = Ask(a2, "q", size, answer) // C takes it
+	w2.running = "B"
+	_, _ = Ask(a2, "q", size, answer) // B again: named once
+	_, _ = Ask(store, "q", size, answer)
+
+	assert.Equal(t, []string{"B", "C"}, store.Takers(Request{Worker: w1, ID: 7}))
+	assert.Empty(t, store.Takers(Request{Worker: w1, ID: 8}), "a request that got no kept answer")
+	_, _ = Ask(a2, "e", size, func() (string, error) { return "", errors.New("crashed") })
+	_, _ = Ask(a1, "e", size, answer)
+	assert.Empty(t, store.Takers(Request{Worker: w2}), "an error is kept for no one")
 }

@@ -3,12 +3,17 @@ package runner_test
 import (
 	"context"
 	"encoding/json"
+	"maps"
+	"os"
 	"regexp"
+	"strings"
 	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/convspec/convspec/conformance/protocol"
+	"github.com/convspec/convspec/conformance/result"
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/inprocess"
 	"github.com/convspec/convspec/internal/mutants"
@@ -90,4 +95,43 @@ func TestAQuestionIsAskedOncePerRun(t *testing.T) {
 		_, failed = run(m.Engine, `^prop/trimmer-(subsequence|total)$`, 2)
 		require.Positive(t, failed, "a run against a faulty trimmer took the answers of the run before")
 	})
+}
+
+// TestStraysFollowTheAnswer: a second answer the implementation sends to a
+// request whose answer the run kept fails every case that took that
+// answer, as it fails the case that sent the request (D-97). The cases an
+// implementation that answers every history.prune twice fails are those it
+// fails when each runs alone, on one worker or two, whichever asked first.
+func TestStraysFollowTheAnswer(t *testing.T) {
+	ids := []string{"prop/prune-only-prompts", "prop/prune-no-adjacent-prompts", "prop/prune-matches-rules"}
+	outcomes := func(re string, workers int) map[string]result.Outcome {
+		t.Helper()
+		var targets []target.Target
+		for range workers {
+			tg, err := target.StartProcess(context.Background(), target.ProcessConfig{
+				Command: []string{os.Args[0]}, Env: []string{"CONVSPEC_SERVE=twice:" + protocol.MethodHistoryPrune},
+			})
+			require.NoError(t, err)
+			t.Cleanup(func() { tg.Close() })
+			targets = append(targets, tg)
+		}
+		sum, err := runner.RunWorkers(context.Background(), targets, runner.Options{Seed: 1, Checks: 5, Run: regexp.MustCompile(re)})
+		require.NoError(t, err)
+		out := map[string]result.Outcome{}
+		for _, r := range sum.Results {
+			out[r.ID] = r.Outcome
+		}
+		return out
+	}
+	alone := map[string]result.Outcome{}
+	for _, id := range ids {
+		maps.Copy(alone, outcomes("^"+regexp.QuoteMeta(id)+"$", 1))
+	}
+	for _, id := range ids {
+		require.Equal(t, result.ProtocolError, alone[id], "%s alone: each of these properties sends history.prune", id)
+	}
+	together := "^(" + strings.Join(ids, "|") + ")$"
+	for _, workers := range []int{1, 2} {
+		require.Equal(t, alone, outcomes(together, workers), "together on %d worker(s): a case that took a kept answer was not charged its second answer", workers)
+	}
 }

@@ -35,6 +35,11 @@ type guard struct {
 	// epochs are the cases this worker ran, in order, with the request
 	// ids they began after (see chargeStrays).
 	epochs []epoch
+	// caseID is the case this worker runs (open).
+	caseID string
+	// answers are the run's shared answers as this worker asks them; nil
+	// outside a run.
+	answers *prop.Answers
 }
 
 // lineGuard is a guard over a target that can send raw lines.
@@ -56,13 +61,20 @@ func (g *guard) target() target.Target {
 	return g
 }
 
-// RunAnswers returns the run's shared answers (D-97), nil for a guard
-// outside a run (see prop.AnswersOf).
-func (g *guard) RunAnswers() *prop.Answers {
-	if g.pool == nil {
-		return nil
+// RunAnswers returns the run's shared answers (D-97) as this worker asks
+// them, nil for a guard outside a run (see prop.AnswersOf).
+func (g *guard) RunAnswers() *prop.Answers { return g.answers }
+
+// Asking implements prop.Asker: the case this worker runs.
+func (g *guard) Asking() string { return g.caseID }
+
+// LastSent implements prop.Asker: the request this worker's last call
+// sent, named as its stray lines are (chargeStrays).
+func (g *guard) LastSent() prop.Request {
+	if st, ok := g.Target.(strayer); ok {
+		return prop.Request{Worker: g, ID: st.LastRequestID()}
 	}
-	return g.pool.answers
+	return prop.Request{}
 }
 
 // begin starts a case.

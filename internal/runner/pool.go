@@ -38,6 +38,7 @@ func newPool(ctx context.Context, targets []target.Target) *pool {
 	for _, tg := range targets {
 		g := newGuard(ctx, tg)
 		g.pool = p
+		g.answers = p.answers.For(g)
 		p.all = append(p.all, g)
 		p.free <- g
 	}

@@ -1,7 +1,9 @@
 package runner_test
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
 	"flag"
 	"os"
 	"regexp"
@@ -12,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/convspec/convspec/conformance/protocol"
 	"github.com/convspec/convspec/conformance/result"
 	"github.com/convspec/convspec/conformance/target"
 	"github.com/convspec/convspec/internal/inprocess"
@@ -25,14 +28,47 @@ import (
 
 // TestMain doubles as the reference server when CONVSPEC_SERVE is set, so
 // the wire test runs a real child process without building a binary.
+// With CONVSPEC_SERVE=twice:METHOD it is the reference that answers every
+// request of METHOD twice (see TestStraysFollowTheAnswer).
 func TestMain(m *testing.M) {
-	if os.Getenv("CONVSPEC_SERVE") == "1" {
+	switch serve := os.Getenv("CONVSPEC_SERVE"); {
+	case serve == "1":
 		if err := server.Serve(context.Background(), server.NewHandler(server.Reference{}), os.Stdin, os.Stdout); err != nil {
 			os.Exit(1)
 		}
 		os.Exit(0)
+	case strings.HasPrefix(serve, "twice:"):
+		serveTwice(strings.TrimPrefix(serve, "twice:"))
+		os.Exit(0)
 	}
 	os.Exit(m.Run())
+}
+
+// serveTwice serves the reference on stdio, answering each request of
+// method a second time, right after the first.
+func serveTwice(method string) {
+	h := server.NewHandler(server.Reference{})
+	in := bufio.NewScanner(os.Stdin)
+	in.Buffer(nil, 64<<20)
+	for in.Scan() {
+		line := in.Bytes()
+		resp := server.AnswerLine(context.Background(), h, line)
+		if resp == nil {
+			continue
+		}
+		var req struct{ Method string }
+		_ = json.Unmarshal(line, &req)
+		n := 1
+		if req.Method == method {
+			n = 2
+		}
+		for range n {
+			os.Stdout.Write(append(resp, '\n'))
+		}
+		if req.Method == protocol.MethodShutdown {
+			return
+		}
+	}
 }
 
 // wireChecks is how many cases a property draws in the run over the wire:

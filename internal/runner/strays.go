@@ -7,6 +7,7 @@ import (
 
 	"github.com/convspec/convspec/conformance/result"
 	"github.com/convspec/convspec/conformance/target"
+	"github.com/convspec/convspec/internal/prop"
 )
 
 // A line that answers no outstanding request is charged to the request it
@@ -31,6 +32,7 @@ type epoch struct {
 
 // open begins an epoch on g for the case id.
 func (g *guard) open(id string) {
+	g.caseID = id
 	st, ok := g.Target.(strayer)
 	if !ok {
 		return
@@ -81,22 +83,36 @@ func (p *pool) chargeStrays(results []result.Result) error {
 			case id == "" || !ok:
 				return fmt.Errorf("worker %d of %d: %v, which no case of the run sent", n+1, len(p.all), s.Error())
 			}
-			r := &results[i]
-			switch notes[id]++; {
-			case notes[id] <= maxStrayNotes:
-				r.Detail = strings.TrimLeft(strings.TrimRight(r.Detail, "\n")+"\n"+s.Error(), "\n")
-			case notes[id] == maxStrayNotes+1:
-				r.Detail += "\n(more stray lines follow; the first ones are named above)"
-			}
-			switch r.Outcome {
-			case result.Timeout, result.Crash, result.ProtocolError:
-			default:
-				r.Outcome = result.ProtocolError
-				r.Deviations = nil // not a deviation: the implementation broke the protocol
+			charge(&results[i], s, notes)
+			// A case that took the answer to that request from the run's
+			// answers is charged as its sender is (D-97): which of them
+			// asked first, and sent it, must not decide which fails.
+			for _, taker := range p.answers.Takers(prop.Request{Worker: g, ID: s.ID}) {
+				if i, ok := index[taker]; ok {
+					charge(&results[i], s, notes)
+				}
 			}
 		}
 	}
 	return nil
+}
+
+// charge makes the stray line s a protocol error of r; notes counts the
+// lines each case's detail names.
+func charge(r *result.Result, s target.Stray, notes map[string]int) {
+	id := r.ID
+	switch notes[id]++; {
+	case notes[id] <= maxStrayNotes:
+		r.Detail = strings.TrimLeft(strings.TrimRight(r.Detail, "\n")+"\n"+s.Error(), "\n")
+	case notes[id] == maxStrayNotes+1:
+		r.Detail += "\n(more stray lines follow; the first ones are named above)"
+	}
+	switch r.Outcome {
+	case result.Timeout, result.Crash, result.ProtocolError:
+	default:
+		r.Outcome = result.ProtocolError
+		r.Deviations = nil // not a deviation: the implementation broke the protocol
+	}
 }
 
 // ChargeStrays charges the stray lines seen since the run ended — by the
