@@ -5,12 +5,13 @@
 // It is exact on every input: the golden vectors under
 // testdata/golden/tokens were written by npm tiktoken (OpenAI's Rust core
 // compiled to WebAssembly) and the tests compare every id. It is offline: the
-// vocabulary is compiled in, from github.com/tiktoken-go/tokenizer v0.7.0,
-// and nothing is downloaded. And it stays fast on the inputs agents produce:
-// a tool result that is one huge word (a minified file, a base64 blob, a run
-// of emoji) is cut where no token can cross and merged in O(n log n),
-// rather than the O(n²) of the usual byte-pair merge, so a 1 MB word
-// without spaces counts in well under a second.
+// vocabulary is compiled in (cl100k_base.ranks, that of
+// github.com/tiktoken-go/tokenizer v0.7.0) and nothing is downloaded. And it
+// stays fast on the inputs agents produce: a tool result that is one huge
+// word (a minified file, a base64 blob, a run of emoji) is cut where no
+// token can cross and merged in O(n log n), rather than the O(n²) of the
+// usual byte-pair merge, so a 1 MB word without spaces counts in well under
+// a second.
 //
 // Text is always encoded as plain text: "<|endoftext|>" and the other special
 // tokens are never produced, their text is split like any other (tiktoken's
@@ -28,8 +29,6 @@ import (
 	"math"
 	"sync"
 	"unicode/utf8"
-
-	"github.com/tiktoken-go/tokenizer/codec"
 )
 
 // Encode returns the cl100k_base token ids of text, in order.
@@ -77,46 +76,6 @@ type tables struct {
 }
 
 var cl100k = sync.OnceValue(loadTables)
-
-// loadTables reads the vocabulary embedded in tiktoken-go's codec package
-// through its public API: Decode of one id gives the token's bytes.
-func loadTables() *tables {
-	c := codec.NewCl100kBase()
-	t := &tables{
-		ranks: make(map[string]int, vocabularySize),
-		class: newClassTable(),
-	}
-	for id := range vocabularySize {
-		b, err := c.Decode([]uint{uint(id)})
-		if err != nil {
-			panic(fmt.Sprintf("tokens: the embedded cl100k_base vocabulary has no token %d: %v", id, err))
-		}
-		if _, dup := t.ranks[b]; dup {
-			panic(fmt.Sprintf("tokens: the embedded cl100k_base vocabulary has %q twice", b))
-		}
-		t.ranks[b] = id
-		t.maxTokenLen = max(t.maxTokenLen, len(b))
-		for i := 0; i+1 < len(b); i++ {
-			pair := int(b[i])<<8 | int(b[i+1])
-			t.inner[pair>>6] |= 1 << (pair & 63)
-		}
-	}
-	t.pairRank = make([]uint32, 1<<16)
-	for i := range t.pairRank {
-		t.pairRank[i] = noRank
-		if r, ok := t.ranks[string([]byte{byte(i >> 8), byte(i)})]; ok {
-			t.pairRank[i] = uint32(r)
-		}
-	}
-	for b := range 256 {
-		r, ok := t.ranks[string([]byte{byte(b)})]
-		if !ok {
-			panic(fmt.Sprintf("tokens: the embedded cl100k_base vocabulary has no token for the byte %#02x", b))
-		}
-		t.byteRank[b] = uint32(r)
-	}
-	return t
-}
 
 // encode splits text into the pieces of the pre-tokenization pattern,
 // merges each piece and hands the ids to emit, in order, a piece's in one
