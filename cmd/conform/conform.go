@@ -151,11 +151,12 @@ func (s *settings) execute(opts runner.Options, command []string, stderr io.Writ
 	}()
 	info := tg.Info()
 	rep.Implementation = &info
-	targets = append(targets, s.moreTargets(ctx, command, s.workers(opts, info)-1, stderr)...)
+	workers := s.workers(opts, info)
+	targets = append(targets, s.moreTargets(ctx, command, workers-1, stderr)...)
 	// Every worker is sent cases chosen by the first one's handshake: one
 	// that declares anything else fails the handshake (D-50).
 	for i, t := range targets[1:] {
-		if err := target.SameHandshake(info, t.Info(), fmt.Sprintf("of worker %d of -parallel %d", i+2, s.parallel)); err != nil {
+		if err := target.SameHandshake(info, t.Info(), fmt.Sprintf("of worker %d of %d", i+2, workers)); err != nil {
 			fmt.Fprintf(stderr, "conform: the implementation failed the handshake: %s\n", report.EscapeText(err.Error()))
 			rep.StartError = err.Error()
 			rep.Duration = time.Since(rep.Started)
@@ -333,7 +334,7 @@ func (s *settings) moreTargets(ctx context.Context, command []string, n int, std
 			defer wg.Done()
 			tg, err := s.target(ctx, command)
 			if err != nil {
-				fmt.Fprintf(stderr, "conform: note: worker %d of -parallel %d could not start (%v); the run goes on without it\n", i+2, s.parallel, err)
+				fmt.Fprintf(stderr, "conform: note: worker %d of %d could not start (%v); the run goes on without it\n", i+2, n+1, err)
 				return
 			}
 			started[i] = tg

@@ -185,6 +185,9 @@ func TestNegativeNativeCountIsTheCountersDeviation(t *testing.T) {
 			t.Errorf("%s: %s, want failed", r.ID, r.Outcome)
 			continue
 		}
+		if len(r.Deviations) == 0 {
+			t.Errorf("%s: failed without a deviation: %s", r.ID, r.Detail)
+		}
 		if strings.Contains(r.Detail, "panic") {
 			t.Errorf("%s: the harness panicked on the counter's answer:\n%s", r.ID, r.Detail)
 		}
