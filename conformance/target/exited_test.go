@@ -2,6 +2,7 @@ package target
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -47,5 +48,35 @@ func TestASecondAnswerBeforeAnExitIsCharged(t *testing.T) {
 		if len(strays) != 1 || strays[0].ID != 2 || !strings.Contains(strays[0].Detail, "a second answer") {
 			t.Fatalf("strays %+v, want the second answer charged to request 2", strays)
 		}
+	}
+}
+
+// TestEveryRequestThatDrewAStrayIsNamed: past the lines a Process keeps
+// whole, a stray is still kept when no kept line names its request, so
+// that every request that drew one fails its case (D-97: which cases fail
+// must not depend on which ran first); the others are counted.
+func TestEveryRequestThatDrewAStrayIsNamed(t *testing.T) {
+	var ledger strayLedger
+	for id := int64(1); id <= 3; id++ {
+		ledger.sent(id, "history.prune")
+	}
+	answer := func(id int64) []byte {
+		return []byte(`{"jsonrpc":"2.0","id":` + strconv.FormatInt(id, 10) + `,"result":{}}`)
+	}
+	for range maxStrays + 10 {
+		ledger.record(answer(1), 4, 3, "after the answer to request 3")
+	}
+	ledger.record(answer(2), 4, 3, "after the answer to request 3")
+	ledger.record(answer(2), 4, 3, "after the answer to request 3")
+	strays := ledger.take()
+	named := map[int64]int{}
+	for _, s := range strays {
+		named[s.ID]++
+	}
+	if named[1] != maxStrays || named[2] != 1 || len(strays) != maxStrays+1 {
+		t.Fatalf("lines kept per request %v (%d in all), want %d for request 1 and 1 for request 2", named, len(strays), maxStrays)
+	}
+	if !strings.Contains(strays[len(strays)-1].Detail, "(and 11 more stray lines)") {
+		t.Errorf("the last kept line does not count the others: %s", strays[len(strays)-1].Detail)
 	}
 }

@@ -35,7 +35,11 @@ func orUnknown(method string) string {
 // Bounds on what a Process remembers for strays: the methods of the last
 // requests (a second answer to one older than that is charged by id, with
 // its method unknown), and the strays themselves (one implementation that
-// answers everything twice makes thousands; the first ones say it).
+// answers everything twice makes thousands; the first ones say it). Past
+// maxStrays a line is kept only when it is charged to a request no kept
+// line is: every request that drew one still fails its case, so that which
+// cases fail does not depend on which ran first (D-97). Those are at most
+// the requests sent.
 const (
 	rememberedRequests = 256
 	maxStrays          = 64
@@ -46,6 +50,8 @@ const (
 type strayLedger struct {
 	methods map[int64]string
 	strays  []Stray
+	// charged are the requests a kept stray is charged to.
+	charged map[int64]bool
 	dropped int
 }
 
@@ -70,10 +76,14 @@ func (l *strayLedger) record(line []byte, next, last int64, when string) {
 		what = "a second answer"
 	}
 	st := Stray{ID: id, Method: l.methods[id], Detail: fmt.Sprintf("%s arrived %s: %s", what, when, abbreviate(line))}
-	if len(l.strays) >= maxStrays {
+	if len(l.strays) >= maxStrays && l.charged[id] {
 		l.dropped++
 		return
 	}
+	if l.charged == nil {
+		l.charged = map[int64]bool{}
+	}
+	l.charged[id] = true
 	l.strays = append(l.strays, st)
 }
 
@@ -83,7 +93,7 @@ func (l *strayLedger) take() []Stray {
 	if l.dropped > 0 && len(out) > 0 {
 		out[len(out)-1].Detail += fmt.Sprintf(" (and %d more stray lines)", l.dropped)
 	}
-	l.strays, l.dropped = nil, 0
+	l.strays, l.charged, l.dropped = nil, nil, 0
 	return out
 }
 
