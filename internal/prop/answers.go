@@ -36,11 +36,11 @@ type answerStore struct {
 	bytes int
 }
 
-// keptAnswer is one kept answer: its value, the request that got it, the
-// case that sent it, and the other cases it answered.
+// keptAnswer is one kept answer: its value, the case that sent the request
+// that got it (answerStore.sent indexes it by that request), and the other
+// cases it answered.
 type keptAnswer struct {
 	value  any
-	sent   Request
 	sender string
 	takers []string
 }
@@ -129,7 +129,7 @@ func Ask[T any](a *Answers, question string, size func(T) int, ask func() (T, er
 		return k.value.(T), nil
 	}
 	if n := len(question) + size(v); s.bytes+n <= maxAnswerBytes {
-		k := &keptAnswer{value: v, sent: sent, sender: sender}
+		k := &keptAnswer{value: v, sender: sender}
 		s.kept[question] = k
 		if sent != (Request{}) {
 			s.sent[sent] = k
