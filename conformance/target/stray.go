@@ -71,20 +71,19 @@ func (l *strayLedger) record(line []byte, next, last int64, when string) {
 	if prev, ok := earlierID(line, next); ok {
 		id = prev
 	}
+	if len(l.strays) >= maxStrays && l.charged[id] {
+		l.dropped++ // counted, not written: a flood's lines cost no text
+		return
+	}
 	what := "a line that answers no request"
 	if id != last || answersID(line, last) {
 		what = "a second answer"
-	}
-	st := Stray{ID: id, Method: l.methods[id], Detail: fmt.Sprintf("%s arrived %s: %s", what, when, abbreviate(line))}
-	if len(l.strays) >= maxStrays && l.charged[id] {
-		l.dropped++
-		return
 	}
 	if l.charged == nil {
 		l.charged = map[int64]bool{}
 	}
 	l.charged[id] = true
-	l.strays = append(l.strays, st)
+	l.strays = append(l.strays, Stray{ID: id, Method: l.methods[id], Detail: fmt.Sprintf("%s arrived %s: %s", what, when, abbreviate(line))})
 }
 
 // take returns the strays recorded so far and forgets them.
