@@ -45,7 +45,7 @@ func TestLangChainCompatibility(t *testing.T) {
 	// Without shrinking (D-87): the baseline's entries are the cases that
 	// fail at seed 1, whatever counterexample they show, and each reason
 	// carries its minimal input already.
-	out, err := run(dir, conform, "-seed", "1", "-shrink-steps", "0", "-timeout", requestTimeout, "-baseline", "baseline.json", "--", "node", "adapter.mjs")
+	out, err := run(dir, conform, "-seed", "1", "-shrink-steps", "0", "-timeout", requestTimeout, "-start-timeout", requestTimeout, "-baseline", "baseline.json", "--", "node", "adapter.mjs")
 	if err != nil {
 		t.Fatalf("conform -baseline baseline.json -- node adapter.mjs: %v\n%s", err, out)
 	}
