@@ -8,8 +8,9 @@ BIN := bin/conform
 
 # The Go processes of the test targets (compiler, linker, vet, test binaries and the conform they
 # start) collect garbage at GOGC=400 unless GOGC is set: they are short-lived and allocate far
-# more than they keep, and make test's CPU went down 5-8 % for a few hundred MB more at peak (D-99).
-# The benchmarks and make conform are left at Go's and conform's own defaults.
+# more than they keep. In a warm checkout make test's CPU went down 5-8 % (on a clean clone, whose
+# npm installs it does not reach, within noise), for a few hundred MB more at peak (D-99).
+# The benchmarks, the fuzz targets and make conform keep Go's and conform's own defaults.
 TEST_GOGC := $(or $(GOGC),400)
 lint test check check-units check-consistency test-full test-loaded test-stall nversion mutants: export GOGC := $(TEST_GOGC)
 

@@ -25,10 +25,11 @@ import (
 var conformBuild usertest.Conform
 
 // requestTimeout is conform's -timeout and -start-timeout here: generous,
-// because the four libraries start side by side, each loading thousands of
-// files, on machines that may be busy (conform's default start-up limit of
-// 30 s failed two of them once, in a whole go test ./... on a busy 2-core
-// machine); a hang is still caught.
+// because each library's conform starts its workers at once, every one
+// loading thousands of files, beside the other packages' tests; a verdict
+// must not depend on the machine's load (D-44), and conform's default
+// start-up limit of 30 s failed two libraries once in a whole go test ./...
+// on a busy 2-core machine. A hang is still caught.
 const requestTimeout = "60s"
 
 func TestMain(m *testing.M) {

@@ -174,7 +174,7 @@ func startBaseline(t *testing.T, conform string, caps []string) func() summary {
 	done := make(chan outcome, 1)
 	go func() {
 		// The counts do not depend on how many cases a property generates.
-		cmd := exec.Command(conform, "-checks", "1", "-timeout", requestTimeout, "--", self)
+		cmd := exec.Command(conform, "-checks", "1", "-timeout", requestTimeout, "-start-timeout", requestTimeout, "--", self)
 		cmd.Env = append(os.Environ(),
 			proxyCapsEnv+"="+strings.Join(caps, ","),
 			proxyConformEnv+"="+conform)

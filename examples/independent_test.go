@@ -74,7 +74,7 @@ func TestIndependentImplementation(t *testing.T) {
 		})
 		t.Run("replay/"+name, func(t *testing.T) {
 			t.Parallel()
-			cmd := exec.Command(conform, append([]string{"replay", "-timeout", requestTimeout}, impl...)...)
+			cmd := exec.Command(conform, append([]string{"replay", "-timeout", requestTimeout, "-start-timeout", requestTimeout}, impl...)...)
 			cmd.Env = append(os.Environ(), env...)
 			if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), " 0 failed") {
 				t.Fatalf("conform replay %s: %v\n%s", strings.Join(impl, " "), err, out)
